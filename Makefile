@@ -1,0 +1,81 @@
+# servet.h - build, probe, test, bench, install.
+CC      ?= cc
+CXX     ?= c++
+PREFIX  ?= /usr/local
+HWLOC_CFLAGS := $(shell pkg-config --cflags hwloc 2>/dev/null)
+HWLOC_LIBS   := $(shell pkg-config --libs hwloc 2>/dev/null || echo -lhwloc)
+WARN    := -Wall -Wextra
+CFLAGS  ?= -O2 -g
+ALL_CFLAGS = -std=c99 $(WARN) $(CFLAGS) $(HWLOC_CFLAGS)
+LDLIBS  = $(HWLOC_LIBS) -lm
+
+TESTS   := tests/test_unit tests/test_file tests/test_concurrent tests/test_compile_two_tu
+TOOLS   := bin/servet
+EXAMPLES:= examples/quickstart
+
+.PHONY: all lib tools examples tests probe test bench bench-accuracy install clean check-deps
+
+all: check-deps lib tools examples tests
+
+check-deps:
+	@pkg-config --atleast-version=2.0 hwloc 2>/dev/null || { \
+	  echo "servet: hwloc >= 2.0 not found by pkg-config; on Debian: apt-get install libhwloc-dev hwloc pkg-config" >&2; exit 1; }
+
+lib: lib/libservet.a
+lib/libservet.a: servet_impl.c servet.h
+	@mkdir -p lib
+	$(CC) $(ALL_CFLAGS) -c servet_impl.c -o lib/servet_impl.o
+	ar rcs $@ lib/servet_impl.o
+
+tools: $(TOOLS)
+bin/servet: tools/servet.c tools/cachesim.h servet.h
+	@mkdir -p bin
+	$(CC) $(ALL_CFLAGS) -o $@ tools/servet.c $(LDLIBS)
+
+bin/bench_accuracy: tools/bench_accuracy.c tools/cachesim.h servet.h
+	@mkdir -p bin
+	$(CC) $(ALL_CFLAGS) -o $@ tools/bench_accuracy.c $(LDLIBS)
+
+bin/bench_open: tools/bench_open.c lib/libservet.a servet.h
+	@mkdir -p bin
+	$(CC) $(ALL_CFLAGS) -o $@ tools/bench_open.c lib/libservet.a $(LDLIBS)
+
+examples: $(EXAMPLES)
+examples/quickstart: examples/quickstart.c lib/libservet.a servet.h
+	$(CC) $(ALL_CFLAGS) -I. -o $@ examples/quickstart.c lib/libservet.a $(LDLIBS)
+
+tests: $(TESTS)
+tests/test_unit: tests/test_unit.c tests/harness.h tools/cachesim.h servet.h
+	$(CC) $(ALL_CFLAGS) -o $@ tests/test_unit.c $(LDLIBS)
+tests/test_file: tests/test_file.c tests/harness.h servet.h
+	$(CC) $(ALL_CFLAGS) -o $@ tests/test_file.c $(LDLIBS)
+tests/test_concurrent: tests/test_concurrent.c tests/harness.h servet.h
+	$(CC) $(ALL_CFLAGS) -o $@ tests/test_concurrent.c $(LDLIBS)
+# two translation units, one with the implementation: no duplicate symbols
+tests/test_compile_two_tu: tests/tu_a.c tests/tu_b.c servet.h
+	$(CC) $(ALL_CFLAGS) -o $@ tests/tu_a.c tests/tu_b.c $(LDLIBS)
+
+# The main job: build, probe this machine, write the cache, print the profile.
+probe: all
+	./bin/servet probe
+	./bin/servet show
+
+test: all
+	./tests/run.sh
+
+bench: all bin/bench_open
+	./bin/bench_open bench_data/open_vs_hwloc.json
+
+bench-accuracy: bin/bench_accuracy
+	./bin/bench_accuracy bench_data/hierarchies bench_data/cache_accuracy.json
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 644 servet.h $(DESTDIR)$(PREFIX)/include/servet.h
+	install -m 644 lib/libservet.a $(DESTDIR)$(PREFIX)/lib/libservet.a
+	install -m 755 bin/servet $(DESTDIR)$(PREFIX)/bin/servet
+	sed -e 's|@PREFIX@|$(PREFIX)|g' servet.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/servet.pc
+
+clean:
+	rm -rf lib bin tests/test_unit tests/test_file tests/test_concurrent tests/test_compile_two_tu \
+	  examples/quickstart tests/tmp

@@ -1,0 +1,2389 @@
+/* servet.h - v0.1.0 - dissect the machine once, answer tuning questions in microseconds.
+   Public domain-style permissive licence (MIT), see end of file and LICENSE.
+
+   ============================================================================
+   QUICK START
+   ============================================================================
+   In exactly one C or C++ file of your program:
+
+       #define SERVET_IMPLEMENTATION
+       #include "servet.h"
+
+   everywhere else just #include "servet.h". Link with -lhwloc (and -lm).
+
+       servet_desc desc = {0};              // every zero field is a sensible default
+       servet_profile *prof = NULL;
+       servet_result r = servet_open(&prof, &desc);
+       if (r != SERVET_OK) { fprintf(stderr, "servet: %s\n", servet_result_string(r)); ... }
+       servet_cache_info c;
+       for (int i = 0; i < servet_cache_count(prof); i++)
+           if (servet_cache(prof, i, &c) == SERVET_OK)
+               printf("L%d %llu bytes (OS says %llu)\n", c.level,
+                      (unsigned long long)c.size_bytes, (unsigned long long)c.reported_size_bytes);
+       servet_close(prof);
+
+   The first servet_open() on a machine runs the probes (seconds) and writes a
+   small binary cache file; every later call reads that file (microseconds,
+   no hwloc topology load). `make probe` does the first run for you.
+
+   ============================================================================
+   PROBES  (desc.probes is a bit mask; 0 means SERVET_PROBE_DEFAULT)
+   ============================================================================
+   SERVET_PROBE_TOPOLOGY  what hwloc reports: PUs, cores, packages, NUMA nodes,
+                          caches with size/ways/line and which PUs share them.
+                          Always present.
+   SERVET_PROBE_CACHE     measured cache levels: Servet's mcalibrator (IPDPS'10
+                          Fig. 1) rebuilt for 2026 hardware, inferred with the
+                          gradient/probabilistic algorithm (Fig. 2-4). See the
+                          >>probe-cache section for what changed and why.
+   Later sections (shared caches, memory contention, MPI layers, MultiBSP,
+   Apex-Map) add bits; a file written by an older build is extended, not thrown
+   away, when a newer build asks for more probes.
+
+   ============================================================================
+   CACHE FILE
+   ============================================================================
+   Directory: desc.cache_dir, else $SERVET_CACHE_DIR, else $XDG_CACHE_HOME/servet,
+   else $HOME/.cache/servet. Created 0700; files are 0600.
+   Name: servet-<16 hex digits>.prof, the hex being the FNV-1a hash of the
+   machine fingerprint: heterogeneous nodes sharing one $HOME each keep their
+   own file, identical nodes share one. Reset: delete the file, or probe with
+   desc.force / `servet probe --force`.
+
+   Fingerprint: a short text built from cheap reads only (cpuid vendor/model/
+   brand on x86, sysconf, /sys/devices/system/{cpu,node}/online, cpu0's sibling
+   lists and cpu0's cache level/type/size files). It changes when the CPU model,
+   the PU/core/package/NUMA counts or the OS-reported cache sizes change. It is
+   stored in full in the header and compared byte for byte, so a hash collision
+   cannot hand you another machine's profile.
+
+   Layout (all integers in the writer's byte order, which must be ours):
+       offset size  field
+         0     8    magic "SERVETPF"
+         8     4    format version (SERVET_FORMAT_VERSION)
+        12     4    byte-order mark 0x01020304
+        16     4    servet version (major<<16 | minor<<8 | patch)
+        20     4    fingerprint text length F (<= 4096)
+        24     8    fingerprint hash
+        32     8    total file size in bytes
+        40     4    number of sections (<= 64)
+        44     4    CRC32 of header bytes 0..43 followed by the fingerprint text
+        48     8    creation time (seconds since the epoch)
+        56     F    fingerprint text, then zero padding to a multiple of 8
+       then per section: 24-byte section header
+         0     4    section id (1 topology, 2 cache, ...)
+         4     4    section payload version
+         8     8    payload length L (checked against the bytes left)
+        16     4    CRC32 of the section header (with this field zero) + payload
+        20     4    reserved, zero
+       then L bytes of payload and zero padding to a multiple of 8.
+   Any defect - short read, bad magic/version/byte order, CRC mismatch, a
+   length that overruns the file, a foreign fingerprint, non-zero padding, a
+   payload that does not parse, a symlink or a directory where the file should
+   be - makes the whole file count as absent: the probes run again and the file
+   is rewritten, with a warning through the logger. Nothing is partially trusted.
+   Writes go to a temporary file in the same directory, are fsync'ed and then
+   renamed over the old one, so a reader sees the old file or the new one, never
+   a torn one. An advisory lock (servet-<hash>.lock, flock) makes concurrent
+   processes on a node probe once: the first probes, the others wait and read.
+   A read-only or unwritable directory costs only the saving: the profile is
+   still returned, with a warning.
+
+   ============================================================================
+   ERRORS, LOGGING, PROGRESS
+   ============================================================================
+   Every fallible call returns servet_result: SERVET_OK (0) or a negative code;
+   servet_result_string() names it. The library never prints and never exits:
+   messages go to desc.log (level filter desc.log_level, default WARN), probe
+   progress to desc.progress. Both may be NULL.
+
+   ============================================================================
+   MEMORY
+   ============================================================================
+   desc.allocator {alloc, free, user} routes every heap allocation that outlives
+   a call (profile, strings, file buffers). The probes' large measurement
+   buffers (up to a few hundred MiB, huge-page aligned) are mmap'ed directly and
+   unmapped before the probe returns.
+
+   ============================================================================
+   THREADS AND MPI
+   ============================================================================
+   servet_open() may be called from several threads at once with different
+   profiles; a profile is immutable after open and may be read by any number of
+   threads. The probes bind the calling thread with hwloc and restore its
+   previous binding before returning. servet_open() is not async-signal-safe.
+   MPI: define SERVET_USE_MPI (or include mpi.h first) to get the MPI-only API;
+   functions that exist in both builds return SERVET_ERROR_NO_MPI without it.
+
+   ============================================================================
+   ENVIRONMENT
+   ============================================================================
+   SERVET_CACHE_DIR   cache directory (after desc.cache_dir)
+   XDG_CACHE_HOME     then $XDG_CACHE_HOME/servet
+   HOME               then $HOME/.cache/servet
+
+   ============================================================================
+   CHANGES
+   ============================================================================
+   0.1.0  topology, binary cache file, cache-size probe, servet command.
+*/
+/* The implementation needs POSIX/GNU declarations (clock_gettime, mmap flags,
+   flock): if the file that defines SERVET_IMPLEMENTATION includes system
+   headers before servet.h, compile it with -D_GNU_SOURCE. */
+#if defined(SERVET_IMPLEMENTATION) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE 1
+#endif
+#ifndef SERVET_H
+#define SERVET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SERVET_VERSION_MAJOR 0
+#define SERVET_VERSION_MINOR 1
+#define SERVET_VERSION_PATCH 0
+#define SERVET_VERSION_STRING "0.1.0"
+#define SERVET_FORMAT_VERSION 1u
+
+#if !defined(SERVET_USE_MPI) && defined(MPI_VERSION)
+#define SERVET_USE_MPI 1
+#endif
+
+#ifdef SERVET_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define SERVET_API static __attribute__((unused))
+#else
+#define SERVET_API static
+#endif
+#else
+#define SERVET_API extern
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- results */
+typedef enum servet_result {
+    SERVET_OK = 0,
+    SERVET_ERROR_INVALID_ARGUMENT = -1, /* NULL where a pointer is needed, bad values */
+    SERVET_ERROR_OUT_OF_MEMORY = -2,    /* the allocator returned NULL */
+    SERVET_ERROR_TOPOLOGY = -3,         /* hwloc could not load or bind */
+    SERVET_ERROR_IO = -4,               /* a file could not be read or written */
+    SERVET_ERROR_CORRUPT = -5,          /* a cache file failed a check */
+    SERVET_ERROR_NOT_CACHED = -6,       /* desc.no_probe and no valid cache file */
+    SERVET_ERROR_NO_MPI = -7,           /* built without MPI */
+    SERVET_ERROR_PROBE_FAILED = -8,     /* a measurement could not be made */
+    SERVET_ERROR_NOT_FOUND = -9,        /* the profile lacks that section or index */
+    SERVET_ERROR_BAD_DATA = -10         /* inference input: n=0, NaN, not increasing... */
+} servet_result;
+
+SERVET_API const char *servet_result_string(servet_result r);
+
+/* ----------------------------------------------------------------- probes */
+#define SERVET_PROBE_TOPOLOGY 0x01u
+#define SERVET_PROBE_CACHE 0x02u
+#define SERVET_PROBE_SHARED 0x04u
+#define SERVET_PROBE_MEMORY 0x08u
+#define SERVET_PROBE_COMM 0x10u
+#define SERVET_PROBE_MBSP 0x20u
+#define SERVET_PROBE_APEX 0x40u
+#define SERVET_PROBE_IMPLEMENTED (SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE)
+#define SERVET_PROBE_DEFAULT (SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE)
+
+/* "topology,cache" -> bits. Unknown or not-yet-implemented names are an error. */
+SERVET_API servet_result servet_probes_parse(const char *list, unsigned *out_bits);
+
+/* ---------------------------------------------------------------- logging */
+typedef enum servet_log_level {
+    SERVET_LOG_DEFAULT = 0, /* = SERVET_LOG_WARN */
+    SERVET_LOG_ERROR = 1,
+    SERVET_LOG_WARN = 2,
+    SERVET_LOG_INFO = 3,
+    SERVET_LOG_DEBUG = 4
+} servet_log_level;
+
+typedef void (*servet_log_fn)(void *user, servet_log_level level, const char *message);
+/* probe: "topology", "cache", ...; fraction in [0,1] of that probe. */
+typedef void (*servet_progress_fn)(void *user, const char *probe, double fraction);
+
+typedef struct servet_allocator {
+    void *(*alloc)(void *user, size_t bytes); /* NULL -> malloc */
+    void (*free)(void *user, void *ptr);      /* NULL -> free   */
+    void *user;
+} servet_allocator;
+
+/* ------------------------------------------------------------ open/close */
+typedef struct servet_desc {
+    const char *cache_dir;      /* NULL -> $SERVET_CACHE_DIR, $XDG_CACHE_HOME/servet, $HOME/.cache/servet */
+    unsigned probes;            /* SERVET_PROBE_* bits; 0 -> SERVET_PROBE_DEFAULT */
+    int force;                  /* re-run the requested probes even if cached */
+    int no_probe;               /* never probe: SERVET_ERROR_NOT_CACHED if not cached */
+    int no_save;                /* do not write the cache file */
+    int quick;                  /* fewer repetitions (tests, CI); less robust results */
+    uint64_t cache_max_bytes;   /* largest array of the cache probe; 0 -> automatic */
+    servet_log_level log_level; /* 0 -> SERVET_LOG_WARN */
+    servet_log_fn log;
+    void *log_user;
+    servet_progress_fn progress;
+    void *progress_user;
+    servet_allocator allocator;
+} servet_desc;
+
+typedef struct servet_profile servet_profile; /* opaque, immutable after open */
+
+/* Returns the profile of this machine: from the cache file when a valid one
+   holds every requested probe, else runs what is missing, saves and returns.
+   Not cached + desc->no_probe -> SERVET_ERROR_NOT_CACHED. desc may be NULL. */
+SERVET_API servet_result servet_open(servet_profile **out, const servet_desc *desc);
+SERVET_API void servet_close(servet_profile *profile);
+
+/* Where the cache file of this machine is (or would be); length like snprintf. */
+SERVET_API size_t servet_cache_path(const servet_desc *desc, char *buf, size_t cap);
+
+/* ------------------------------------------------------------- accessors */
+typedef struct servet_machine_info {
+    int pus, cores, packages, numa_nodes;
+    uint64_t memory_bytes;
+    char cpu_model[128];
+    char hostname[64];
+    uint64_t fingerprint;
+    unsigned probes;   /* sections present (SERVET_PROBE_* bits) */
+    int from_file;     /* 1: read from the cache file; 0: probed in this call */
+    double probe_seconds[8]; /* wall time of each probe when it ran, by bit index */
+} servet_machine_info;
+
+SERVET_API servet_result servet_machine(const servet_profile *p, servet_machine_info *out);
+/* OS index of the i-th PU (hwloc logical order), -1 if out of range. */
+SERVET_API int servet_pu_os_index(const servet_profile *p, int i);
+
+typedef enum servet_cache_method {
+    SERVET_METHOD_NONE = 0,     /* not measured */
+    SERVET_METHOD_STEP = 1,     /* sharp step: position of the gradient peak (Fig. 2) */
+    SERVET_METHOD_BINOMIAL_PAGE = 2, /* probabilistic algorithm, pages per page set (Fig. 3) */
+    SERVET_METHOD_BINOMIAL_LINE = 3, /* same, lines per set: hashed set index */
+    SERVET_METHOD_COLORED = 4        /* deterministic model: page colouring / huge pages */
+} servet_cache_method;
+
+typedef struct servet_cache_info {
+    int level;                    /* 1, 2, 3... */
+    uint64_t size_bytes;          /* measured capacity in bytes of distinct lines; 0 if not measured */
+    double latency_ns;            /* hit latency of this level (measured) */
+    double latency_cycles;
+    servet_cache_method method;
+    uint64_t estimate_bytes;      /* the inference's raw estimate behind size_bytes */
+    uint64_t reported_size_bytes; /* what the OS (hwloc) reports, 0 if nothing */
+    int reported_ways, line_bytes;
+    int reported_instances;       /* how many such caches the machine has */
+    int reported_pus_per_instance;
+} servet_cache_info;
+
+/* Number of data/unified cache levels: max(reported, measured). */
+SERVET_API int servet_cache_count(const servet_profile *p);
+SERVET_API servet_result servet_cache(const servet_profile *p, int index, servet_cache_info *out);
+/* The OS-reported sharing of cache level `level`: group g's PU OS indices.
+   Returns the number of PUs in the group (may exceed max), or a negative result. */
+SERVET_API int servet_cache_reported_group(const servet_profile *p, int level, int group,
+                                           int *pus, int max);
+/* Memory latency measured beyond the last cache level (ns), 0 if not measured. */
+SERVET_API double servet_memory_latency_ns(const servet_profile *p);
+
+/* TLB reach steps seen with 4 KiB pages but not with huge pages (bytes). */
+SERVET_API int servet_tlb_count(const servet_profile *p);
+SERVET_API double servet_tlb_reach_bytes(const servet_profile *p, int i);
+
+/* The profile as JSON (schema in README). Like snprintf: returns the length
+   needed without the NUL; writes at most cap bytes including the NUL. */
+SERVET_API size_t servet_json(const servet_profile *p, char *buf, size_t cap);
+
+/* --------------------------------------------------- cache-size inference */
+#define SERVET_CURVE_MAX 320
+
+/* One latency curve: array sizes and the time per access at each size. */
+typedef struct servet_curve {
+    int n;
+    double page_bytes;               /* page size the curve was measured with */
+    double bytes[SERVET_CURVE_MAX];  /* strictly increasing */
+    double ns[SERVET_CURVE_MAX];     /* robust per-access time (low quantile of repeats) */
+    double cycles[SERVET_CURVE_MAX]; /* ns * measured core GHz (0 if unknown) */
+    double spread[SERVET_CURVE_MAX]; /* (median - min) / min over the repeats */
+} servet_curve;
+
+typedef struct servet_cache_level {
+    double size_bytes;
+    double latency;     /* same unit as the input curve */
+    servet_cache_method method;
+    double divergence;  /* mean |MR - model| of the chosen fit (0 for STEP) */
+    double estimate_bytes; /* the inference's own estimate (size_bytes may be the
+                              OS figure it confirmed, see >>probe-cache) */
+} servet_cache_level;
+
+/* The inference of Fig. 4: a curve (sizes in bytes, time per access in any
+   unit, page size) -> cache levels, smallest first. Returns the number of
+   levels found (>= 0, at most max_levels) or a negative servet_result:
+   SERVET_ERROR_BAD_DATA for n < 3, sizes not strictly increasing, NaN, Inf,
+   zero or negative values. `next_latency` (may be NULL) receives the latency
+   above the last level (memory). */
+SERVET_API int servet_infer_caches(const double *bytes, const double *latency, int n,
+                                   double page_bytes, servet_cache_level *levels,
+                                   int max_levels, double *next_latency);
+
+/* P(X > k) for X ~ Binomial(n, p): the expected miss fraction of a page set in
+   the paper's model. Returns NaN for invalid arguments. */
+SERVET_API double servet_binomial_tail(double n, double p, int k);
+
+/* The size schedule of the cache probe, with any measurement behind it: calls
+   measure(user, bytes) for one repetition at that array size (returns time per
+   access, <= 0 on failure), repeats, refines around steps, stops at max_bytes
+   or when the curve has been flat for two octaves beyond 64 MiB. Used by the real probe
+   and by the simulators alike, so both produce the same kind of curve. */
+typedef double (*servet_measure_fn)(void *user, double bytes);
+typedef struct servet_sweep_desc {
+    double min_bytes;   /* 0 -> 4 KiB */
+    double max_bytes;   /* 0 -> 256 MiB */
+    double line_bytes;  /* 0 -> 64: sizes are multiples of it */
+    double page_bytes;  /* recorded in the curve; 0 -> 4096 */
+    int repeats;        /* 0 -> 5 */
+    servet_progress_fn progress;
+    void *progress_user;
+} servet_sweep_desc;
+SERVET_API servet_result servet_sweep(servet_measure_fn measure, void *user,
+                                      const servet_sweep_desc *desc, servet_curve *out);
+
+#ifdef SERVET_USE_MPI
+/* MPI-only API is declared here (later sections). */
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SERVET_H */
+
+/* ==========================================================================
+   ==========================================================================
+   IMPLEMENTATION
+   ==========================================================================
+   ========================================================================== */
+#ifdef SERVET_IMPLEMENTATION
+#ifndef SERVET__IMPLEMENTED
+#define SERVET__IMPLEMENTED
+
+#if !defined(_GNU_SOURCE)
+#define _GNU_SOURCE 1
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <hwloc.h>
+
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
+#ifndef O_NOFOLLOW
+#define O_NOFOLLOW 0
+#endif
+
+/* ========================================================================== >>util
+   Allocation, logging, time, statistics, random numbers, CRC32, FNV-1a.
+   ========================================================================== */
+typedef struct servet__ctx {
+    servet_allocator al;
+    servet_log_fn log;
+    void *log_user;
+    servet_log_level level;
+} servet__ctx;
+
+static void *servet__alloc(const servet__ctx *c, size_t n) {
+    if (n == 0) n = 1;
+    if (c && c->al.alloc) return c->al.alloc(c->al.user, n);
+    return malloc(n);
+}
+static void *servet__calloc(const servet__ctx *c, size_t count, size_t size) {
+    void *p;
+    if (size && count > ((size_t)-1) / size) return NULL;
+    p = servet__alloc(c, count * size);
+    if (p) memset(p, 0, count * size);
+    return p;
+}
+static void servet__free(const servet__ctx *c, void *p) {
+    if (!p) return;
+    if (c && c->al.free) c->al.free(c->al.user, p);
+    else free(p);
+}
+static char *servet__strdup(const servet__ctx *c, const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = (char *)servet__alloc(c, n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SERVET__PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define SERVET__PRINTF(a, b)
+#endif
+static void servet__logf(const servet__ctx *c, servet_log_level lv, const char *fmt, ...) SERVET__PRINTF(3, 4);
+static void servet__logf(const servet__ctx *c, servet_log_level lv, const char *fmt, ...) {
+    char msg[768];
+    va_list ap;
+    servet_log_level max;
+    if (!c || !c->log) return;
+    max = c->level == SERVET_LOG_DEFAULT ? SERVET_LOG_WARN : c->level;
+    if (lv > max) return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    c->log(c->log_user, lv, msg);
+}
+
+static double servet__now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int servet__cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+/* q-quantile (0..1) of v[0..n-1], sorts v in place. */
+static double servet__quantile(double *v, int n, double q) {
+    double pos;
+    int lo;
+    if (n <= 0) return 0.0;
+    qsort(v, (size_t)n, sizeof *v, servet__cmp_double);
+    pos = q * (double)(n - 1);
+    lo = (int)pos;
+    if (lo >= n - 1) return v[n - 1];
+    return v[lo] + (pos - (double)lo) * (v[lo + 1] - v[lo]);
+}
+
+/* splitmix64: small, good enough for permutations and simulated noise. */
+static uint64_t servet__rng_next(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* CRC32 (IEEE 802.3, reflected), nibble table: no mutable global state. */
+static uint32_t servet__crc32(uint32_t crc, const void *data, size_t n) {
+    static const uint32_t t[16] = {
+        0x00000000u, 0x1DB71064u, 0x3B6E20C8u, 0x26D930ACu, 0x76DC4190u, 0x6B6B51F4u,
+        0x4DB26158u, 0x5005713Cu, 0xEDB88320u, 0xF00F9344u, 0xD6D6A3E8u, 0xCB61B38Cu,
+        0x9B64C2B0u, 0x86D3D2D4u, 0xA00AE278u, 0xBDBDF21Cu};
+    const unsigned char *p = (const unsigned char *)data;
+    crc = ~crc;
+    while (n--) {
+        crc ^= *p++;
+        crc = (crc >> 4) ^ t[crc & 15u];
+        crc = (crc >> 4) ^ t[crc & 15u];
+    }
+    return ~crc;
+}
+
+static uint64_t servet__fnv1a(const char *s, size_t n) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* Growable text buffer with snprintf semantics: counts what it could not store. */
+typedef struct servet__sb {
+    char *buf;
+    size_t cap, len;
+} servet__sb;
+static void servet__sb_printf(servet__sb *b, const char *fmt, ...) SERVET__PRINTF(2, 3);
+static void servet__sb_printf(servet__sb *b, const char *fmt, ...) {
+    va_list ap;
+    int k;
+    size_t room = b->len < b->cap ? b->cap - b->len : 0;
+    va_start(ap, fmt);
+    k = vsnprintf(room ? b->buf + b->len : NULL, room, fmt, ap);
+    va_end(ap);
+    if (k > 0) b->len += (size_t)k;
+}
+
+/* ========================================================================== >>topo
+   What the OS reports, through hwloc only: PUs, cores, packages, NUMA nodes,
+   data/unified caches and the PUs under each. The topology is loaded with
+   INCLUDE_DISALLOWED so the profile describes the machine, not one job's
+   cgroup; the probes run only on allowed PUs.
+   ========================================================================== */
+typedef struct servet__pu {
+    int32_t os_index, core, package, numa;
+} servet__pu;
+
+typedef struct servet__cacheobj {
+    int32_t level, ways, line, first, npus;
+    uint64_t size;
+} servet__cacheobj;
+
+#define SERVET__MAX_LEVELS 8
+#define SERVET__MAX_TLB 4
+
+struct servet_profile {
+    servet__ctx ctx;
+    unsigned sections;
+    int from_file;
+    uint64_t fingerprint;
+    double probe_seconds[8];
+    /* topology (as reported) */
+    char cpu_model[128];
+    char hostname[64];
+    int32_t npus, ncores, npackages, nnuma;
+    uint64_t memory_bytes;
+    servet__pu *pus;
+    int32_t ncacheobjs;
+    servet__cacheobj *cacheobjs;
+    int32_t ncachepus;
+    int32_t *cachepus;
+    /* measured cache hierarchy */
+    double ghz;            /* core cycles per ns, 0 if unknown */
+    double mem_latency_ns; /* latency above the last level */
+    int32_t huge_pages;    /* primary curve measured on 2 MiB pages */
+    int32_t nlevels;
+    servet_cache_level levels[SERVET__MAX_LEVELS]; /* latency in ns */
+    int32_t nsmall;        /* paper's estimate on 4 KiB pages, for comparison */
+    servet_cache_level small_levels[SERVET__MAX_LEVELS];
+    int32_t ntlb;
+    double tlb_bytes[SERVET__MAX_TLB];
+    servet_curve *curve;       /* primary curve (NULL if not measured) */
+    servet_curve *curve_small; /* 4 KiB-page curve (NULL if none) */
+};
+
+static void servet__free_topology(servet_profile *p) {
+    servet__free(&p->ctx, p->pus);
+    servet__free(&p->ctx, p->cacheobjs);
+    servet__free(&p->ctx, p->cachepus);
+    p->pus = NULL;
+    p->cacheobjs = NULL;
+    p->cachepus = NULL;
+    p->npus = p->ncacheobjs = p->ncachepus = 0;
+}
+
+static servet_result servet__topo_load(const servet__ctx *c, hwloc_topology_t *out) {
+    hwloc_topology_t t;
+    if (hwloc_topology_init(&t) != 0) {
+        servet__logf(c, SERVET_LOG_ERROR, "hwloc_topology_init failed: %s", strerror(errno));
+        return SERVET_ERROR_TOPOLOGY;
+    }
+    hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+    hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
+    if (hwloc_topology_load(t) != 0) {
+        servet__logf(c, SERVET_LOG_ERROR, "hwloc_topology_load failed: %s", strerror(errno));
+        hwloc_topology_destroy(t);
+        return SERVET_ERROR_TOPOLOGY;
+    }
+    *out = t;
+    return SERVET_OK;
+}
+
+static int servet__ancestor_index(hwloc_topology_t t, hwloc_obj_t o, hwloc_obj_type_t type) {
+    hwloc_obj_t a = hwloc_get_ancestor_obj_by_type(t, type, o);
+    return a ? (int)a->logical_index : 0;
+}
+
+/* Fill the profile's topology section from a loaded hwloc topology. */
+static servet_result servet__topo_extract(servet_profile *p, hwloc_topology_t t) {
+    int npus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
+    int i, k, depth, nobj = 0, npusum = 0;
+    hwloc_obj_t o;
+    const char *model;
+    if (npus <= 0) return SERVET_ERROR_TOPOLOGY;
+    servet__free_topology(p);
+    p->npus = npus;
+    p->ncores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
+    p->npackages = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE);
+    p->nnuma = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
+    if (p->ncores <= 0) p->ncores = npus;
+    if (p->npackages <= 0) p->npackages = 1;
+    if (p->nnuma <= 0) p->nnuma = 1;
+    o = hwloc_get_root_obj(t);
+    p->memory_bytes = o->total_memory;
+    model = NULL;
+    o = hwloc_get_obj_by_type(t, HWLOC_OBJ_PACKAGE, 0);
+    if (o) model = hwloc_obj_get_info_by_name(o, "CPUModel");
+    snprintf(p->cpu_model, sizeof p->cpu_model, "%s", model ? model : "unknown");
+    if (gethostname(p->hostname, sizeof p->hostname) != 0) snprintf(p->hostname, sizeof p->hostname, "unknown");
+    p->hostname[sizeof p->hostname - 1] = 0;
+
+    p->pus = (servet__pu *)servet__calloc(&p->ctx, (size_t)npus, sizeof *p->pus);
+    if (!p->pus) return SERVET_ERROR_OUT_OF_MEMORY;
+    for (i = 0; i < npus; i++) {
+        hwloc_obj_t pu = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, (unsigned)i);
+        hwloc_obj_t node;
+        p->pus[i].os_index = (int32_t)pu->os_index;
+        p->pus[i].core = servet__ancestor_index(t, pu, HWLOC_OBJ_CORE);
+        p->pus[i].package = servet__ancestor_index(t, pu, HWLOC_OBJ_PACKAGE);
+        node = hwloc_get_next_obj_covering_cpuset_by_type(t, pu->cpuset, HWLOC_OBJ_NUMANODE, NULL);
+        p->pus[i].numa = node ? (int32_t)node->logical_index : 0;
+    }
+    /* Data and unified caches, every depth; instruction caches are ignored. */
+    for (depth = 0; depth < hwloc_topology_get_depth(t); depth++) {
+        hwloc_obj_type_t ty = hwloc_get_depth_type(t, depth);
+        if (!hwloc_obj_type_is_dcache(ty)) continue;
+        for (k = 0; k < (int)hwloc_get_nbobjs_by_depth(t, depth); k++) {
+            o = hwloc_get_obj_by_depth(t, depth, (unsigned)k);
+            nobj++;
+            npusum += hwloc_bitmap_weight(o->cpuset) > 0 ? hwloc_bitmap_weight(o->cpuset) : 0;
+        }
+    }
+    p->cacheobjs = (servet__cacheobj *)servet__calloc(&p->ctx, (size_t)(nobj ? nobj : 1), sizeof *p->cacheobjs);
+    p->cachepus = (int32_t *)servet__calloc(&p->ctx, (size_t)(npusum ? npusum : 1), sizeof *p->cachepus);
+    if (!p->cacheobjs || !p->cachepus) return SERVET_ERROR_OUT_OF_MEMORY;
+    nobj = 0;
+    npusum = 0;
+    for (depth = hwloc_topology_get_depth(t) - 1; depth >= 0; depth--) { /* L1 first */
+        hwloc_obj_type_t ty = hwloc_get_depth_type(t, depth);
+        if (!hwloc_obj_type_is_dcache(ty)) continue;
+        for (k = 0; k < (int)hwloc_get_nbobjs_by_depth(t, depth); k++) {
+            servet__cacheobj *co = &p->cacheobjs[nobj++];
+            unsigned idx;
+            o = hwloc_get_obj_by_depth(t, depth, (unsigned)k);
+            co->level = (int32_t)o->attr->cache.depth;
+            co->size = o->attr->cache.size;
+            co->ways = o->attr->cache.associativity;
+            co->line = (int32_t)o->attr->cache.linesize;
+            co->first = npusum;
+            co->npus = 0;
+            hwloc_bitmap_foreach_begin(idx, o->cpuset) {
+                p->cachepus[npusum++] = (int32_t)idx;
+                co->npus++;
+            }
+            hwloc_bitmap_foreach_end();
+        }
+    }
+    p->ncacheobjs = nobj;
+    p->ncachepus = npusum;
+    return SERVET_OK;
+}
+
+/* Largest OS-reported data cache (bytes), 0 if none. */
+static uint64_t servet__reported_llc(const servet_profile *p) {
+    uint64_t m = 0;
+    int i;
+    for (i = 0; i < p->ncacheobjs; i++)
+        if (p->cacheobjs[i].size > m) m = p->cacheobjs[i].size;
+    return m;
+}
+static int servet__reported_levels(const servet_profile *p) {
+    int i, m = 0;
+    for (i = 0; i < p->ncacheobjs; i++)
+        if (p->cacheobjs[i].level > m) m = p->cacheobjs[i].level;
+    return m;
+}
+
+/* ========================================================================== >>fingerprint
+   The warm path must decide "is the cached file still this machine?" far
+   faster than one hwloc load, so the fingerprint comes from a few cheap reads
+   (the one place servet reads /sys itself; everything else goes via hwloc).
+   ========================================================================== */
+static void servet__read_small(const char *path, char *buf, size_t cap) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = 0;
+    buf[0] = 0;
+    if (fd < 0) return;
+    do n = read(fd, buf, cap - 1);
+    while (n < 0 && errno == EINTR);
+    close(fd);
+    if (n < 0) n = 0;
+    buf[n] = 0;
+    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ')) buf[--n] = 0;
+}
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#define SERVET__HAVE_CPUID 1
+#endif
+
+static void servet__fingerprint(char *out, size_t cap) {
+    servet__sb b;
+    char v[256], path[128];
+    int i;
+    b.buf = out;
+    b.cap = cap;
+    b.len = 0;
+    servet__sb_printf(&b, "servet-fingerprint-1\n");
+#ifdef SERVET__HAVE_CPUID
+    {
+        unsigned a, bx, c, d, regs[12];
+        char vendor[13];
+        if (__get_cpuid(0, &a, &bx, &c, &d)) {
+            memcpy(vendor, &bx, 4);
+            memcpy(vendor + 4, &d, 4);
+            memcpy(vendor + 8, &c, 4);
+            vendor[12] = 0;
+            __get_cpuid(1, &a, &bx, &c, &d);
+            servet__sb_printf(&b, "cpu=%s sig=%08x\n", vendor, a);
+        }
+        if (__get_cpuid(0x80000000u, &a, &bx, &c, &d) && a >= 0x80000004u) {
+            for (i = 0; i < 3; i++)
+                __get_cpuid(0x80000002u + (unsigned)i, &regs[4 * i], &regs[4 * i + 1], &regs[4 * i + 2], &regs[4 * i + 3]);
+            memcpy(v, regs, 48);
+            v[48] = 0;
+            servet__sb_printf(&b, "brand=%s\n", v);
+        }
+    }
+#else
+    {
+        struct utsname u;
+        if (uname(&u) == 0) servet__sb_printf(&b, "arch=%s\n", u.machine);
+        servet__read_small("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", v, sizeof v);
+        servet__sb_printf(&b, "midr=%s\n", v);
+    }
+#endif
+    servet__sb_printf(&b, "nprocs=%ld\n", sysconf(_SC_NPROCESSORS_CONF));
+    servet__read_small("/sys/devices/system/cpu/online", v, sizeof v);
+    servet__sb_printf(&b, "online=%s\n", v);
+    servet__read_small("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", v, sizeof v);
+    servet__sb_printf(&b, "smt=%s\n", v);
+    servet__read_small("/sys/devices/system/cpu/cpu0/topology/core_siblings_list", v, sizeof v);
+    servet__sb_printf(&b, "package=%s\n", v);
+    servet__read_small("/sys/devices/system/node/online", v, sizeof v);
+    servet__sb_printf(&b, "nodes=%s\n", v);
+    for (i = 0; i < 8; i++) {
+        char lv[16], ty[32], sz[32];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        servet__read_small(path, lv, sizeof lv);
+        if (!lv[0]) break;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        servet__read_small(path, ty, sizeof ty);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        servet__read_small(path, sz, sizeof sz);
+        servet__sb_printf(&b, "cache%d=L%s %s %s\n", i, lv, ty, sz);
+    }
+    if (b.len >= cap) out[cap - 1] = 0;
+}
+
+/* ========================================================================== >>probe-cache
+   WHAT IT MEASURES
+   The time of one dependent load as a function of the array size: Servet's
+   mcalibrator (IPDPS'10 Fig. 1), where the next position is read from the
+   array itself, so no compiler can remove or predict the loads.
+
+   WHAT CHANGED SINCE 2010, AND WHY
+   1. Stride. Fig. 1 walks a 1 KiB stride. Today's prefetchers follow any
+      constant stride, and a hashed last-level index spreads 1 KiB-strided
+      lines over all sets, so the array size stops being the cache footprint
+      (measured on a 2-vCPU Xeon VM: the 1 KiB walk steps near 48-64 MiB, a
+      walk over every line near 8 MiB). We visit EVERY 64-byte line once per
+      pass, in one random cyclic order (Sattolo's algorithm): no stride to
+      prefetch, and the footprint is the array. The capacity we report is
+      therefore bytes of distinct lines that fit - what a tile size needs.
+   2. Pages. On 4 KiB pages the physically indexed levels fill unevenly
+      (the reason for Fig. 3) and the TLB adds steps that are not caches.
+      The primary curve is measured on transparent huge pages (2 MiB,
+      madvise) when the kernel grants them: every level up to 2 MiB per way
+      then behaves like a virtually indexed one and steps sharply at its
+      size. A second curve on 4 KiB pages is measured too: the paper's
+      probabilistic estimate is computed from it for comparison, and the
+      ratio of the two curves gives the TLB reach steps, reported apart.
+   3. Miss model. Fig. 3 predicts the miss rate as P(X > K), a fraction of
+      page sets. The probe's accesses are spread over pages, not sets, and a
+      cyclic walk under LRU misses on every access to an overfull set, so the
+      expected miss rate is the access-weighted (size-biased) tail
+      P(Y >= K), Y ~ B(NP-1, K*PS/CS). We also fit the same model with
+      lines as the unit (hashed set index: lines, not pages, are scattered)
+      and a deterministic "coloured" model (page colouring, huge pages);
+      the candidate with the lowest divergence wins, as in the paper
+      (statistical mode of the five best, with a 3% tolerance since our
+      candidate sizes are a fine grid, not a handful of powers of two).
+   4. Noise. Each size is measured `repeats` times; the value kept is the
+      25th percentile (interference only ever adds time), the spread
+      (median-min)/min is kept with it, and a point whose spread exceeds 10%
+      is measured again. The core is warmed up (frequency ramp) and the
+      thread pinned with hwloc before the first point.
+   5. Schedule. Fig. 1 doubles to 2 MiB then adds 1 MiB: slow on a 480 MiB
+      claim, coarse for 1.25 or 27.5 MiB. We sweep 4 points per octave and
+      then refine every gradient peak (that the measured spread cannot explain)
+      on a grid of 1/32 octave granules
+      (g = 2^floor(log2 s)/32): 48 KiB, 1.25 MiB, 2 MiB and 27.5 MiB are all
+      grid points. The sweep stops at max_bytes (default: twice the largest
+      OS-reported cache, within [32 MiB, 256 MiB] - the time budget; raise it
+      with desc.cache_max_bytes) or after two flat octaves beyond 64 MiB.
+
+   INFERENCE (Fig. 4, generalised): find plateaus of the log-latency curve
+   (points whose neighbours within a quarter octave agree to within the
+   measured noise), and between two plateaus a transition. A transition whose
+   normalised miss rate jumps from <= 0.2 to >= 0.8 within a factor 1.25 of
+   size is a sharp step: its size is the last array that still fits (the
+   gradient peak of Fig. 2). Any other transition goes to the probabilistic
+   fit above. A curve that still rises at its end gets a final level fitted on
+   its largest sizes, as in Fig. 4.
+   ========================================================================== */
+
+double servet_binomial_tail(double n, double p, int k) {
+    double r, t, sum = 0.0, lt;
+    int x;
+    if (!(n >= 0.0) || !(p >= 0.0) || !(p <= 1.0) || k < 0 || !isfinite(n)) return NAN;
+    if ((double)k >= n) return 0.0;
+    if (p == 0.0) return 0.0;
+    if (p == 1.0) return 1.0;
+    r = p / (1.0 - p);
+    lt = n * log1p(-p); /* log P(X = 0) */
+    if (lt > -700.0) {
+        t = exp(lt);
+        for (x = 0; x <= k; x++) {
+            sum += t;
+            t *= (n - (double)x) / (double)(x + 1) * r;
+        }
+    } else {
+        for (x = 0; x <= k; x++) {
+            if (lt > -745.0) sum += exp(lt);
+            lt += log((n - (double)x) / (double)(x + 1)) + log(r);
+        }
+    }
+    sum = 1.0 - sum;
+    return sum < 0.0 ? 0.0 : (sum > 1.0 ? 1.0 : sum);
+}
+
+/* Expected miss rate of a random cyclic walk over `bytes` for a cache of
+   `cs` bytes, `k` ways, unit `u` bytes (page or line) placed at random. */
+static double servet__mr_binomial(double bytes, double cs, int k, double u) {
+    double nu = bytes / u, p = (double)k * u / cs;
+    if (p > 1.0 || nu < 1.0) return p > 1.0 ? -1.0 : 0.0;
+    return servet_binomial_tail(nu - 1.0, p, k - 1);
+}
+/* Deterministic placement (virtually indexed, coloured, huge pages). */
+static double servet__mr_colored(double bytes, double cs, int k, double line) {
+    double nl = floor(bytes / line), sets = cs / ((double)k * line), q, r;
+    if (sets < 1.0) return -1.0;
+    sets = floor(sets + 0.5);
+    q = floor(nl / sets);
+    r = nl - q * sets;
+    if (q >= (double)k + 1.0) return 1.0;
+    if (q >= (double)k) return r * ((double)k + 1.0) / nl;
+    return 0.0;
+}
+
+typedef struct servet__run {
+    int start, end;
+    double level; /* median log-latency */
+} servet__run;
+
+static double servet__median_range(const double *y, int a, int b) {
+    double tmp[SERVET_CURVE_MAX];
+    int i, n = 0;
+    for (i = a; i <= b && n < SERVET_CURVE_MAX; i++) tmp[n++] = y[i];
+    return servet__quantile(tmp, n, 0.5);
+}
+
+typedef struct servet__cand {
+    double cs, div;
+    int k;
+    servet_cache_method m;
+} servet__cand;
+
+/* Probabilistic fit of one transition (Fig. 3). mr[] holds the normalised
+   miss rate at bytes[lo..hi]. */
+static void servet__fit_transition(const double *bytes, const double *mr, int lo, int hi, double page,
+                                   servet_cache_level *out) {
+    static const int ks[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 24, 32};
+    const int nk = (int)(sizeof ks / sizeof ks[0]);
+    servet__cand best[5];
+    int nb = 0, ik, im, i, j;
+    double cs, cs_lo = bytes[lo] * 0.5, cs_hi = bytes[hi] * 2.0, gran;
+    int cluster[5], bestc = 0;
+    /* candidate sizes m * 2^k, 32 <= m < 64: every size a cache is built
+       with to within 1.6% (48 KiB, 1.25 MiB, 2 MiB, 27.5 MiB are exact) */
+    gran = pow(2.0, floor(log2(cs_lo)) - 5.0);
+    for (cs = ceil(cs_lo / gran) * gran; cs <= cs_hi; cs += gran) {
+        if (cs >= 64.0 * gran) gran *= 2.0;
+        for (ik = 0; ik < nk; ik++) {
+            for (im = 0; im < 3; im++) {
+                servet_cache_method m = im == 0 ? SERVET_METHOD_BINOMIAL_PAGE
+                                      : im == 1 ? SERVET_METHOD_BINOMIAL_LINE : SERVET_METHOD_COLORED;
+                double div = 0.0;
+                int ok = 1;
+                if (im == 0 && page <= 64.0) continue;
+                for (i = lo; i <= hi; i++) {
+                    double model = im == 0 ? servet__mr_binomial(bytes[i], cs, ks[ik], page)
+                                 : im == 1 ? servet__mr_binomial(bytes[i], cs, ks[ik], 64.0)
+                                           : servet__mr_colored(bytes[i], cs, ks[ik], 64.0);
+                    if (model < 0.0) { ok = 0; break; }
+                    div += fabs(mr[i] - model);
+                }
+                if (!ok) continue;
+                div /= (double)(hi - lo + 1);
+                /* keep the five lowest divergences, sorted */
+                if (nb < 5 || div < best[nb - 1].div) {
+                    j = nb < 5 ? nb++ : 4;
+                    while (j > 0 && best[j - 1].div > div) { best[j] = best[j - 1]; j--; }
+                    best[j].cs = cs; best[j].div = div; best[j].k = ks[ik]; best[j].m = m;
+                }
+            }
+        }
+    }
+    if (nb == 0) { out->size_bytes = 0; out->method = SERVET_METHOD_NONE; return; }
+    /* statistical mode of CS among the five best, with a 3% tolerance */
+    for (i = 0; i < nb; i++) {
+        cluster[i] = 0;
+        for (j = 0; j < nb; j++)
+            if (fabs(best[j].cs / best[i].cs - 1.0) <= 0.03) cluster[i]++;
+        if (cluster[i] > cluster[bestc]) bestc = i;
+    }
+    out->size_bytes = best[bestc].cs;
+    out->method = best[bestc].m;
+    out->divergence = best[bestc].div;
+}
+
+static int servet__check_curve(const double *bytes, const double *lat, int n) {
+    int i;
+    if (!bytes || !lat || n < 3 || n > SERVET_CURVE_MAX) return 0;
+    for (i = 0; i < n; i++) {
+        if (!isfinite(bytes[i]) || !isfinite(lat[i]) || bytes[i] <= 0.0 || lat[i] <= 0.0) return 0;
+        if (i && !(bytes[i] > bytes[i - 1])) return 0;
+    }
+    return 1;
+}
+
+int servet_infer_caches(const double *bytes, const double *latency, int n, double page_bytes,
+                        servet_cache_level *levels, int max_levels, double *next_latency) {
+    double x[SERVET_CURVE_MAX], y[SERVET_CURVE_MAX], dy[SERVET_CURVE_MAX], mr[SERVET_CURVE_MAX];
+    int plateau[SERVET_CURVE_MAX];
+    servet__run runs[SERVET_CURVE_MAX];
+    int nruns = 0, i, j, nl = 0, cur;
+    double tau, sig, W = log(2.0) / 4.0 * 1.01;
+    if (!servet__check_curve(bytes, latency, n) || !(page_bytes >= 0.0) || !isfinite(page_bytes) ||
+        max_levels < 0 || (max_levels > 0 && !levels))
+        return SERVET_ERROR_BAD_DATA;
+    if (page_bytes == 0.0) page_bytes = 4096.0;
+    for (i = 0; i < n; i++) { x[i] = log(bytes[i]); y[i] = log(latency[i]); }
+    /* noise: median |step| between neighbours, dominated by the plateaus */
+    for (i = 0; i + 1 < n; i++) dy[i] = fabs(y[i + 1] - y[i]);
+    tau = 3.0 * servet__quantile(dy, n - 1, 0.5);
+    if (tau < 0.03) tau = 0.03;
+    if (tau > 0.15) tau = 0.15;
+    sig = 2.5 * tau > log(1.12) ? 2.5 * tau : log(1.12);
+    /* plateau points */
+    for (i = 0; i < n; i++) {
+        plateau[i] = 1;
+        for (j = 0; j < n && plateau[i]; j++) {
+            int near = (j == i - 1 || j == i + 1 || fabs(x[j] - x[i]) <= W);
+            if (j != i && near && fabs(y[j] - y[i]) > tau) plateau[i] = 0;
+        }
+    }
+    /* maximal runs of plateau points */
+    for (i = 0; i < n; i++) {
+        if (!plateau[i]) continue;
+        j = i;
+        while (j + 1 < n && plateau[j + 1]) j++;
+        runs[nruns].start = i;
+        runs[nruns].end = j;
+        runs[nruns].level = servet__median_range(y, i, j);
+        nruns++;
+        i = j;
+    }
+    if (nruns == 0) { if (next_latency) *next_latency = 0; return 0; }
+    /* merge runs at the same level; every significant rise is a transition */
+    cur = 0;
+    for (i = 1; i <= nruns; i++) {
+        int final = (i == nruns);
+        servet__run *A = &runs[cur];
+        double hi_level, h, m;
+        int lo, hi, b_start, k, jj, sharp = 0;
+        if (!final) {
+            servet__run *B = &runs[i];
+            if (fabs(B->level - A->level) <= sig) { /* same level: merge */
+                A->end = B->end;
+                A->level = servet__median_range(y, A->start, A->end);
+                continue;
+            }
+            if (B->level < A->level) { runs[cur] = *B; continue; } /* odd curve: restart */
+            hi_level = B->level;
+            b_start = B->start;
+            hi = b_start;
+            while (hi + 1 <= B->end && x[hi + 1] <= x[b_start] + log(2.0) / 2.0) hi++;
+        } else {
+            /* Fig. 4's last case: still rising at the largest sizes */
+            if (A->end >= n - 1 || y[n - 1] - A->level <= sig) break;
+            hi_level = y[n - 1];
+            for (j = A->end + 1; j < n; j++) if (y[j] > hi_level) hi_level = y[j];
+            b_start = n - 1;
+            hi = n - 1;
+        }
+        lo = A->end;
+        while (lo - 1 >= A->start && x[lo - 1] >= x[A->end] - log(2.0)) lo--;
+        h = exp(A->level);
+        m = exp(hi_level);
+        for (j = lo; j <= hi; j++) {
+            double v = (latency[j] - h) / (m - h);
+            mr[j] = v < 0.0 ? 0.0 : (v > 1.0 ? 1.0 : v);
+        }
+        if (nl < max_levels) {
+            servet_cache_level *L = &levels[nl];
+            memset(L, 0, sizeof *L);
+            L->latency = h;
+            /* sharp step? the prefix of low miss rate, then a jump within 25% of size */
+            k = lo;
+            while (k + 1 <= hi && mr[k + 1] <= 0.2) k++;
+            for (jj = k + 1; jj <= hi && mr[jj] < 0.8; jj++) {}
+            if (jj <= hi && bytes[jj] / bytes[k] <= 1.25 && k >= A->end) sharp = 1;
+            if (sharp) {
+                L->size_bytes = bytes[k];
+                L->method = SERVET_METHOD_STEP;
+                L->divergence = 0.0;
+            } else {
+                servet__fit_transition(bytes, mr, lo, hi, page_bytes, L);
+            }
+            L->estimate_bytes = L->size_bytes;
+            if (L->size_bytes > 0) nl++;
+        }
+        if (final) break;
+        cur = i; /* B becomes the lower plateau */
+        runs[cur] = runs[i];
+    }
+    if (next_latency) {
+        double top = runs[cur].level;
+        if (cur < nruns && runs[cur].end < n - 1 && y[n - 1] > top + sig) top = y[n - 1];
+        *next_latency = exp(top);
+    }
+    return nl;
+}
+
+/* ---- the size schedule (shared by the real probe and the simulators) ---- */
+static double servet__round_to(double v, double q) {
+    double r = ceil(v / q) * q;
+    return r < q ? q : r;
+}
+
+/* One point: `repeats` repetitions, 25th percentile kept, spread recorded,
+   remeasured once if the spread says something interfered. */
+static int servet__measure_point(servet_measure_fn measure, void *user, double bytes, int repeats,
+                                 double *value, double *spread) {
+    double v[64], tmp[64];
+    int r, n = 0, attempt;
+    if (repeats > 32) repeats = 32;
+    for (attempt = 0; attempt < 2; attempt++) {
+        for (r = 0; r < repeats; r++) {
+            double t = measure(user, bytes);
+            if (!(t > 0.0) || !isfinite(t)) return 0;
+            v[n++] = t;
+        }
+        memcpy(tmp, v, (size_t)n * sizeof *v);
+        *value = servet__quantile(tmp, n, 0.25);
+        *spread = (servet__quantile(tmp, n, 0.5) - tmp[0]) / tmp[0];
+        if (*spread <= 0.10) break;
+    }
+    return 1;
+}
+
+static void servet__curve_insert(servet_curve *c, double bytes, double value, double spread) {
+    int i = c->n;
+    while (i > 0 && c->bytes[i - 1] > bytes) {
+        c->bytes[i] = c->bytes[i - 1];
+        c->ns[i] = c->ns[i - 1];
+        c->spread[i] = c->spread[i - 1];
+        c->cycles[i] = c->cycles[i - 1];
+        i--;
+    }
+    c->bytes[i] = bytes;
+    c->ns[i] = value;
+    c->spread[i] = spread;
+    c->cycles[i] = 0.0;
+    c->n++;
+}
+
+servet_result servet_sweep(servet_measure_fn measure, void *user, const servet_sweep_desc *d,
+                           servet_curve *out) {
+    double minb, maxb, line, coarse[SERVET_CURVE_MAX], cval[SERVET_CURVE_MAX], cspr[SERVET_CURVE_MAX];
+    int reps, nc = 0, k, total;
+    if (!measure || !out) return SERVET_ERROR_INVALID_ARGUMENT;
+    minb = d && d->min_bytes > 0 ? d->min_bytes : 4096.0;
+    maxb = d && d->max_bytes > 0 ? d->max_bytes : 256.0 * 1048576.0;
+    line = d && d->line_bytes > 0 ? d->line_bytes : 64.0;
+    reps = d && d->repeats > 0 ? d->repeats : 5;
+    if (!(maxb > minb) || !isfinite(maxb)) return SERVET_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    out->page_bytes = d && d->page_bytes > 0 ? d->page_bytes : 4096.0;
+    total = (int)ceil(4.0 * log2(maxb / minb)) + 1;
+    for (k = 0; nc < SERVET_CURVE_MAX - 96; k++) {
+        double s = servet__round_to(minb * pow(2.0, (double)k / 4.0), line), v, sp;
+        if (s > maxb) break;
+        if (!servet__measure_point(measure, user, s, reps, &v, &sp)) return SERVET_ERROR_PROBE_FAILED;
+        coarse[nc] = s;
+        cval[nc] = v;
+        cspr[nc] = sp;
+        nc++;
+        servet__curve_insert(out, s, v, sp);
+        if (d && d->progress) d->progress(d->progress_user, "cache", 0.8 * (double)k / (double)total);
+        if (s >= 64.0 * 1048576.0 && nc >= 9) { /* two flat octaves: memory reached */
+            double lo = cval[nc - 1], hi = cval[nc - 1];
+            int j;
+            for (j = nc - 9; j < nc; j++) {
+                if (cval[j] < lo) lo = cval[j];
+                if (cval[j] > hi) hi = cval[j];
+            }
+            if (hi / lo <= 1.08) break;
+        }
+    }
+    /* refine each gradient peak on a 1/32-octave grid */
+    for (k = 0; k + 1 < nc; k++) {
+        double r = cval[k + 1] / cval[k];
+        double rp = k > 0 ? cval[k] / cval[k - 1] : 0.0;
+        double rn = k + 2 < nc ? cval[k + 2] / cval[k + 1] : 0.0;
+        double g, s;
+        /* a peak, and one the noise cannot explain: refining noise is wasted time */
+        if (r <= 1.10 || r < rp || r < rn) continue;
+        if (r - 1.0 < 3.0 * (cspr[k] > cspr[k + 1] ? cspr[k] : cspr[k + 1])) continue;
+        g = pow(2.0, floor(log2(coarse[k]))) / 32.0;
+        if (g < line) g = line;
+        for (s = (floor(coarse[k] / g) + 1.0) * g; s < coarse[k + 1] && out->n < SERVET_CURVE_MAX; s += g) {
+            double v, sp;
+            if (!servet__measure_point(measure, user, s, reps, &v, &sp)) return SERVET_ERROR_PROBE_FAILED;
+            servet__curve_insert(out, s, v, sp);
+        }
+        if (d && d->progress) d->progress(d->progress_user, "cache", 0.8 + 0.2 * (double)k / (double)nc);
+    }
+    return SERVET_OK;
+}
+
+/* Measure a given list of sizes (no refinement): the 4 KiB-page curve. */
+static servet_result servet__sweep_list(servet_measure_fn measure, void *user, const double *sizes, int n,
+                                        int reps, double page, servet_curve *out) {
+    int i;
+    memset(out, 0, sizeof *out);
+    out->page_bytes = page;
+    for (i = 0; i < n && i < SERVET_CURVE_MAX; i++) {
+        double v, sp;
+        if (!servet__measure_point(measure, user, sizes[i], reps, &v, &sp)) return SERVET_ERROR_PROBE_FAILED;
+        servet__curve_insert(out, sizes[i], v, sp);
+    }
+    return SERVET_OK;
+}
+
+/* TLB reach: steps of (4 KiB-page latency / huge-page latency). */
+static int servet__infer_tlb(const servet_curve *small, const servet_curve *huge, double *reach, int max) {
+    double b[SERVET_CURVE_MAX], r[SERVET_CURVE_MAX];
+    servet_cache_level lv[SERVET__MAX_TLB];
+    int i, j = 0, n = 0, k, out = 0;
+    for (i = 0; i < small->n; i++) {
+        while (j + 1 < huge->n && huge->bytes[j + 1] <= small->bytes[i]) j++;
+        if (huge->bytes[j] != small->bytes[i]) continue;
+        b[n] = small->bytes[i];
+        r[n] = small->ns[i] / huge->ns[j];
+        n++;
+    }
+    k = servet_infer_caches(b, r, n, small->page_bytes, lv, SERVET__MAX_TLB, NULL);
+    for (i = 0; i < k && out < max; i++) reach[out++] = lv[i].size_bytes;
+    return out;
+}
+
+/* ---- the real measurement: a pinned pointer chase ---- */
+typedef struct servet__chase {
+    unsigned char *map, *base;
+    size_t map_bytes, cap;
+    uint32_t *perm;
+    size_t perm_cap;
+    double built;
+    void *pos;
+    uint64_t rng;
+} servet__chase;
+
+static void *volatile servet__sink;
+
+static void *servet__chase_run(void *p, size_t steps) {
+    void **q = (void **)p;
+    while (steps >= 8) {
+        q = (void **)*q; q = (void **)*q; q = (void **)*q; q = (void **)*q;
+        q = (void **)*q; q = (void **)*q; q = (void **)*q; q = (void **)*q;
+        steps -= 8;
+    }
+    while (steps--) q = (void **)*q;
+    return (void *)q;
+}
+
+static int servet__chase_init(servet__chase *c, size_t bytes, int huge) {
+    size_t align = 2u << 20;
+    memset(c, 0, sizeof *c);
+    c->map_bytes = bytes + align;
+    c->map = (unsigned char *)mmap(NULL, c->map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (c->map == (unsigned char *)MAP_FAILED) { c->map = NULL; return 0; }
+    c->base = (unsigned char *)(((uintptr_t)c->map + align - 1) & ~(uintptr_t)(align - 1));
+    c->cap = bytes;
+#ifdef MADV_HUGEPAGE
+    madvise(c->base, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+#else
+    (void)huge;
+#endif
+    memset(c->base, 0, bytes); /* fault everything in now, not while timing */
+    c->perm_cap = bytes / 64;
+    c->perm = (uint32_t *)mmap(NULL, c->perm_cap * sizeof(uint32_t), PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (c->perm == (uint32_t *)MAP_FAILED) { c->perm = NULL; return 0; }
+    c->rng = 0x5e17e7ull ^ (uint64_t)(uintptr_t)c->map;
+    return 1;
+}
+static void servet__chase_free(servet__chase *c) {
+    if (c->map) munmap(c->map, c->map_bytes);
+    if (c->perm) munmap(c->perm, c->perm_cap * sizeof(uint32_t));
+    memset(c, 0, sizeof *c);
+}
+
+/* Build one random cycle over every line of the first `bytes` (Sattolo). */
+static void servet__chase_build(servet__chase *c, double bytes) {
+    size_t nl = (size_t)(bytes / 64.0), i;
+    if (nl < 2) nl = 2;
+    for (i = 0; i < nl; i++) c->perm[i] = (uint32_t)i;
+    for (i = nl - 1; i > 0; i--) {
+        size_t j = (size_t)(servet__rng_next(&c->rng) % i);
+        uint32_t t = c->perm[i];
+        c->perm[i] = c->perm[j];
+        c->perm[j] = t;
+    }
+    for (i = 0; i < nl; i++)
+        *(void **)(c->base + (size_t)c->perm[i] * 64) = c->base + (size_t)c->perm[(i + 1) % nl] * 64;
+    c->pos = c->base + (size_t)c->perm[0] * 64;
+    c->built = bytes;
+    c->pos = servet__chase_run(c->pos, nl + 65536); /* warm: one full cycle */
+}
+
+static double servet__chase_measure(void *user, double bytes) {
+    servet__chase *c = (servet__chase *)user;
+    const size_t steps = (size_t)1 << 18;
+    double t0, t1;
+    if (bytes > (double)c->cap || bytes < 128.0) return -1.0;
+    if (c->built != bytes) servet__chase_build(c, bytes);
+    t0 = servet__now();
+    c->pos = servet__chase_run(c->pos, steps);
+    t1 = servet__now();
+    servet__sink = c->pos;
+    return (t1 - t0) * 1e9 / (double)steps;
+}
+
+/* Core cycles per ns from a chain of dependent register adds (1 cycle each;
+   not add-immediate, which recent Intel cores fold at rename). */
+static double servet__measure_ghz(void) {
+#if (defined(__x86_64__) || defined(__aarch64__)) && (defined(__GNUC__) || defined(__clang__))
+    double best = 0.0;
+    int rep;
+    for (rep = 0; rep < 7; rep++) {
+        uint64_t x = (uint64_t)rep;
+        long it;
+        double t0 = servet__now(), t1;
+        for (it = 0; it < 200000; it++) {
+#if defined(__x86_64__)
+            __asm__ volatile("add %0,%0\n\tadd %0,%0\n\tadd %0,%0\n\tadd %0,%0\n\t"
+                             "add %0,%0\n\tadd %0,%0\n\tadd %0,%0\n\tadd %0,%0\n\t"
+                             "add %0,%0\n\tadd %0,%0\n\tadd %0,%0\n\tadd %0,%0\n\t"
+                             "add %0,%0\n\tadd %0,%0\n\tadd %0,%0\n\tadd %0,%0"
+                             : "+r"(x));
+#else
+            __asm__ volatile("add %0,%0,%0\n\tadd %0,%0,%0\n\tadd %0,%0,%0\n\tadd %0,%0,%0\n\t"
+                             "add %0,%0,%0\n\tadd %0,%0,%0\n\tadd %0,%0,%0\n\tadd %0,%0,%0\n\t"
+                             "add %0,%0,%0\n\tadd %0,%0,%0\n\tadd %0,%0,%0\n\tadd %0,%0,%0\n\t"
+                             "add %0,%0,%0\n\tadd %0,%0,%0\n\tadd %0,%0,%0\n\tadd %0,%0,%0"
+                             : "+r"(x));
+#endif
+        }
+        t1 = servet__now();
+        servet__sink = (void *)(uintptr_t)x;
+        if (t1 > t0 && 16.0 * 200000.0 / ((t1 - t0) * 1e9) > best) best = 16.0 * 200000.0 / ((t1 - t0) * 1e9);
+    }
+    return best;
+#else
+    return 0.0;
+#endif
+}
+
+/* Did the kernel back this range with huge pages? (smaps_rollup delta) */
+static long servet__anon_huge_kb(void) {
+    char buf[4096], *s;
+    int fd = open("/proc/self/smaps_rollup", O_RDONLY | O_CLOEXEC);
+    ssize_t n;
+    if (fd < 0) return -1;
+    n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    buf[n] = 0;
+    s = strstr(buf, "AnonHugePages:");
+    return s ? strtol(s + 14, NULL, 10) : -1;
+}
+
+/* Bind the calling thread to the PU it runs on (an allowed one), keeping
+   the old binding to restore. */
+static int servet__pin_here(hwloc_topology_t t, hwloc_bitmap_t old) {
+    hwloc_bitmap_t here = hwloc_bitmap_alloc();
+    int ok = 0;
+    if (!here) return 0;
+    if (hwloc_get_cpubind(t, old, HWLOC_CPUBIND_THREAD) != 0) hwloc_bitmap_fill(old);
+    if (hwloc_get_last_cpu_location(t, here, HWLOC_CPUBIND_THREAD) != 0 || hwloc_bitmap_iszero(here))
+        hwloc_bitmap_copy(here, hwloc_topology_get_allowed_cpuset(t));
+    hwloc_bitmap_and(here, here, hwloc_topology_get_allowed_cpuset(t));
+    if (hwloc_bitmap_iszero(here)) hwloc_bitmap_copy(here, hwloc_topology_get_allowed_cpuset(t));
+    hwloc_bitmap_singlify(here);
+    ok = hwloc_set_cpubind(t, here, HWLOC_CPUBIND_THREAD) == 0;
+    hwloc_bitmap_free(here);
+    return ok;
+}
+
+/* A probabilistic estimate has a resolution of a few percent (the fit trades
+   associativity against size). When the OS reports a size for a cache within
+   10% of the estimate, the measurement has confirmed that figure and the
+   figure is exact, so it becomes size_bytes; the raw estimate stays in
+   estimate_bytes. Outside 10% the measurement wins: VMs report the host's
+   last level, and hashed or shared levels give a program less than the OS
+   says. Sharp steps (method STEP) are exact already and never replaced. */
+static void servet__confirm_reported(const servet_profile *p, servet_cache_level *lv, int n) {
+    int i, j;
+    for (i = 0; i < n; i++) {
+        double best = 0.0, bestd = 0.10;
+        if (lv[i].method == SERVET_METHOD_STEP) continue;
+        for (j = 0; j < p->ncacheobjs; j++) {
+            double r = (double)p->cacheobjs[j].size, dd = fabs(lv[i].estimate_bytes / r - 1.0);
+            if (r > 0 && dd <= bestd) { bestd = dd; best = r; }
+        }
+        if (best > 0) lv[i].size_bytes = best;
+    }
+}
+
+static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, const servet_desc *d) {
+    servet__chase ch;
+    servet_sweep_desc sd;
+    servet_curve *cv = NULL, *cs = NULL;
+    hwloc_bitmap_t old = hwloc_bitmap_alloc();
+    double maxb, spin_end, sizes[SERVET_CURVE_MAX], small_max;
+    uint64_t llc = servet__reported_llc(p);
+    long kb0, kb1;
+    int i, ns = 0, pinned;
+    servet_result r = SERVET_OK;
+    if (!old) return SERVET_ERROR_OUT_OF_MEMORY;
+    pinned = servet__pin_here(t, old);
+    if (!pinned) servet__logf(&p->ctx, SERVET_LOG_WARN, "cache probe: could not bind the thread; results may be noisy");
+    /* warm the core up: frequency ramp before anything is timed */
+    spin_end = servet__now() + 0.05;
+    while (servet__now() < spin_end) {}
+    p->ghz = servet__measure_ghz();
+
+    maxb = d->cache_max_bytes ? (double)d->cache_max_bytes : 2.0 * (double)llc;
+    if (!d->cache_max_bytes) {
+        if (maxb < 32.0 * 1048576.0) maxb = 32.0 * 1048576.0;
+        if (maxb > 256.0 * 1048576.0) maxb = 256.0 * 1048576.0;
+        if (d->quick && maxb > 64.0 * 1048576.0) maxb = 64.0 * 1048576.0;
+        if (p->memory_bytes && maxb > (double)p->memory_bytes / 8.0) maxb = (double)p->memory_bytes / 8.0;
+    }
+    if (maxb < 1048576.0) maxb = 1048576.0;
+    cv = (servet_curve *)servet__calloc(&p->ctx, 1, sizeof *cv);
+    cs = (servet_curve *)servet__calloc(&p->ctx, 1, sizeof *cs);
+    if (!cv || !cs) { r = SERVET_ERROR_OUT_OF_MEMORY; goto done; }
+
+    kb0 = servet__anon_huge_kb();
+    if (!servet__chase_init(&ch, (size_t)maxb, 1)) {
+        servet__logf(&p->ctx, SERVET_LOG_ERROR, "cache probe: cannot map %.0f bytes", maxb);
+        r = SERVET_ERROR_PROBE_FAILED;
+        goto done;
+    }
+    kb1 = servet__anon_huge_kb();
+    p->huge_pages = (kb0 >= 0 && kb1 - kb0 >= (long)(maxb / 2048.0));
+    if (!p->huge_pages)
+        servet__logf(&p->ctx, SERVET_LOG_WARN, "cache probe: no transparent huge pages; TLB steps may read as caches");
+    memset(&sd, 0, sizeof sd);
+    sd.min_bytes = 4096;
+    sd.max_bytes = maxb;
+    sd.line_bytes = 64;
+    sd.page_bytes = p->huge_pages ? 2097152.0 : 4096.0;
+    sd.repeats = d->quick ? 3 : 5;
+    sd.progress = d->progress;
+    sd.progress_user = d->progress_user;
+    r = servet_sweep(servet__chase_measure, &ch, &sd, cv);
+    servet__chase_free(&ch);
+    if (r != SERVET_OK) goto done;
+    for (i = 0; i < cv->n; i++) cv->cycles[i] = cv->ns[i] * p->ghz;
+    {
+        double next = 0.0;
+        int k = servet_infer_caches(cv->bytes, cv->ns, cv->n, cv->page_bytes, p->levels, SERVET__MAX_LEVELS, &next);
+        p->nlevels = k > 0 ? k : 0;
+        p->mem_latency_ns = next;
+        servet__confirm_reported(p, p->levels, p->nlevels);
+    }
+    /* the 4 KiB-page curve: the paper's estimate, and the TLB steps */
+    p->nsmall = 0;
+    p->ntlb = 0;
+    if (p->huge_pages) {
+        small_max = maxb < 64.0 * 1048576.0 ? maxb : 64.0 * 1048576.0;
+        if (d->quick && small_max > 16.0 * 1048576.0) small_max = 16.0 * 1048576.0;
+        for (i = 0; i < cv->n; i++) {
+            double l2 = log2(cv->bytes[i] / 4096.0) * 4.0; /* coarse grid points only */
+            if (cv->bytes[i] <= small_max && fabs(l2 - floor(l2 + 0.5)) < 1e-6) sizes[ns++] = cv->bytes[i];
+        }
+        if (ns >= 3 && servet__chase_init(&ch, (size_t)small_max, 0)) {
+            if (servet__sweep_list(servet__chase_measure, &ch, sizes, ns, d->quick ? 3 : 5, 4096.0, cs) == SERVET_OK) {
+                int k;
+                for (i = 0; i < cs->n; i++) cs->cycles[i] = cs->ns[i] * p->ghz;
+                k = servet_infer_caches(cs->bytes, cs->ns, cs->n, 4096.0, p->small_levels, SERVET__MAX_LEVELS, NULL);
+                p->nsmall = k > 0 ? k : 0;
+                servet__confirm_reported(p, p->small_levels, p->nsmall);
+                p->ntlb = servet__infer_tlb(cs, cv, p->tlb_bytes, SERVET__MAX_TLB);
+            }
+            servet__chase_free(&ch);
+        }
+    }
+    servet__free(&p->ctx, p->curve);
+    servet__free(&p->ctx, p->curve_small);
+    p->curve = cv;
+    p->curve_small = p->huge_pages ? cs : NULL;
+    if (!p->huge_pages) servet__free(&p->ctx, cs);
+    cv = cs = NULL;
+    if (d->progress) d->progress(d->progress_user, "cache", 1.0);
+done:
+    servet__free(&p->ctx, cv);
+    servet__free(&p->ctx, cs);
+    if (pinned) hwloc_set_cpubind(t, old, HWLOC_CPUBIND_THREAD);
+    hwloc_bitmap_free(old);
+    return r;
+}
+
+/* ========================================================================== >>file
+   The cache file (format in the documentation block at the top). The reader
+   takes nothing on trust: every length is checked against the bytes that
+   remain, every count against a hard limit, every section against its CRC,
+   and any failure rejects the whole file.
+   ========================================================================== */
+#define SERVET__MAGIC "SERVETPF"
+#define SERVET__BOM 0x01020304u
+#define SERVET__HEADER 56u
+#define SERVET__FP_MAX 4096u
+#define SERVET__FILE_MAX (64u << 20)
+#define SERVET__SEC_TOPOLOGY 1u
+#define SERVET__SEC_CACHE 2u
+
+typedef struct servet__wbuf {
+    const servet__ctx *ctx;
+    unsigned char *d;
+    size_t len, cap;
+    int oom;
+} servet__wbuf;
+
+static void servet__put(servet__wbuf *w, const void *src, size_t n) {
+    if (w->oom) return;
+    if (w->len + n > w->cap) {
+        size_t nc = w->cap ? w->cap * 2 : 4096;
+        unsigned char *nd;
+        while (nc < w->len + n) nc *= 2;
+        nd = (unsigned char *)servet__alloc(w->ctx, nc);
+        if (!nd) { w->oom = 1; return; }
+        if (w->len) memcpy(nd, w->d, w->len);
+        servet__free(w->ctx, w->d);
+        w->d = nd;
+        w->cap = nc;
+    }
+    memcpy(w->d + w->len, src, n);
+    w->len += n;
+}
+static void servet__put_u32(servet__wbuf *w, uint32_t v) { servet__put(w, &v, 4); }
+static void servet__put_i32(servet__wbuf *w, int32_t v) { servet__put(w, &v, 4); }
+static void servet__put_u64(servet__wbuf *w, uint64_t v) { servet__put(w, &v, 8); }
+static void servet__put_f64(servet__wbuf *w, double v) { servet__put(w, &v, 8); }
+static void servet__put_str(servet__wbuf *w, const char *s) {
+    uint32_t n = (uint32_t)strlen(s);
+    servet__put_u32(w, n);
+    servet__put(w, s, n);
+}
+static void servet__pad8(servet__wbuf *w) {
+    static const unsigned char z[8] = {0};
+    if (w->len % 8) servet__put(w, z, 8 - w->len % 8);
+}
+
+typedef struct servet__rbuf {
+    const unsigned char *d;
+    size_t len, pos;
+    int bad;
+} servet__rbuf;
+
+static int servet__get(servet__rbuf *r, void *dst, size_t n) {
+    if (r->bad || n > r->len - r->pos) { r->bad = 1; memset(dst, 0, n); return 0; }
+    memcpy(dst, r->d + r->pos, n);
+    r->pos += n;
+    return 1;
+}
+static uint32_t servet__get_u32(servet__rbuf *r) { uint32_t v; servet__get(r, &v, 4); return v; }
+static int32_t servet__get_i32(servet__rbuf *r) { int32_t v; servet__get(r, &v, 4); return v; }
+static uint64_t servet__get_u64(servet__rbuf *r) { uint64_t v; servet__get(r, &v, 8); return v; }
+static double servet__get_f64(servet__rbuf *r) {
+    double v;
+    servet__get(r, &v, 8);
+    if (!isfinite(v)) r->bad = 1;
+    return v;
+}
+/* a count in [0, max] whose `elem` bytes each must still be in the buffer */
+static int32_t servet__get_count(servet__rbuf *r, int32_t max, size_t elem) {
+    int32_t n = servet__get_i32(r);
+    if (n < 0 || n > max || (elem && (size_t)n > (r->len - r->pos) / elem)) { r->bad = 1; return 0; }
+    return n;
+}
+static void servet__get_str(servet__rbuf *r, char *dst, size_t cap) {
+    uint32_t n = servet__get_u32(r);
+    if (r->bad || n >= cap || n > r->len - r->pos) { r->bad = 1; dst[0] = 0; return; }
+    memcpy(dst, r->d + r->pos, n);
+    dst[n] = 0;
+    r->pos += n;
+    if (strlen(dst) != n) r->bad = 1; /* embedded NUL */
+}
+
+static void servet__put_level(servet__wbuf *w, const servet_cache_level *L) {
+    servet__put_f64(w, L->size_bytes);
+    servet__put_f64(w, L->latency);
+    servet__put_i32(w, (int32_t)L->method);
+    servet__put_f64(w, L->divergence);
+    servet__put_f64(w, L->estimate_bytes);
+}
+static void servet__get_level(servet__rbuf *r, servet_cache_level *L) {
+    int32_t m;
+    L->size_bytes = servet__get_f64(r);
+    L->latency = servet__get_f64(r);
+    m = servet__get_i32(r);
+    if (m < SERVET_METHOD_NONE || m > SERVET_METHOD_COLORED) r->bad = 1;
+    L->method = (servet_cache_method)m;
+    L->divergence = servet__get_f64(r);
+    L->estimate_bytes = servet__get_f64(r);
+}
+static void servet__put_curve(servet__wbuf *w, const servet_curve *c) {
+    int i;
+    servet__put_i32(w, c ? c->n : 0);
+    if (!c) return;
+    servet__put_f64(w, c->page_bytes);
+    for (i = 0; i < c->n; i++) {
+        servet__put_f64(w, c->bytes[i]);
+        servet__put_f64(w, c->ns[i]);
+        servet__put_f64(w, c->cycles[i]);
+        servet__put_f64(w, c->spread[i]);
+    }
+}
+static servet_curve *servet__get_curve(servet__rbuf *r, const servet__ctx *ctx) {
+    int32_t n = servet__get_count(r, SERVET_CURVE_MAX, 32);
+    servet_curve *c;
+    int i;
+    if (r->bad || n == 0) return NULL;
+    c = (servet_curve *)servet__calloc(ctx, 1, sizeof *c);
+    if (!c) { r->bad = 1; return NULL; }
+    c->n = n;
+    c->page_bytes = servet__get_f64(r);
+    for (i = 0; i < n; i++) {
+        c->bytes[i] = servet__get_f64(r);
+        c->ns[i] = servet__get_f64(r);
+        c->cycles[i] = servet__get_f64(r);
+        c->spread[i] = servet__get_f64(r);
+    }
+    return c;
+}
+
+static void servet__section(servet__wbuf *w, uint32_t id, uint32_t version, const servet__wbuf *payload) {
+    unsigned char h[24];
+    uint32_t crc, zero = 0;
+    uint64_t len = payload->len;
+    memcpy(h, &id, 4);
+    memcpy(h + 4, &version, 4);
+    memcpy(h + 8, &len, 8);
+    memcpy(h + 16, &zero, 4);
+    memcpy(h + 20, &zero, 4);
+    crc = servet__crc32(0, h, 24);
+    crc = servet__crc32(crc, payload->d, payload->len);
+    memcpy(h + 16, &crc, 4);
+    servet__put(w, h, 24);
+    servet__put(w, payload->d, payload->len);
+    servet__pad8(w);
+}
+
+static void servet__write_topology(servet__wbuf *w, const servet_profile *p) {
+    int i;
+    servet__put_str(w, p->cpu_model);
+    servet__put_str(w, p->hostname);
+    servet__put_u64(w, p->memory_bytes);
+    for (i = 0; i < 8; i++) servet__put_f64(w, p->probe_seconds[i]);
+    servet__put_i32(w, p->ncores);
+    servet__put_i32(w, p->npackages);
+    servet__put_i32(w, p->nnuma);
+    servet__put_i32(w, p->npus);
+    for (i = 0; i < p->npus; i++) {
+        servet__put_i32(w, p->pus[i].os_index);
+        servet__put_i32(w, p->pus[i].core);
+        servet__put_i32(w, p->pus[i].package);
+        servet__put_i32(w, p->pus[i].numa);
+    }
+    servet__put_i32(w, p->ncacheobjs);
+    for (i = 0; i < p->ncacheobjs; i++) {
+        const servet__cacheobj *c = &p->cacheobjs[i];
+        servet__put_i32(w, c->level);
+        servet__put_i32(w, c->ways);
+        servet__put_i32(w, c->line);
+        servet__put_i32(w, c->first);
+        servet__put_i32(w, c->npus);
+        servet__put_u64(w, c->size);
+    }
+    servet__put_i32(w, p->ncachepus);
+    for (i = 0; i < p->ncachepus; i++) servet__put_i32(w, p->cachepus[i]);
+}
+
+static void servet__read_topology(servet__rbuf *r, servet_profile *p) {
+    int i;
+    servet__get_str(r, p->cpu_model, sizeof p->cpu_model);
+    servet__get_str(r, p->hostname, sizeof p->hostname);
+    p->memory_bytes = servet__get_u64(r);
+    for (i = 0; i < 8; i++) p->probe_seconds[i] = servet__get_f64(r);
+    p->ncores = servet__get_i32(r);
+    p->npackages = servet__get_i32(r);
+    p->nnuma = servet__get_i32(r);
+    p->npus = servet__get_count(r, 1 << 20, 16);
+    if (r->bad || p->npus < 1 || p->ncores < 1 || p->npackages < 1 || p->nnuma < 1 || p->ncores > p->npus ||
+        p->npackages > p->npus) { r->bad = 1; return; }
+    p->pus = (servet__pu *)servet__calloc(&p->ctx, (size_t)p->npus, sizeof *p->pus);
+    if (!p->pus) { r->bad = 1; return; }
+    for (i = 0; i < p->npus; i++) {
+        p->pus[i].os_index = servet__get_i32(r);
+        p->pus[i].core = servet__get_i32(r);
+        p->pus[i].package = servet__get_i32(r);
+        p->pus[i].numa = servet__get_i32(r);
+        if (p->pus[i].os_index < 0 || p->pus[i].core < 0 || p->pus[i].package < 0 || p->pus[i].numa < 0) r->bad = 1;
+    }
+    p->ncacheobjs = servet__get_count(r, 1 << 20, 28);
+    if (r->bad) return;
+    p->cacheobjs = (servet__cacheobj *)servet__calloc(&p->ctx, (size_t)(p->ncacheobjs ? p->ncacheobjs : 1), sizeof *p->cacheobjs);
+    if (!p->cacheobjs) { r->bad = 1; return; }
+    for (i = 0; i < p->ncacheobjs; i++) {
+        servet__cacheobj *c = &p->cacheobjs[i];
+        c->level = servet__get_i32(r);
+        c->ways = servet__get_i32(r);
+        c->line = servet__get_i32(r);
+        c->first = servet__get_i32(r);
+        c->npus = servet__get_i32(r);
+        c->size = servet__get_u64(r);
+        if (c->level < 1 || c->level > 16 || c->first < 0 || c->npus < 0) r->bad = 1;
+    }
+    p->ncachepus = servet__get_count(r, 1 << 24, 4);
+    if (r->bad) return;
+    p->cachepus = (int32_t *)servet__calloc(&p->ctx, (size_t)(p->ncachepus ? p->ncachepus : 1), sizeof *p->cachepus);
+    if (!p->cachepus) { r->bad = 1; return; }
+    for (i = 0; i < p->ncachepus; i++) p->cachepus[i] = servet__get_i32(r);
+    for (i = 0; i < p->ncacheobjs; i++)
+        if ((int64_t)p->cacheobjs[i].first + p->cacheobjs[i].npus > p->ncachepus) r->bad = 1;
+}
+
+static void servet__write_cache(servet__wbuf *w, const servet_profile *p) {
+    int i;
+    servet__put_f64(w, p->ghz);
+    servet__put_f64(w, p->mem_latency_ns);
+    servet__put_i32(w, p->huge_pages);
+    servet__put_i32(w, p->nlevels);
+    for (i = 0; i < p->nlevels; i++) servet__put_level(w, &p->levels[i]);
+    servet__put_i32(w, p->nsmall);
+    for (i = 0; i < p->nsmall; i++) servet__put_level(w, &p->small_levels[i]);
+    servet__put_i32(w, p->ntlb);
+    for (i = 0; i < p->ntlb; i++) servet__put_f64(w, p->tlb_bytes[i]);
+    servet__put_curve(w, p->curve);
+    servet__put_curve(w, p->curve_small);
+}
+
+static void servet__read_cache(servet__rbuf *r, servet_profile *p) {
+    int i;
+    p->ghz = servet__get_f64(r);
+    p->mem_latency_ns = servet__get_f64(r);
+    p->huge_pages = servet__get_i32(r);
+    p->nlevels = servet__get_count(r, SERVET__MAX_LEVELS, 36);
+    for (i = 0; i < p->nlevels; i++) servet__get_level(r, &p->levels[i]);
+    p->nsmall = servet__get_count(r, SERVET__MAX_LEVELS, 36);
+    for (i = 0; i < p->nsmall; i++) servet__get_level(r, &p->small_levels[i]);
+    p->ntlb = servet__get_count(r, SERVET__MAX_TLB, 8);
+    for (i = 0; i < p->ntlb; i++) p->tlb_bytes[i] = servet__get_f64(r);
+    p->curve = servet__get_curve(r, &p->ctx);
+    p->curve_small = servet__get_curve(r, &p->ctx);
+}
+
+/* Serialise the profile into a freshly allocated buffer. */
+static servet_result servet__serialize(const servet_profile *p, const char *fp, servet__wbuf *out) {
+    servet__wbuf pay;
+    uint32_t u32, nsec = 0, crc;
+    uint64_t u64;
+    size_t fplen = strlen(fp);
+    unsigned char *h;
+    memset(out, 0, sizeof *out);
+    memset(&pay, 0, sizeof pay);
+    out->ctx = pay.ctx = &p->ctx;
+    {
+        unsigned char hdr[SERVET__HEADER];
+        memset(hdr, 0, sizeof hdr);
+        servet__put(out, hdr, sizeof hdr);
+    }
+    servet__put(out, fp, fplen);
+    servet__pad8(out);
+    if (p->sections & SERVET_PROBE_TOPOLOGY) {
+        pay.len = 0;
+        servet__write_topology(&pay, p);
+        servet__section(out, SERVET__SEC_TOPOLOGY, 1, &pay);
+        nsec++;
+    }
+    if (p->sections & SERVET_PROBE_CACHE) {
+        pay.len = 0;
+        servet__write_cache(&pay, p);
+        servet__section(out, SERVET__SEC_CACHE, 1, &pay);
+        nsec++;
+    }
+    servet__free(&p->ctx, pay.d);
+    if (out->oom || pay.oom) { servet__free(&p->ctx, out->d); out->d = NULL; return SERVET_ERROR_OUT_OF_MEMORY; }
+    h = out->d;
+    memcpy(h, SERVET__MAGIC, 8);
+    u32 = SERVET_FORMAT_VERSION; memcpy(h + 8, &u32, 4);
+    u32 = SERVET__BOM; memcpy(h + 12, &u32, 4);
+    u32 = (SERVET_VERSION_MAJOR << 16) | (SERVET_VERSION_MINOR << 8) | SERVET_VERSION_PATCH; memcpy(h + 16, &u32, 4);
+    u32 = (uint32_t)fplen; memcpy(h + 20, &u32, 4);
+    u64 = servet__fnv1a(fp, fplen); memcpy(h + 24, &u64, 8);
+    u64 = out->len; memcpy(h + 32, &u64, 8);
+    memcpy(h + 40, &nsec, 4);
+    u64 = (uint64_t)time(NULL); memcpy(h + 48, &u64, 8);
+    crc = servet__crc32(0, h, 44);
+    crc = servet__crc32(crc, h + 48, 8);
+    crc = servet__crc32(crc, fp, fplen);
+    memcpy(h + 44, &crc, 4);
+    return SERVET_OK;
+}
+
+/* Parse a whole file image. On any defect: SERVET_ERROR_CORRUPT and a reason. */
+static servet_result servet__parse(servet_profile *p, const unsigned char *d, size_t n, const char *fp,
+                                   const char **why) {
+    uint32_t u32, fplen, nsec, crc, i;
+    uint64_t u64;
+    size_t pos;
+    *why = "too short";
+    if (n < SERVET__HEADER) return SERVET_ERROR_CORRUPT;
+    *why = "bad magic";
+    if (memcmp(d, SERVET__MAGIC, 8) != 0) return SERVET_ERROR_CORRUPT;
+    memcpy(&u32, d + 12, 4);
+    *why = "foreign byte order";
+    if (u32 != SERVET__BOM) return SERVET_ERROR_CORRUPT;
+    memcpy(&u32, d + 8, 4);
+    *why = "other format version";
+    if (u32 != SERVET_FORMAT_VERSION) return SERVET_ERROR_CORRUPT;
+    memcpy(&fplen, d + 20, 4);
+    *why = "bad fingerprint length";
+    if (fplen > SERVET__FP_MAX || fplen > n - SERVET__HEADER) return SERVET_ERROR_CORRUPT;
+    memcpy(&u32, d + 44, 4);
+    crc = servet__crc32(0, d, 44);
+    crc = servet__crc32(crc, d + 48, 8);
+    crc = servet__crc32(crc, d + SERVET__HEADER, fplen);
+    *why = "header CRC mismatch";
+    if (crc != u32) return SERVET_ERROR_CORRUPT;
+    memcpy(&u64, d + 32, 8);
+    *why = "size in header differs from file size";
+    if (u64 != n) return SERVET_ERROR_CORRUPT;
+    *why = "fingerprint of another machine";
+    if (fplen != strlen(fp) || memcmp(d + SERVET__HEADER, fp, fplen) != 0) return SERVET_ERROR_CORRUPT;
+    memcpy(&nsec, d + 40, 4);
+    *why = "too many sections";
+    if (nsec > 64) return SERVET_ERROR_CORRUPT;
+    pos = SERVET__HEADER + fplen;
+    for (; pos % 8; pos++) {
+        *why = "non-zero padding";
+        if (pos >= n || d[pos] != 0) return SERVET_ERROR_CORRUPT;
+    }
+    for (i = 0; i < nsec; i++) {
+        uint32_t id, ver, scrc;
+        uint64_t len;
+        unsigned char h[24];
+        servet__rbuf r;
+        *why = "truncated section header";
+        if (n - pos < 24) return SERVET_ERROR_CORRUPT;
+        memcpy(h, d + pos, 24);
+        memcpy(&id, h, 4);
+        memcpy(&ver, h + 4, 4);
+        memcpy(&len, h + 8, 8);
+        memcpy(&scrc, h + 16, 4);
+        memset(h + 16, 0, 4);
+        *why = "section length overruns the file";
+        if (len > n - pos - 24) return SERVET_ERROR_CORRUPT;
+        crc = servet__crc32(0, h, 24);
+        crc = servet__crc32(crc, d + pos + 24, (size_t)len);
+        *why = "section CRC mismatch";
+        if (crc != scrc || h[20] || h[21] || h[22] || h[23]) return SERVET_ERROR_CORRUPT;
+        r.d = d + pos + 24;
+        r.len = (size_t)len;
+        r.pos = 0;
+        r.bad = 0;
+        *why = "section does not parse";
+        if (ver != 1) return SERVET_ERROR_CORRUPT;
+        if (id == SERVET__SEC_TOPOLOGY) {
+            if (p->sections & SERVET_PROBE_TOPOLOGY) return SERVET_ERROR_CORRUPT;
+            servet__read_topology(&r, p);
+            p->sections |= SERVET_PROBE_TOPOLOGY;
+        } else if (id == SERVET__SEC_CACHE) {
+            if (p->sections & SERVET_PROBE_CACHE) return SERVET_ERROR_CORRUPT;
+            servet__read_cache(&r, p);
+            p->sections |= SERVET_PROBE_CACHE;
+        } else {
+            *why = "unknown section";
+            return SERVET_ERROR_CORRUPT;
+        }
+        *why = "section does not parse";
+        if (r.bad || r.pos != r.len) return SERVET_ERROR_CORRUPT;
+        pos += 24 + (size_t)len;
+        for (; pos % 8; pos++) {
+            *why = "non-zero padding";
+            if (pos >= n || d[pos] != 0) return SERVET_ERROR_CORRUPT;
+        }
+    }
+    *why = "trailing bytes";
+    if (pos != n) return SERVET_ERROR_CORRUPT;
+    *why = "no topology section";
+    if (!(p->sections & SERVET_PROBE_TOPOLOGY)) return SERVET_ERROR_CORRUPT;
+    *why = "";
+    return SERVET_OK;
+}
+
+static void servet__clear_measured(servet_profile *p) {
+    servet__free_topology(p);
+    servet__free(&p->ctx, p->curve);
+    servet__free(&p->ctx, p->curve_small);
+    p->curve = p->curve_small = NULL;
+    p->sections = 0;
+    p->nlevels = p->nsmall = p->ntlb = 0;
+}
+
+/* Read and validate the file at `path` into p. NOT_FOUND if absent,
+   CORRUPT (logged) for any defect; p is left empty on failure. */
+static servet_result servet__load(servet_profile *p, const char *path, const char *fp) {
+    struct stat st;
+    unsigned char *buf;
+    size_t got = 0;
+    const char *why = "";
+    servet_result r;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT) return SERVET_ERROR_NOT_FOUND;
+        if (errno == ELOOP) {
+            servet__logf(&p->ctx, SERVET_LOG_WARN, "%s is a symlink: refused, probing instead", path);
+            return SERVET_ERROR_CORRUPT;
+        }
+        servet__logf(&p->ctx, SERVET_LOG_WARN, "cannot open %s: %s", path, strerror(errno));
+        return SERVET_ERROR_IO;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        servet__logf(&p->ctx, SERVET_LOG_WARN, "%s is not a regular file: ignored", path);
+        return SERVET_ERROR_CORRUPT;
+    }
+    if (st.st_size < (off_t)SERVET__HEADER || st.st_size > (off_t)SERVET__FILE_MAX) {
+        close(fd);
+        servet__logf(&p->ctx, SERVET_LOG_WARN, "%s: implausible size %lld: ignored", path, (long long)st.st_size);
+        return SERVET_ERROR_CORRUPT;
+    }
+    buf = (unsigned char *)servet__alloc(&p->ctx, (size_t)st.st_size);
+    if (!buf) { close(fd); return SERVET_ERROR_OUT_OF_MEMORY; }
+    while (got < (size_t)st.st_size) {
+        ssize_t k = read(fd, buf + got, (size_t)st.st_size - got);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        got += (size_t)k;
+    }
+    close(fd);
+    r = got == (size_t)st.st_size ? servet__parse(p, buf, got, fp, &why) : SERVET_ERROR_CORRUPT;
+    if (got != (size_t)st.st_size) why = "short read";
+    servet__free(&p->ctx, buf);
+    if (r != SERVET_OK) {
+        servet__clear_measured(p);
+        if (r == SERVET_ERROR_CORRUPT)
+            servet__logf(&p->ctx, SERVET_LOG_WARN, "cache file %s rejected (%s): probing again", path, why);
+    }
+    return r;
+}
+
+static int servet__write_all(int fd, const unsigned char *d, size_t n) {
+    while (n) {
+        ssize_t k = write(fd, d, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return 0;
+        d += k;
+        n -= (size_t)k;
+    }
+    return 1;
+}
+
+/* temp file in the same directory, fsync, rename, fsync the directory */
+static servet_result servet__save(servet_profile *p, const char *dir, const char *path, const char *fp) {
+    servet__wbuf w;
+    char *tmp;
+    size_t tl = strlen(path) + 64;
+    static unsigned counter;
+    int fd, dfd, ok;
+    servet_result r = servet__serialize(p, fp, &w);
+    if (r != SERVET_OK) return r;
+    tmp = (char *)servet__alloc(&p->ctx, tl);
+    if (!tmp) { servet__free(&p->ctx, w.d); return SERVET_ERROR_OUT_OF_MEMORY; }
+    snprintf(tmp, tl, "%s.tmp.%ld.%u", path, (long)getpid(), counter++);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        servet__logf(&p->ctx, SERVET_LOG_WARN, "cannot create %s: %s; profile not saved", tmp, strerror(errno));
+        servet__free(&p->ctx, tmp);
+        servet__free(&p->ctx, w.d);
+        return SERVET_ERROR_IO;
+    }
+    ok = servet__write_all(fd, w.d, w.len) && fsync(fd) == 0;
+    if (close(fd) != 0) ok = 0;
+    if (ok && rename(tmp, path) != 0) {
+        servet__logf(&p->ctx, SERVET_LOG_WARN, "cannot rename onto %s: %s; profile not saved", path, strerror(errno));
+        ok = 0;
+    } else if (!ok) {
+        servet__logf(&p->ctx, SERVET_LOG_WARN, "cannot write %s: %s; profile not saved", tmp, strerror(errno));
+    }
+    if (!ok) unlink(tmp);
+    else {
+        dfd = open(dir, O_RDONLY | O_CLOEXEC);
+        if (dfd >= 0) { fsync(dfd); close(dfd); }
+    }
+    servet__free(&p->ctx, tmp);
+    servet__free(&p->ctx, w.d);
+    return ok ? SERVET_OK : SERVET_ERROR_IO;
+}
+
+/* ========================================================================== >>profile
+   servet_open: cache lookup, the lock, the probes, the save.
+   ========================================================================== */
+const char *servet_result_string(servet_result r) {
+    switch (r) {
+    case SERVET_OK: return "ok";
+    case SERVET_ERROR_INVALID_ARGUMENT: return "invalid argument";
+    case SERVET_ERROR_OUT_OF_MEMORY: return "out of memory";
+    case SERVET_ERROR_TOPOLOGY: return "hwloc topology error";
+    case SERVET_ERROR_IO: return "input/output error";
+    case SERVET_ERROR_CORRUPT: return "corrupt cache file";
+    case SERVET_ERROR_NOT_CACHED: return "no valid cache file and probing disabled";
+    case SERVET_ERROR_NO_MPI: return "built without MPI";
+    case SERVET_ERROR_PROBE_FAILED: return "probe failed";
+    case SERVET_ERROR_NOT_FOUND: return "not found";
+    case SERVET_ERROR_BAD_DATA: return "bad input data";
+    }
+    return "unknown error";
+}
+
+static const char *const servet__probe_names[8] = {"topology", "cache", "shared", "memory",
+                                                   "comm", "mbsp", "apex", NULL};
+
+servet_result servet_probes_parse(const char *list, unsigned *out) {
+    unsigned bits = 0;
+    const char *s = list;
+    if (!list || !out) return SERVET_ERROR_INVALID_ARGUMENT;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        int i, found = 0;
+        if (n == 3 && strncmp(s, "all", 3) == 0) { bits |= SERVET_PROBE_IMPLEMENTED; found = 1; }
+        for (i = 0; servet__probe_names[i] && !found; i++)
+            if (strlen(servet__probe_names[i]) == n && strncmp(s, servet__probe_names[i], n) == 0) {
+                if (!((1u << i) & SERVET_PROBE_IMPLEMENTED)) return SERVET_ERROR_INVALID_ARGUMENT;
+                bits |= 1u << i;
+                found = 1;
+            }
+        if (!found || n == 0) return SERVET_ERROR_INVALID_ARGUMENT;
+        s += n;
+        if (*s == ',') s++;
+    }
+    if (!bits) return SERVET_ERROR_INVALID_ARGUMENT;
+    *out = bits;
+    return SERVET_OK;
+}
+
+/* Resolve the cache directory; NULL if none can be named. */
+static char *servet__cache_dir(const servet__ctx *c, const servet_desc *d) {
+    const char *e;
+    char buf[4096];
+    if (d && d->cache_dir && d->cache_dir[0]) return servet__strdup(c, d->cache_dir);
+    if ((e = getenv("SERVET_CACHE_DIR")) && e[0]) return servet__strdup(c, e);
+    if ((e = getenv("XDG_CACHE_HOME")) && e[0]) {
+        snprintf(buf, sizeof buf, "%s/servet", e);
+        return servet__strdup(c, buf);
+    }
+    if ((e = getenv("HOME")) && e[0]) {
+        snprintf(buf, sizeof buf, "%s/.cache/servet", e);
+        return servet__strdup(c, buf);
+    }
+    return NULL;
+}
+
+static void servet__file_name(char *out, size_t cap, const char *dir, uint64_t hash, const char *ext) {
+    snprintf(out, cap, "%s/servet-%016llx.%s", dir, (unsigned long long)hash, ext);
+}
+
+size_t servet_cache_path(const servet_desc *desc, char *buf, size_t cap) {
+    servet__ctx c;
+    char fp[SERVET__FP_MAX], path[4200];
+    char *dir;
+    size_t n;
+    memset(&c, 0, sizeof c);
+    if (desc) c.al = desc->allocator;
+    dir = servet__cache_dir(&c, desc);
+    if (!dir) { if (buf && cap) buf[0] = 0; return 0; }
+    servet__fingerprint(fp, sizeof fp);
+    servet__file_name(path, sizeof path, dir, servet__fnv1a(fp, strlen(fp)), "prof");
+    servet__free(&c, dir);
+    n = strlen(path);
+    if (buf && cap) snprintf(buf, cap, "%s", path);
+    return n;
+}
+
+/* mkdir -p with 0700 for what we create */
+static int servet__mkdirs(const char *dir) {
+    char tmp[4096];
+    size_t i, n = strlen(dir);
+    if (n == 0 || n >= sizeof tmp) return -1;
+    memcpy(tmp, dir, n + 1);
+    for (i = 1; i <= n; i++) {
+        if (tmp[i] == '/' || tmp[i] == 0) {
+            char ch = tmp[i];
+            tmp[i] = 0;
+            if (mkdir(tmp, 0700) != 0 && errno != EEXIST) return -1;
+            tmp[i] = ch;
+        }
+    }
+    return 0;
+}
+
+static servet_result servet__run_probes(servet_profile *p, unsigned todo, const servet_desc *d) {
+    hwloc_topology_t t;
+    servet_result r;
+    double t0 = servet__now();
+    if (d->progress) d->progress(d->progress_user, "topology", 0.0);
+    r = servet__topo_load(&p->ctx, &t);
+    if (r != SERVET_OK) return r;
+    r = servet__topo_extract(p, t);
+    if (r == SERVET_OK) {
+        p->sections |= SERVET_PROBE_TOPOLOGY;
+        p->probe_seconds[0] = servet__now() - t0;
+        if (d->progress) d->progress(d->progress_user, "topology", 1.0);
+    }
+    if (r == SERVET_OK && (todo & SERVET_PROBE_CACHE)) {
+        t0 = servet__now();
+        servet__logf(&p->ctx, SERVET_LOG_INFO, "running the cache probe");
+        r = servet__probe_cache(p, t, d);
+        if (r == SERVET_OK) {
+            p->sections |= SERVET_PROBE_CACHE;
+            p->probe_seconds[1] = servet__now() - t0;
+        }
+    }
+    hwloc_topology_destroy(t);
+    return r;
+}
+
+servet_result servet_open(servet_profile **out, const servet_desc *desc_in) {
+    servet_desc d;
+    servet__ctx ctx;
+    servet_profile *p;
+    char fp[SERVET__FP_MAX], *dir = NULL, *path = NULL, *lockpath = NULL;
+    size_t plen;
+    unsigned want, todo;
+    uint64_t hash;
+    int lockfd = -1;
+    servet_result r;
+    if (!out) return SERVET_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    memset(&d, 0, sizeof d);
+    if (desc_in) d = *desc_in;
+    if ((d.allocator.alloc == NULL) != (d.allocator.free == NULL)) return SERVET_ERROR_INVALID_ARGUMENT;
+    want = (d.probes ? d.probes : SERVET_PROBE_DEFAULT) | SERVET_PROBE_TOPOLOGY;
+    if (want & ~SERVET_PROBE_IMPLEMENTED) return SERVET_ERROR_INVALID_ARGUMENT;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.al = d.allocator;
+    ctx.log = d.log;
+    ctx.log_user = d.log_user;
+    ctx.level = d.log_level;
+    p = (servet_profile *)servet__calloc(&ctx, 1, sizeof *p);
+    if (!p) return SERVET_ERROR_OUT_OF_MEMORY;
+    p->ctx = ctx;
+
+    servet__fingerprint(fp, sizeof fp);
+    hash = servet__fnv1a(fp, strlen(fp));
+    p->fingerprint = hash;
+    dir = servet__cache_dir(&ctx, &d);
+    if (dir) {
+        plen = strlen(dir) + 40;
+        path = (char *)servet__alloc(&ctx, plen);
+        lockpath = (char *)servet__alloc(&ctx, plen);
+        if (!path || !lockpath) { r = SERVET_ERROR_OUT_OF_MEMORY; goto fail; }
+        servet__file_name(path, plen, dir, hash, "prof");
+        servet__file_name(lockpath, plen, dir, hash, "lock");
+    } else {
+        servet__logf(&ctx, SERVET_LOG_WARN, "no cache directory (set SERVET_CACHE_DIR or HOME): nothing will be cached");
+    }
+
+    if (path && !d.force) {
+        r = servet__load(p, path, fp);
+        if (r == SERVET_OK && (p->sections & want) == want) goto hit;
+        if (r == SERVET_ERROR_OUT_OF_MEMORY) goto fail;
+    }
+    if (d.no_probe) { r = SERVET_ERROR_NOT_CACHED; goto fail; }
+
+    if (dir && !d.no_save) {
+        if (servet__mkdirs(dir) != 0)
+            servet__logf(&ctx, SERVET_LOG_WARN, "cannot create %s: %s", dir, strerror(errno));
+        lockfd = open(lockpath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (lockfd < 0)
+            servet__logf(&ctx, SERVET_LOG_WARN, "cannot open lock %s: %s; probing unlocked", lockpath, strerror(errno));
+        else {
+            while (flock(lockfd, LOCK_EX) != 0 && errno == EINTR) {}
+            /* someone else may have probed while we waited */
+            if (!d.force) {
+                servet__clear_measured(p);
+                r = servet__load(p, path, fp);
+                if (r == SERVET_OK && (p->sections & want) == want) goto hit;
+                if (r == SERVET_ERROR_OUT_OF_MEMORY) goto fail;
+            }
+        }
+    }
+    /* keep valid sections we are not asked to re-run (e.g. --only cache) */
+    if (path && !(p->sections & SERVET_PROBE_TOPOLOGY)) {
+        servet__clear_measured(p);
+        if (servet__load(p, path, fp) != SERVET_OK) servet__clear_measured(p);
+    }
+    todo = d.force ? want : (want & ~p->sections);
+    todo |= SERVET_PROBE_TOPOLOGY;
+    r = servet__run_probes(p, todo, &d);
+    if (r != SERVET_OK) goto fail;
+    p->from_file = 0;
+    if (path && !d.no_save) servet__save(p, dir, path, fp); /* a failure is logged, the profile kept */
+    goto done;
+hit:
+    p->from_file = 1;
+    p->fingerprint = hash;
+done:
+    if (lockfd >= 0) { flock(lockfd, LOCK_UN); close(lockfd); }
+    servet__free(&ctx, dir);
+    servet__free(&ctx, path);
+    servet__free(&ctx, lockpath);
+    *out = p;
+    return SERVET_OK;
+fail:
+    if (lockfd >= 0) { flock(lockfd, LOCK_UN); close(lockfd); }
+    servet__free(&ctx, dir);
+    servet__free(&ctx, path);
+    servet__free(&ctx, lockpath);
+    servet_close(p);
+    return r;
+}
+
+void servet_close(servet_profile *p) {
+    servet__ctx ctx;
+    if (!p) return;
+    ctx = p->ctx;
+    servet__clear_measured(p);
+    servet__free(&ctx, p);
+}
+
+/* ---- accessors ---- */
+servet_result servet_machine(const servet_profile *p, servet_machine_info *o) {
+    int i;
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    memset(o, 0, sizeof *o);
+    o->pus = p->npus;
+    o->cores = p->ncores;
+    o->packages = p->npackages;
+    o->numa_nodes = p->nnuma;
+    o->memory_bytes = p->memory_bytes;
+    snprintf(o->cpu_model, sizeof o->cpu_model, "%s", p->cpu_model);
+    snprintf(o->hostname, sizeof o->hostname, "%s", p->hostname);
+    o->fingerprint = p->fingerprint;
+    o->probes = p->sections;
+    o->from_file = p->from_file;
+    for (i = 0; i < 8; i++) o->probe_seconds[i] = p->probe_seconds[i];
+    return SERVET_OK;
+}
+
+int servet_pu_os_index(const servet_profile *p, int i) {
+    if (!p || i < 0 || i >= p->npus) return -1;
+    return p->pus[i].os_index;
+}
+
+int servet_cache_count(const servet_profile *p) {
+    int r;
+    if (!p) return 0;
+    r = servet__reported_levels(p);
+    return p->nlevels > r ? p->nlevels : r;
+}
+
+servet_result servet_cache(const servet_profile *p, int index, servet_cache_info *o) {
+    int i, level = index + 1, inst = 0;
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (index < 0 || index >= servet_cache_count(p)) return SERVET_ERROR_NOT_FOUND;
+    memset(o, 0, sizeof *o);
+    o->level = level;
+    for (i = 0; i < p->ncacheobjs; i++) {
+        const servet__cacheobj *c = &p->cacheobjs[i];
+        if (c->level != level) continue;
+        if (!inst) {
+            o->reported_size_bytes = c->size;
+            o->reported_ways = c->ways;
+            o->line_bytes = c->line;
+            o->reported_pus_per_instance = c->npus;
+        }
+        inst++;
+    }
+    o->reported_instances = inst;
+    if (index < p->nlevels) {
+        o->size_bytes = (uint64_t)(p->levels[index].size_bytes + 0.5);
+        o->latency_ns = p->levels[index].latency;
+        o->latency_cycles = p->levels[index].latency * p->ghz;
+        o->method = p->levels[index].method;
+        o->estimate_bytes = (uint64_t)(p->levels[index].estimate_bytes + 0.5);
+    }
+    return SERVET_OK;
+}
+
+int servet_cache_reported_group(const servet_profile *p, int level, int group, int *pus, int max) {
+    int i, g = 0, k;
+    if (!p || (max > 0 && !pus)) return SERVET_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < p->ncacheobjs; i++) {
+        const servet__cacheobj *c = &p->cacheobjs[i];
+        if (c->level != level) continue;
+        if (g++ != group) continue;
+        for (k = 0; k < c->npus && k < max; k++) pus[k] = p->cachepus[c->first + k];
+        return c->npus;
+    }
+    return SERVET_ERROR_NOT_FOUND;
+}
+
+double servet_memory_latency_ns(const servet_profile *p) { return p ? p->mem_latency_ns : 0.0; }
+int servet_tlb_count(const servet_profile *p) { return p ? p->ntlb : 0; }
+double servet_tlb_reach_bytes(const servet_profile *p, int i) {
+    return p && i >= 0 && i < p->ntlb ? p->tlb_bytes[i] : 0.0;
+}
+
+/* ========================================================================== >>json
+   ========================================================================== */
+static void servet__json_num(servet__sb *b, double v) {
+    if (isfinite(v)) servet__sb_printf(b, "%.6g", v);
+    else servet__sb_printf(b, "null");
+}
+static void servet__json_str(servet__sb *b, const char *s) {
+    servet__sb_printf(b, "\"");
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') servet__sb_printf(b, "\\%c", ch);
+        else if (ch < 0x20) servet__sb_printf(b, "\\u%04x", ch);
+        else servet__sb_printf(b, "%c", ch);
+    }
+    servet__sb_printf(b, "\"");
+}
+static const char *servet__method_name(servet_cache_method m) {
+    switch (m) {
+    case SERVET_METHOD_STEP: return "step";
+    case SERVET_METHOD_BINOMIAL_PAGE: return "binomial-page";
+    case SERVET_METHOD_BINOMIAL_LINE: return "binomial-line";
+    case SERVET_METHOD_COLORED: return "colored";
+    default: return "none";
+    }
+}
+static void servet__json_curve(servet__sb *b, const servet_curve *c) {
+    int i;
+    servet__sb_printf(b, "{\"page_bytes\":%.0f,\"points\":[", c->page_bytes);
+    for (i = 0; i < c->n; i++) {
+        servet__sb_printf(b, "%s[%.0f,", i ? "," : "", c->bytes[i]);
+        servet__json_num(b, c->ns[i]);
+        servet__sb_printf(b, ",");
+        servet__json_num(b, c->spread[i]);
+        servet__sb_printf(b, "]");
+    }
+    servet__sb_printf(b, "]}");
+}
+
+size_t servet_json(const servet_profile *p, char *buf, size_t cap) {
+    servet__sb b;
+    int i, k, first = 1, n;
+    b.buf = buf;
+    b.cap = buf ? cap : 0;
+    b.len = 0;
+    if (!p) return 0;
+    servet__sb_printf(&b, "{\"servet_version\":\"%s\",\"machine\":{\"cpu_model\":", SERVET_VERSION_STRING);
+    servet__json_str(&b, p->cpu_model);
+    servet__sb_printf(&b, ",\"hostname\":");
+    servet__json_str(&b, p->hostname);
+    servet__sb_printf(&b, ",\"pus\":%d,\"cores\":%d,\"packages\":%d,\"numa_nodes\":%d,\"memory_bytes\":%llu,"
+                          "\"fingerprint\":\"%016llx\",\"from_cache_file\":%s,\"probes\":[",
+                      p->npus, p->ncores, p->npackages, p->nnuma, (unsigned long long)p->memory_bytes,
+                      (unsigned long long)p->fingerprint, p->from_file ? "true" : "false");
+    for (i = 0; i < 7; i++)
+        if (p->sections & (1u << i)) { servet__sb_printf(&b, "%s\"%s\"", first ? "" : ",", servet__probe_names[i]); first = 0; }
+    servet__sb_printf(&b, "],\"cycles_per_ns\":");
+    servet__json_num(&b, p->ghz);
+    servet__sb_printf(&b, ",\"huge_pages\":%s,\"pu_os_index\":[", p->huge_pages ? "true" : "false");
+    for (i = 0; i < p->npus; i++) servet__sb_printf(&b, "%s%d", i ? "," : "", p->pus[i].os_index);
+    servet__sb_printf(&b, "]},\"caches\":[");
+    n = servet_cache_count(p);
+    for (i = 0; i < n; i++) {
+        servet_cache_info c;
+        int g;
+        servet_cache(p, i, &c);
+        servet__sb_printf(&b, "%s{\"level\":%d,\"size_bytes\":", i ? "," : "", c.level);
+        if (c.size_bytes) servet__sb_printf(&b, "%llu", (unsigned long long)c.size_bytes);
+        else servet__sb_printf(&b, "null");
+        servet__sb_printf(&b, ",\"latency_ns\":");
+        if (c.size_bytes) servet__json_num(&b, c.latency_ns); else servet__sb_printf(&b, "null");
+        servet__sb_printf(&b, ",\"latency_cycles\":");
+        if (c.size_bytes && p->ghz > 0) servet__json_num(&b, c.latency_cycles); else servet__sb_printf(&b, "null");
+        servet__sb_printf(&b, ",\"method\":\"%s\",\"estimate_bytes\":", servet__method_name(c.method));
+        if (c.size_bytes) servet__sb_printf(&b, "%llu", (unsigned long long)c.estimate_bytes); else servet__sb_printf(&b, "null");
+        servet__sb_printf(&b, ",\"reported_size_bytes\":");
+        if (c.reported_size_bytes) servet__sb_printf(&b, "%llu", (unsigned long long)c.reported_size_bytes);
+        else servet__sb_printf(&b, "null");
+        servet__sb_printf(&b, ",\"ways\":%d,\"line_bytes\":%d,\"reported_shared_by\":[", c.reported_ways, c.line_bytes);
+        for (g = 0;; g++) {
+            int pus[1024], np = servet_cache_reported_group(p, c.level, g, pus, 1024);
+            if (np < 0) break;
+            servet__sb_printf(&b, "%s[", g ? "," : "");
+            for (k = 0; k < np && k < 1024; k++) servet__sb_printf(&b, "%s%d", k ? "," : "", pus[k]);
+            servet__sb_printf(&b, "]");
+        }
+        servet__sb_printf(&b, "]");
+        if (i < p->nsmall) {
+            servet__sb_printf(&b, ",\"small_pages_estimate_bytes\":%.0f,\"small_pages_method\":\"%s\"",
+                              p->small_levels[i].size_bytes, servet__method_name(p->small_levels[i].method));
+        }
+        servet__sb_printf(&b, "}");
+    }
+    servet__sb_printf(&b, "],\"memory\":{\"latency_ns\":");
+    if (p->sections & SERVET_PROBE_CACHE) servet__json_num(&b, p->mem_latency_ns); else servet__sb_printf(&b, "null");
+    servet__sb_printf(&b, "},\"tlb\":[");
+    for (i = 0; i < p->ntlb; i++) servet__sb_printf(&b, "%s{\"reach_bytes\":%.0f}", i ? "," : "", p->tlb_bytes[i]);
+    servet__sb_printf(&b, "],\"curves\":{");
+    if (p->curve) { servet__sb_printf(&b, "\"primary\":"); servet__json_curve(&b, p->curve); }
+    if (p->curve_small) { servet__sb_printf(&b, "%s\"small_pages\":", p->curve ? "," : ""); servet__json_curve(&b, p->curve_small); }
+    servet__sb_printf(&b, "}}\n");
+    if (buf && cap) buf[b.len < cap ? b.len : cap - 1] = 0;
+    return b.len;
+}
+
+#endif /* SERVET__IMPLEMENTED */
+#endif /* SERVET_IMPLEMENTATION */
+
+/*
+MIT License
+
+Copyright (c) 2026 the servet.h authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy of
+this software and associated documentation files (the "Software"), to deal in
+the Software without restriction, including without limitation the rights to
+use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies of
+the Software, and to permit persons to whom the Software is furnished to do so,
+subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS
+FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR
+COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER
+IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN
+CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+*/

@@ -1,0 +1,2 @@
+#define SERVET_IMPLEMENTATION
+#include "servet.h"

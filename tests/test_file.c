@@ -1,0 +1,322 @@
+/* The cache file: round trip, every truncation, 1,000 random bit flips,
+   wrong magic/version/byte order, directory in place of the file, an
+   unwritable directory, a symlink, the allocator hook, section merging. */
+#define SERVET_IMPLEMENTATION
+#include "../servet.h"
+#include "harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char root[256];
+static int warnings;
+static char last_warning[1024];
+
+static void logger(void *user, servet_log_level lv, const char *msg) {
+    (void)user;
+    if (lv <= SERVET_LOG_WARN) {
+        warnings++;
+        snprintf(last_warning, sizeof last_warning, "%s", msg);
+    }
+}
+
+static servet_desc desc_for(const char *dir) {
+    servet_desc d;
+    memset(&d, 0, sizeof d);
+    d.cache_dir = dir;
+    d.probes = SERVET_PROBE_TOPOLOGY;
+    d.log = logger;
+    return d;
+}
+
+static unsigned char *slurp(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    unsigned char *b;
+    long sz;
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    sz = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    b = (unsigned char *)malloc((size_t)sz + 1);
+    *n = fread(b, 1, (size_t)sz, f);
+    fclose(f);
+    return b;
+}
+static void spit(const char *path, const unsigned char *d, size_t n) {
+    FILE *f = fopen(path, "wb");
+    if (!f) { perror(path); exit(2); }
+    fwrite(d, 1, n, f);
+    fclose(f);
+}
+
+/* open with no_probe: OK means the file was accepted */
+static servet_result open_cached(const char *dir, servet_profile **p) {
+    servet_desc d = desc_for(dir);
+    d.no_probe = 1;
+    return servet_open(p, &d);
+}
+
+static char *json_of(const servet_profile *p) {
+    size_t n = servet_json(p, NULL, 0);
+    char *s = (char *)malloc(n + 1), *f;
+    servet_json(p, s, n + 1);
+    /* the only field that differs between a probe and a read: drop its value */
+    if ((f = strstr(s, "\"from_cache_file\":"))) {
+        char *v = f + 18, *e = strchr(v, ',');
+        if (e) memmove(v, e, strlen(e) + 1);
+    }
+    return s;
+}
+
+static void test_round_trip_and_damage(void) {
+    char dir[300], path[4300];
+    servet_desc d;
+    servet_profile *p = NULL, *q = NULL;
+    servet_machine_info m;
+    unsigned char *good, *bad;
+    size_t n, i;
+    int accepted, flips;
+    char *j1, *j2;
+    uint64_t rng = 42;
+    snprintf(dir, sizeof dir, "%s/rt", root);
+    d = desc_for(dir);
+    CHECK(servet_open(&p, &d) == SERVET_OK, "first open probes");
+    servet_machine(p, &m);
+    CHECK(!m.from_file && m.pus >= 1 && m.cores >= 1, "probed: pus %d", m.pus);
+    CHECK(servet_open(&q, &d) == SERVET_OK, "second open");
+    servet_machine(q, &m);
+    CHECK(m.from_file, "second open reads the file");
+    j1 = json_of(p);
+    j2 = json_of(q);
+    CHECK(strcmp(j1, j2) == 0, "round trip gives the same profile");
+    free(j1); free(j2);
+    servet_close(p);
+    servet_close(q);
+    servet_cache_path(&d, path, sizeof path);
+    {
+        struct stat st;
+        CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600, "file mode 0600");
+        CHECK(stat(dir, &st) == 0 && (st.st_mode & 0777) == 0700, "directory mode 0700");
+    }
+    good = slurp(path, &n);
+    CHECK(good && n > 64, "file read back (%zu bytes)", n);
+    if (!good) return;
+
+    /* every truncation length is rejected, never a crash */
+    accepted = 0;
+    for (i = 0; i < n; i++) {
+        spit(path, good, i);
+        if (open_cached(dir, &p) == SERVET_OK) { accepted++; servet_close(p); }
+    }
+    CHECK(accepted == 0, "%d of %zu truncations accepted", accepted, n);
+
+    /* 1,000 random single-bit flips are all rejected */
+    bad = (unsigned char *)malloc(n);
+    accepted = 0;
+    for (flips = 0; flips < 1000; flips++) {
+        size_t bit = (size_t)(servet__rng_next(&rng) % (n * 8));
+        memcpy(bad, good, n);
+        bad[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+        spit(path, bad, n);
+        if (open_cached(dir, &p) == SERVET_OK) { accepted++; servet_close(p); }
+    }
+    CHECK(accepted == 0, "%d of 1000 bit flips accepted", accepted);
+
+    /* a defect that keeps every CRC right: wrong magic, version, byte order */
+    {
+        struct { int off; uint32_t val; const char *what; } cases[] = {
+            {8, 2u, "format version 2"}, {12, 0x04030201u, "swapped byte-order mark"}};
+        int c;
+        for (c = 0; c < 2; c++) {
+            uint32_t crc;
+            memcpy(bad, good, n);
+            memcpy(bad + cases[c].off, &cases[c].val, 4);
+            crc = servet__crc32(0, bad, 44);
+            crc = servet__crc32(crc, bad + 48, 8);
+            { uint32_t fl; memcpy(&fl, bad + 20, 4); crc = servet__crc32(crc, bad + 56, fl); }
+            memcpy(bad + 44, &crc, 4);
+            spit(path, bad, n);
+            warnings = 0;
+            CHECK(open_cached(dir, &p) == SERVET_ERROR_NOT_CACHED, "%s rejected", cases[c].what);
+            CHECK(warnings > 0, "%s logged", cases[c].what);
+        }
+        memcpy(bad, good, n);
+        memcpy(bad, "NOTSERVT", 8);
+        spit(path, bad, n);
+        CHECK(open_cached(dir, &p) == SERVET_ERROR_NOT_CACHED, "wrong magic rejected");
+        /* a foreign fingerprint: another machine's file under our name */
+        memcpy(bad, good, n);
+        bad[56 + 25] ^= 1; /* inside the fingerprint text, CRC fixed up */
+        {
+            uint32_t crc = servet__crc32(0, bad, 44), fl;
+            crc = servet__crc32(crc, bad + 48, 8);
+            memcpy(&fl, bad + 20, 4);
+            crc = servet__crc32(crc, bad + 56, fl);
+            memcpy(bad + 44, &crc, 4);
+        }
+        spit(path, bad, n);
+        CHECK(open_cached(dir, &p) == SERVET_ERROR_NOT_CACHED, "foreign fingerprint rejected");
+    }
+    /* a damaged file is replaced by a good one on the next probing open */
+    spit(path, good, n / 2);
+    d = desc_for(dir);
+    CHECK(servet_open(&p, &d) == SERVET_OK, "re-probe after damage");
+    servet_close(p);
+    CHECK(open_cached(dir, &p) == SERVET_OK, "file rewritten and valid");
+    servet_close(p);
+    free(bad);
+    free(good);
+}
+
+static void test_directory_and_symlink(void) {
+    char dir[300], path[4300], target[400];
+    servet_desc d;
+    servet_profile *p = NULL;
+    servet_machine_info m;
+    unsigned char *before, *after;
+    size_t nb, na;
+    /* a directory where the file should be */
+    snprintf(dir, sizeof dir, "%s/dirfile", root);
+    d = desc_for(dir);
+    servet_cache_path(&d, path, sizeof path);
+    mkdir(dir, 0700);
+    mkdir(path, 0700);
+    warnings = 0;
+    CHECK(servet_open(&p, &d) == SERVET_OK, "directory in place of file: profile still returned");
+    servet_machine(p, &m);
+    CHECK(!m.from_file && m.pus >= 1 && warnings > 0, "probed, warned (%s)", last_warning);
+    servet_close(p);
+
+    /* unwritable directory: a regular file as a path component */
+    snprintf(dir, sizeof dir, "%s/plainfile", root);
+    spit(dir, (const unsigned char *)"x", 1);
+    snprintf(dir, sizeof dir, "%s/plainfile/sub", root);
+    d = desc_for(dir);
+    warnings = 0;
+    CHECK(servet_open(&p, &d) == SERVET_OK, "unwritable directory: profile still returned");
+    servet_machine(p, &m);
+    CHECK(m.pus >= 1 && warnings > 0, "and a warning (%s)", last_warning);
+    servet_close(p);
+
+    /* a symlink in place of the file is refused and its target untouched */
+    snprintf(dir, sizeof dir, "%s/link", root);
+    d = desc_for(dir);
+    CHECK(servet_open(&p, &d) == SERVET_OK, "make a valid file");
+    servet_close(p);
+    servet_cache_path(&d, path, sizeof path);
+    snprintf(target, sizeof target, "%s/target.prof", root);
+    rename(path, target);
+    CHECK(symlink(target, path) == 0, "symlink created");
+    before = slurp(target, &nb);
+    warnings = 0;
+    CHECK(open_cached(dir, &p) == SERVET_ERROR_NOT_CACHED, "symlink refused");
+    CHECK(warnings > 0 && strstr(last_warning, "symlink") != NULL, "symlink warning: %s", last_warning);
+    CHECK(servet_open(&p, &d) == SERVET_OK, "probing open still works");
+    servet_close(p);
+    after = slurp(target, &na);
+    CHECK(before && after && nb == na && memcmp(before, after, nb) == 0, "symlink target unchanged");
+    free(before);
+    free(after);
+}
+
+static long n_alloc, n_free;
+static void *count_alloc(void *u, size_t n) { (void)u; n_alloc++; return malloc(n); }
+static void count_free(void *u, void *ptr) { (void)u; if (ptr) n_free++; free(ptr); }
+
+static void test_allocator_and_flags(void) {
+    char dir[300];
+    servet_desc d;
+    servet_profile *p = NULL;
+    servet_machine_info m;
+    snprintf(dir, sizeof dir, "%s/alloc", root);
+    d = desc_for(dir);
+    d.allocator.alloc = count_alloc;
+    d.allocator.free = count_free;
+    CHECK(servet_open(&p, &d) == SERVET_OK, "open with allocator");
+    servet_close(p);
+    CHECK(servet_open(&p, &d) == SERVET_OK, "warm open with allocator");
+    servet_close(p);
+    CHECK(n_alloc > 0 && n_alloc == n_free, "every allocation freed: %ld allocs, %ld frees", n_alloc, n_free);
+    d.allocator.free = NULL;
+    CHECK(servet_open(&p, &d) == SERVET_ERROR_INVALID_ARGUMENT, "alloc without free rejected");
+
+    snprintf(dir, sizeof dir, "%s/empty", root);
+    d = desc_for(dir);
+    d.no_probe = 1;
+    CHECK(servet_open(&p, &d) == SERVET_ERROR_NOT_CACHED && p == NULL, "no_probe on an empty dir");
+    d.no_probe = 0;
+    d.no_save = 1;
+    CHECK(servet_open(&p, &d) == SERVET_OK, "no_save probes");
+    servet_close(p);
+    d.no_save = 0;
+    d.no_probe = 1;
+    CHECK(servet_open(&p, &d) == SERVET_ERROR_NOT_CACHED, "no_save wrote nothing");
+    d.no_probe = 0;
+    CHECK(servet_open(&p, &d) == SERVET_OK, "probe");
+    servet_close(p);
+    d.force = 1;
+    CHECK(servet_open(&p, &d) == SERVET_OK, "force");
+    servet_machine(p, &m);
+    CHECK(!m.from_file, "force re-probes");
+    servet_close(p);
+}
+
+static void test_env_dir(void) {
+    char dir[300], path[4300];
+    snprintf(dir, sizeof dir, "%s/envdir", root);
+    setenv("SERVET_CACHE_DIR", dir, 1);
+    servet_cache_path(NULL, path, sizeof path);
+    CHECK(strncmp(path, dir, strlen(dir)) == 0 && strstr(path, "/servet-") != NULL, "SERVET_CACHE_DIR: %s", path);
+    unsetenv("SERVET_CACHE_DIR");
+    setenv("XDG_CACHE_HOME", root, 1);
+    servet_cache_path(NULL, path, sizeof path);
+    snprintf(dir, sizeof dir, "%s/servet/servet-", root);
+    CHECK(strncmp(path, dir, strlen(dir)) == 0, "XDG_CACHE_HOME: %s", path);
+    unsetenv("XDG_CACHE_HOME");
+}
+
+/* sections merge: a topology-only file gains a cache section and keeps it */
+static void test_merge(void) {
+    char dir[300];
+    servet_desc d;
+    servet_profile *p = NULL;
+    servet_machine_info m;
+    servet_cache_info c;
+    snprintf(dir, sizeof dir, "%s/merge", root);
+    d = desc_for(dir);
+    CHECK(servet_open(&p, &d) == SERVET_OK, "topology only");
+    servet_close(p);
+    d.probes = SERVET_PROBE_CACHE;
+    d.quick = 1;
+    d.cache_max_bytes = 4u << 20;
+    CHECK(servet_open(&p, &d) == SERVET_OK, "add the cache probe (quick, 4 MiB)");
+    servet_machine(p, &m);
+    CHECK(!m.from_file && (m.probes & SERVET_PROBE_CACHE), "cache section present");
+    CHECK(servet_cache(p, 0, &c) == SERVET_OK && c.size_bytes > 0 && c.latency_ns > 0, "L1 measured: %llu bytes",
+          (unsigned long long)c.size_bytes);
+    servet_close(p);
+    d.probes = SERVET_PROBE_TOPOLOGY;
+    d.no_probe = 1;
+    CHECK(servet_open(&p, &d) == SERVET_OK, "reopen for topology");
+    servet_machine(p, &m);
+    CHECK(m.from_file && (m.probes & SERVET_PROBE_CACHE), "cache section kept in the file");
+    servet_close(p);
+}
+
+int main(void) {
+    snprintf(root, sizeof root, "/tmp/servet-test-file-%ld", (long)getpid());
+    mkdir(root, 0700);
+    test_round_trip_and_damage();
+    test_directory_and_symlink();
+    test_allocator_and_flags();
+    test_env_dir();
+    test_merge();
+    {
+        char cmd[400];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+        if (system(cmd) != 0) fprintf(stderr, "cleanup failed\n");
+    }
+    TEST_SUMMARY();
+}

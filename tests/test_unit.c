@@ -1,0 +1,237 @@
+/* Unit tests of the pure parts: binomial tail, inference on synthetic and
+   simulated curves, TLB separation, bad input, the simulator's shortcut. */
+#define SERVET_IMPLEMENTATION
+#include "../servet.h"
+#include "../tools/cachesim.h"
+#include "harness.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng_state = 12345;
+static double noise(double sigma) { /* deterministic Gaussian-ish noise */
+    double s = 0;
+    int i;
+    for (i = 0; i < 12; i++) s += (double)(servet__rng_next(&rng_state) >> 11) * (1.0 / 9007199254740992.0);
+    return 1.0 + sigma * (s - 6.0);
+}
+
+/* a staircase curve: latencies lat[i] up to sizes cap[i] (sharp steps) */
+static int staircase(double *b, double *l, const double *cap, const double *lat, int nlev, double sigma) {
+    int n = 0, k, j;
+    for (k = 0; k < 4 * 16; k++) {
+        double s = 4096.0 * pow(2.0, k / 4.0);
+        s = ceil(s / 64) * 64;
+        b[n] = s;
+        l[n] = lat[nlev];
+        for (j = 0; j < nlev; j++) if (s <= cap[j]) { l[n] = lat[j]; break; }
+        l[n] *= noise(sigma);
+        n++;
+    }
+    return n;
+}
+
+static void test_binomial(void) {
+    double v;
+    CHECK(fabs(servet_binomial_tail(10, 0.5, 2) - 968.0 / 1024.0) < 1e-12, "B(10,.5) P(X>2)");
+    CHECK(fabs(servet_binomial_tail(5, 0.1, 0) - (1 - pow(0.9, 5))) < 1e-12, "B(5,.1) P(X>0)");
+    CHECK(servet_binomial_tail(10, 0.3, 10) == 0.0, "P(X>n) = 0");
+    CHECK(servet_binomial_tail(10, 1.0, 3) == 1.0, "p = 1");
+    CHECK(servet_binomial_tail(10, 0.0, 0) == 0.0, "p = 0");
+    /* n large, p small: Poisson(10) upper tail P(X>10) = 0.41696 */
+    v = servet_binomial_tail(1e6, 1e-5, 10);
+    CHECK(fabs(v - 0.41696) < 1e-3, "Poisson limit %g", v);
+    /* deep tail underflow path: mean 2000, k = 10 -> 1 */
+    v = servet_binomial_tail(1e6, 2e-3, 10);
+    CHECK(v == 1.0, "huge mean %g", v);
+    /* exact small case by enumeration: B(20, 0.3) P(X > 7) */
+    {
+        double s = 0, c = 1;
+        int x;
+        for (x = 0; x <= 20; x++) {
+            if (x > 7) s += c * pow(0.3, x) * pow(0.7, 20 - x);
+            c = c * (20 - x) / (x + 1);
+        }
+        CHECK(fabs(servet_binomial_tail(20, 0.3, 7) - s) < 1e-12, "enumeration %g vs %g", servet_binomial_tail(20, 0.3, 7), s);
+    }
+    CHECK(isnan(servet_binomial_tail(-1, 0.5, 1)), "n < 0 -> NaN");
+    CHECK(isnan(servet_binomial_tail(10, 1.5, 1)), "p > 1 -> NaN");
+    CHECK(isnan(servet_binomial_tail(10, NAN, 1)), "p NaN -> NaN");
+    CHECK(isnan(servet_binomial_tail(10, 0.5, -1)), "k < 0 -> NaN");
+}
+
+static void test_bad_input(void) {
+    double b[4] = {1024, 2048, 4096, 8192}, l[4] = {1, 1, 2, 2};
+    servet_cache_level lv[4];
+    double bb[4], ll[4];
+    CHECK(servet_infer_caches(b, l, 0, 4096, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "n = 0");
+    CHECK(servet_infer_caches(NULL, l, 4, 4096, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "NULL sizes");
+    memcpy(bb, b, sizeof b); bb[2] = 1500;
+    CHECK(servet_infer_caches(bb, l, 4, 4096, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "not increasing");
+    memcpy(bb, b, sizeof b); bb[1] = 1024;
+    CHECK(servet_infer_caches(bb, l, 4, 4096, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "equal sizes");
+    memcpy(ll, l, sizeof l); ll[1] = NAN;
+    CHECK(servet_infer_caches(b, ll, 4, 4096, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "NaN latency");
+    memcpy(ll, l, sizeof l); ll[3] = -2;
+    CHECK(servet_infer_caches(b, ll, 4, 4096, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "negative latency");
+    memcpy(bb, b, sizeof b); bb[0] = -1;
+    CHECK(servet_infer_caches(bb, l, 4, 4096, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "negative size");
+    memcpy(ll, l, sizeof l); ll[2] = INFINITY;
+    CHECK(servet_infer_caches(b, ll, 4, 4096, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "Inf latency");
+    CHECK(servet_infer_caches(b, l, 4, NAN, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "NaN page");
+    CHECK(servet_infer_caches(b, l, 4, 4096, NULL, 4, NULL) == SERVET_ERROR_BAD_DATA, "NULL output");
+    CHECK(servet_infer_caches(b, l, 4, 4096, lv, 0, NULL) == 0, "max 0 levels -> 0");
+}
+
+static void test_synthetic(void) {
+    double b[128], l[128], next = 0;
+    servet_cache_level lv[8];
+    int n, k;
+    /* flat: no level */
+    {
+        const double cap[1] = {0}, lat[1] = {3.0};
+        n = staircase(b, l, cap, lat, 0, 0.0);
+        k = servet_infer_caches(b, l, n, 4096, lv, 8, &next);
+        CHECK(k == 0, "flat curve gives %d levels", k);
+    }
+    /* one sharp level, exact and noisy (2%) */
+    {
+        const double cap[1] = {48 * 1024.0}, lat[2] = {1.2, 4.0};
+        double sigma;
+        for (sigma = 0.0; sigma <= 0.021; sigma += 0.02) {
+            n = staircase(b, l, cap, lat, 1, sigma);
+            k = servet_infer_caches(b, l, n, 4096, lv, 8, &next);
+            CHECK(k == 1, "single level, noise %.2f: %d levels", sigma, k);
+            /* the coarse grid brackets 48K between 45.25K and 53.8K */
+            CHECK(k >= 1 && lv[0].size_bytes >= 45 * 1024.0 && lv[0].size_bytes <= 48 * 1024.0 &&
+                      lv[0].method == SERVET_METHOD_STEP,
+                  "size %.0f method %d", k >= 1 ? lv[0].size_bytes : 0, k >= 1 ? (int)lv[0].method : -1);
+            CHECK(k >= 1 && fabs(lv[0].latency / 1.2 - 1) < 0.05, "L1 latency %g", k >= 1 ? lv[0].latency : 0);
+            CHECK(fabs(next / 4.0 - 1) < 0.05, "memory latency %g", next);
+        }
+    }
+    /* three sharp levels with non-power-of-two sizes, fine sampling */
+    {
+        const double cap[3] = {48 * 1024.0, 1.25 * 1048576.0, 27.5 * 1048576.0}, lat[4] = {1, 4, 15, 80};
+        int j;
+        n = 0;
+        for (j = 0; j < 128; j++) {
+            double s = 8192.0 * pow(2.0, j / 8.0);
+            int q;
+            s = floor(s / 64) * 64;
+            if (s > 256.0 * 1048576.0) break;
+            b[n] = s;
+            l[n] = lat[3];
+            for (q = 0; q < 3; q++) if (s <= cap[q]) { l[n] = lat[q]; break; }
+            n++;
+        }
+        k = servet_infer_caches(b, l, n, 4096, lv, 8, &next);
+        CHECK(k == 3, "three levels: %d", k);
+        for (j = 0; j < 3 && j < k; j++)
+            CHECK(lv[j].size_bytes <= cap[j] && lv[j].size_bytes >= cap[j] / pow(2.0, 1.0 / 8.0),
+                  "level %d: %.0f vs %.0f", j + 1, lv[j].size_bytes, cap[j]);
+    }
+}
+
+static void test_tlb(void) {
+    /* the 4 KiB curve = the huge-page curve plus a TLB step at 8 MiB */
+    servet_curve *h = (servet_curve *)calloc(1, sizeof *h), *s = (servet_curve *)calloc(1, sizeof *s);
+    double reach[4];
+    int i, k;
+    const double cap[2] = {48 * 1024.0, 2 * 1048576.0}, lat[3] = {1.2, 4, 40};
+    h->n = staircase(h->bytes, h->ns, cap, lat, 2, 0.01);
+    *s = *h;
+    for (i = 0; i < s->n; i++) if (s->bytes[i] > 8 * 1048576.0) s->ns[i] *= 1.4;
+    k = servet__infer_tlb(s, h, reach, 4);
+    CHECK(k == 1, "one TLB step: %d", k);
+    CHECK(k >= 1 && reach[0] >= 6.7 * 1048576.0 && reach[0] <= 8 * 1048576.0, "TLB reach %.0f", k >= 1 ? reach[0] : 0);
+    /* and it is not a cache: the huge-page curve still gives exactly 2 levels */
+    {
+        servet_cache_level lv[8];
+        k = servet_infer_caches(h->bytes, h->ns, h->n, 2097152, lv, 8, NULL);
+        CHECK(k == 2, "cache levels with huge pages: %d", k);
+    }
+    free(h);
+    free(s);
+}
+
+static void test_simulator(void) {
+    sim_spec sp;
+    char err[256];
+    const char *spec = "level=1 size=8K ways=4 line=64 lat=4\nlevel=2 size=64K ways=8 lat=12\n"
+                       "level=3 size=256K ways=8 lat=40 hash=on\npage=4096\nseed=3\nmemory=200\n";
+    double sizes[] = {4096, 8192, 12288, 65536, 98304, 200000, 300000, 1048576};
+    int i;
+    CHECK(sim_parse_spec(spec, &sp, err, sizeof err), "spec parses: %s", err);
+    CHECK(sp.nlevels == 3 && sp.lv[2].hash == 1 && sp.lv[1].size == 65536, "spec content");
+    for (i = 0; i < (int)(sizeof sizes / sizeof sizes[0]); i++) {
+        sim_state st;
+        double a, t;
+        sim_init(&st, &sp);
+        a = sim_exact(&st, sizes[i]);
+        t = sim_trace_check(&sp, sizes[i], 99 + (uint64_t)i);
+        sim_free(&st);
+        CHECK(fabs(a - t) < 1e-9 * t, "steady state %.0f: analytic %.6f trace %.6f", sizes[i], a, t);
+    }
+    CHECK(!sim_parse_spec("level=2 size=1K ways=1\n", &sp, err, sizeof err), "levels out of order rejected");
+    CHECK(!sim_parse_spec("level=1 size=1000 ways=3\n", &sp, err, sizeof err), "size not multiple of ways*line");
+    CHECK(!sim_parse_spec("level=1 size=1K ways=1\nfoo=bar\n", &sp, err, sizeof err), "unknown key rejected");
+    CHECK(!sim_parse_spec("", &sp, err, sizeof err), "empty spec rejected");
+}
+
+static void test_sim_detect(void) {
+    /* non-power-of-two sizes through the full sweep + inference */
+    const char *specs[] = {
+        "level=1 size=48K ways=12\nlevel=2 size=1280K ways=20\nlevel=3 size=27.5M ways=11 hash=on\nnoise=0.02\nseed=5\n",
+        "level=1 size=32K ways=8\nlevel=2 size=3M ways=12\nlevel=3 size=12M ways=16\nnoise=0.02\nseed=7\n",
+    };
+    const double truth[2][3] = {{48 * 1024.0, 1280 * 1024.0, 27.5 * 1048576.0}, {32768, 3145728, 12582912}};
+    int s, i;
+    for (s = 0; s < 2; s++) {
+        sim_spec sp;
+        char err[256];
+        servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
+        servet_cache_level lv[8];
+        int k;
+        CHECK(sim_parse_spec(specs[s], &sp, err, sizeof err), "%s", err);
+        k = sim_detect(&sp, c, lv, 8);
+        CHECK(k == 3, "spec %d: %d levels", s, k);
+        for (i = 0; i < 3 && i < k; i++)
+            CHECK(fabs(lv[i].size_bytes / truth[s][i] - 1) <= 0.05, "spec %d level %d: %.0f vs %.0f", s, i + 1,
+                  lv[i].size_bytes, truth[s][i]);
+        free(c);
+    }
+}
+
+static void test_misc(void) {
+    unsigned bits = 0;
+    int r;
+    CHECK(servet_probes_parse("cache", &bits) == SERVET_OK && bits == SERVET_PROBE_CACHE, "parse cache");
+    CHECK(servet_probes_parse("all", &bits) == SERVET_OK && bits == SERVET_PROBE_IMPLEMENTED, "parse all");
+    CHECK(servet_probes_parse("cache,bogus", &bits) == SERVET_ERROR_INVALID_ARGUMENT, "bogus rejected");
+    CHECK(servet_probes_parse("", &bits) == SERVET_ERROR_INVALID_ARGUMENT, "empty rejected");
+    CHECK(servet_probes_parse(",", &bits) == SERVET_ERROR_INVALID_ARGUMENT, "lone comma rejected");
+    for (r = 0; r >= -10; r--)
+        CHECK(strcmp(servet_result_string((servet_result)r), "unknown error") != 0, "string for %d", r);
+    CHECK(servet_open(NULL, NULL) == SERVET_ERROR_INVALID_ARGUMENT, "NULL out");
+    {
+        servet_desc d;
+        servet_profile *p = NULL;
+        memset(&d, 0, sizeof d);
+        d.probes = 0x80;
+        CHECK(servet_open(&p, &d) == SERVET_ERROR_INVALID_ARGUMENT && p == NULL, "unknown probe bit");
+    }
+    CHECK(servet__crc32(0, "123456789", 9) == 0xCBF43926u, "CRC32 check value");
+}
+
+int main(void) {
+    test_binomial();
+    test_bad_input();
+    test_synthetic();
+    test_tlb();
+    test_simulator();
+    test_sim_detect();
+    test_misc();
+    TEST_SUMMARY();
+}

@@ -1,0 +1,373 @@
+/* servet - the command around servet.h: probe, show, json, plot, simulate.
+   Thin: it parses arguments and calls the public API. */
+#define SERVET_IMPLEMENTATION
+#include "../servet.h"
+#include "cachesim.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *usage_text =
+    "usage: servet COMMAND [options]\n"
+    "\n"
+    "commands:\n"
+    "  probe [--only LIST] [--force] [--quick] [--max-size BYTES]\n"
+    "                      run the probes and write the cache file\n"
+    "  show                human-readable tables (probes first if nothing is cached)\n"
+    "  json                the profile as JSON (probes first if nothing is cached)\n"
+    "  plot DIR            write SVG charts of the measured curves into DIR\n"
+    "  path                print the cache file path of this machine\n"
+    "  simulate SPEC [--coloring on|off] [--noise X] [--hash-last] [--seed N] [--curve]\n"
+    "                      run the cache probe's sweep and inference on a simulated\n"
+    "                      hierarchy; prints {\"caches\":[{\"level\":1,\"size_bytes\":N},...]}\n"
+    "\n"
+    "options for probe/show/json/plot:\n"
+    "  --only LIST         comma-separated probes: topology,cache (default: all)\n"
+    "  --force             re-run the probes even if cached\n"
+    "  --no-probe          fail instead of probing when nothing is cached\n"
+    "  --quick             fewer repetitions (tests); less robust\n"
+    "  --cache-dir DIR     cache directory (default $SERVET_CACHE_DIR, $XDG_CACHE_HOME/servet,\n"
+    "                      $HOME/.cache/servet)\n"
+    "  -v, --verbose       log progress details on stderr\n"
+    "  -h, --help          this text;  --version  the version\n";
+
+static int die_usage(const char *msg, const char *arg) {
+    fprintf(stderr, "servet: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
+    fprintf(stderr, "run 'servet --help' for usage\n");
+    return 2;
+}
+
+static void log_stderr(void *user, servet_log_level level, const char *msg) {
+    (void)user;
+    fprintf(stderr, "servet: %s: %s\n",
+            level == SERVET_LOG_ERROR ? "error" : level == SERVET_LOG_WARN ? "warning" : "info", msg);
+}
+
+static void progress_tty(void *user, const char *probe, double f) {
+    (void)user;
+    fprintf(stderr, "\rservet: probing %-9s %3.0f%%%s", probe, 100.0 * f, f >= 1.0 ? "\n" : "");
+    fflush(stderr);
+}
+
+static void human_bytes(double b, char *out, size_t cap) {
+    if (b >= 1073741824.0) snprintf(out, cap, "%.4g GiB", b / 1073741824.0);
+    else if (b >= 1048576.0) snprintf(out, cap, "%.4g MiB", b / 1048576.0);
+    else if (b >= 1024.0) snprintf(out, cap, "%.4g KiB", b / 1024.0);
+    else snprintf(out, cap, "%.0f B", b);
+}
+
+static const char *method_name(servet_cache_method m) {
+    switch (m) {
+    case SERVET_METHOD_STEP: return "step";
+    case SERVET_METHOD_BINOMIAL_PAGE: return "binomial/page";
+    case SERVET_METHOD_BINOMIAL_LINE: return "binomial/line";
+    case SERVET_METHOD_COLORED: return "colored";
+    default: return "-";
+    }
+}
+
+static void show(const servet_profile *p, const servet_desc *d) {
+    servet_machine_info m;
+    char path[4200], a[32], b[32];
+    int i, n;
+    servet_machine(p, &m);
+    servet_cache_path(d, path, sizeof path);
+    human_bytes((double)m.memory_bytes, a, sizeof a);
+    printf("machine     %s on %s: %d PUs, %d cores, %d package%s, %d NUMA node%s, %s\n", m.cpu_model,
+           m.hostname, m.pus, m.cores, m.packages, m.packages == 1 ? "" : "s", m.numa_nodes,
+           m.numa_nodes == 1 ? "" : "s", a);
+    printf("cache file  %s (%s)\n", path[0] ? path : "(none)", m.from_file ? "read from the file" : "probed now");
+    if (m.probes & SERVET_PROBE_CACHE) printf("cache probe %.1f s\n", m.probe_seconds[1]);
+    printf("\n%-6s %-12s %-20s %-12s %-5s %-5s %-9s %-14s %s\n", "level", "measured", "hit latency",
+           "OS reports", "ways", "line", "shared by", "method", "note");
+    n = servet_cache_count(p);
+    for (i = 0; i < n; i++) {
+        servet_cache_info c;
+        char lat[32], note[96] = "";
+        servet_cache(p, i, &c);
+        if (c.size_bytes) human_bytes((double)c.size_bytes, a, sizeof a);
+        else snprintf(a, sizeof a, "-");
+        if (c.reported_size_bytes) human_bytes((double)c.reported_size_bytes, b, sizeof b);
+        else snprintf(b, sizeof b, "-");
+        if (c.size_bytes && c.latency_cycles > 0) snprintf(lat, sizeof lat, "%.2f ns %5.1f cyc", c.latency_ns, c.latency_cycles);
+        else if (c.size_bytes) snprintf(lat, sizeof lat, "%.2f ns", c.latency_ns);
+        else snprintf(lat, sizeof lat, "-");
+        if (c.size_bytes && c.reported_size_bytes) {
+            double r = (double)c.size_bytes / (double)c.reported_size_bytes;
+            if (r < 0.9 || r > 1.1)
+                snprintf(note, sizeof note, "DISAGREES: measured is %.1f%% of reported", 100.0 * r);
+        } else if (c.size_bytes && !c.reported_size_bytes) {
+            snprintf(note, sizeof note, "not reported by the OS");
+        } else if (!c.size_bytes && (m.probes & SERVET_PROBE_CACHE)) {
+            snprintf(note, sizeof note, "no step measured");
+        }
+        printf("L%-5d %-12s %-20s %-12s %-5d %-5d %-9d %-14s %s\n", c.level, a, lat, b, c.reported_ways, c.line_bytes,
+               c.reported_pus_per_instance, method_name(c.method), note);
+    }
+    if (m.probes & SERVET_PROBE_CACHE) {
+        printf("memory %-12s %.2f ns\n", "", servet_memory_latency_ns(p));
+        if (servet_tlb_count(p)) {
+            printf("\nTLB reach steps (4 KiB pages vs huge pages):");
+            for (i = 0; i < servet_tlb_count(p); i++) {
+                human_bytes(servet_tlb_reach_bytes(p, i), a, sizeof a);
+                printf(" %s", a);
+            }
+            printf("\n");
+        }
+    }
+}
+
+/* ---- plot: SVG of the latency curve and its gradient (Fig. 2) ---- */
+static void svg_curve(FILE *f, const char *title, const double *x, const double *y, int n, int ylog,
+                      const double *marks, int nmarks, double yref) {
+    const double W = 760, H = 300, L = 70, R = 20, T = 30, B = 40;
+    double xmin = log2(x[0]), xmax = log2(x[n - 1]), ymin = 1e300, ymax = -1e300;
+    int i;
+    for (i = 0; i < n; i++) {
+        double v = ylog ? log10(y[i]) : y[i];
+        if (v < ymin) ymin = v;
+        if (v > ymax) ymax = v;
+    }
+    if (ymax <= ymin) ymax = ymin + 1;
+    if (xmax <= xmin) xmax = xmin + 1;
+#define PX(v) (L + ((v) - xmin) / (xmax - xmin) * (W - L - R))
+#define PY(v) (H - B - ((v) - ymin) / (ymax - ymin) * (H - T - B))
+    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' height='%.0f' font-family='sans-serif' font-size='11'>\n", W, H);
+    fprintf(f, "<rect width='100%%' height='100%%' fill='white'/><text x='%.0f' y='18' font-size='13'>%s</text>\n", L, title);
+    fprintf(f, "<line x1='%.0f' y1='%.0f' x2='%.0f' y2='%.0f' stroke='black'/>\n", L, H - B, W - R, H - B);
+    fprintf(f, "<line x1='%.0f' y1='%.0f' x2='%.0f' y2='%.0f' stroke='black'/>\n", L, T, L, H - B);
+    for (i = (int)ceil(xmin); i <= (int)floor(xmax); i++) {
+        char lab[32];
+        double b = pow(2.0, i);
+        if (b >= 1048576) snprintf(lab, sizeof lab, "%gM", b / 1048576);
+        else snprintf(lab, sizeof lab, "%gK", b / 1024);
+        fprintf(f, "<line x1='%.1f' y1='%.0f' x2='%.1f' y2='%.0f' stroke='#ddd'/>", PX(i), T, PX(i), H - B);
+        if (i % 2 == 0) fprintf(f, "<text x='%.1f' y='%.0f' text-anchor='middle'>%s</text>\n", PX(i), H - B + 14, lab);
+    }
+    for (i = 0; i <= 4; i++) {
+        double v = ymin + (ymax - ymin) * i / 4.0;
+        fprintf(f, "<text x='%.0f' y='%.1f' text-anchor='end'>%.3g</text>\n", L - 4, PY(v) + 4, ylog ? pow(10, v) : v);
+    }
+    if (yref > 0 && (ylog ? log10(yref) : yref) >= ymin && (ylog ? log10(yref) : yref) <= ymax)
+        fprintf(f, "<line x1='%.0f' y1='%.1f' x2='%.0f' y2='%.1f' stroke='#999' stroke-dasharray='4'/>\n", L,
+                PY(ylog ? log10(yref) : yref), W - R, PY(ylog ? log10(yref) : yref));
+    for (i = 0; i < nmarks; i++)
+        fprintf(f, "<line x1='%.1f' y1='%.0f' x2='%.1f' y2='%.0f' stroke='red' stroke-dasharray='3'/>"
+                   "<text x='%.1f' y='%.0f' fill='red'>L%d</text>\n",
+                PX(log2(marks[i])), T, PX(log2(marks[i])), H - B, PX(log2(marks[i])) + 3, T + 12, i + 1);
+    fprintf(f, "<polyline fill='none' stroke='#1f77b4' stroke-width='1.5' points='");
+    for (i = 0; i < n; i++) fprintf(f, "%.1f,%.1f ", PX(log2(x[i])), PY(ylog ? log10(y[i]) : y[i]));
+    fprintf(f, "'/>\n");
+    for (i = 0; i < n; i++) fprintf(f, "<circle cx='%.1f' cy='%.1f' r='2' fill='#1f77b4'/>", PX(log2(x[i])), PY(ylog ? log10(y[i]) : y[i]));
+    fprintf(f, "\n<text x='%.0f' y='%.0f' text-anchor='middle'>array size (bytes, log2)</text>\n</svg>\n", (W + L) / 2, H - 6);
+#undef PX
+#undef PY
+}
+
+static int plot(const servet_profile *p, const char *dir) {
+    char path[4096];
+    FILE *f;
+    char json[1];
+    double marks[16], x[SERVET_CURVE_MAX], y[SERVET_CURVE_MAX], g[SERVET_CURVE_MAX];
+    int i, nm = 0, n;
+    servet_curve *c;
+    (void)json;
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "servet: cannot create %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    /* the curve travels in the JSON; re-read it from there to stay on the public API */
+    {
+        size_t len = servet_json(p, NULL, 0);
+        char *buf = (char *)malloc(len + 1), *s;
+        if (!buf) return 1;
+        servet_json(p, buf, len + 1);
+        s = strstr(buf, "\"primary\":{\"page_bytes\":");
+        if (!s) {
+            fprintf(stderr, "servet: the profile has no cache curve; run 'servet probe --only cache' first\n");
+            free(buf);
+            return 1;
+        }
+        c = (servet_curve *)calloc(1, sizeof *c);
+        s = strstr(s, "\"points\":[") + 10;
+        n = 0;
+        while (*s == '[' || *s == ',') {
+            double b, v, sp;
+            if (*s == ',') s++;
+            if (sscanf(s, "[%lf,%lf,%lf]", &b, &v, &sp) != 3 || n >= SERVET_CURVE_MAX) break;
+            c->bytes[n] = b;
+            c->ns[n] = v;
+            n++;
+            s = strchr(s, ']') + 1;
+        }
+        c->n = n;
+        free(buf);
+    }
+    for (i = 0; i < servet_cache_count(p) && nm < 16; i++) {
+        servet_cache_info ci;
+        servet_cache(p, i, &ci);
+        if (ci.size_bytes) marks[nm++] = (double)ci.size_bytes;
+    }
+    n = c->n;
+    for (i = 0; i < n; i++) { x[i] = c->bytes[i]; y[i] = c->ns[i]; }
+    for (i = 0; i + 1 < n; i++) g[i] = y[i + 1] / y[i];
+    snprintf(path, sizeof path, "%s/cache_curve.svg", dir);
+    f = fopen(path, "w");
+    if (!f) { fprintf(stderr, "servet: cannot write %s\n", path); free(c); return 1; }
+    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='760' height='620'>\n<g>\n");
+    svg_curve(f, "time per access (ns) - mcalibrator curve, detected levels in red", x, y, n, 1, marks, nm, 0);
+    fprintf(f, "</g>\n<g transform='translate(0,310)'>\n");
+    if (n > 1) svg_curve(f, "gradient C[k+1]/C[k] (Servet Fig. 2b)", x, g, n - 1, 0, marks, nm, 1.0);
+    fprintf(f, "</g>\n</svg>\n");
+    fclose(f);
+    printf("wrote %s\n", path);
+    free(c);
+    return 0;
+}
+
+static int cmd_simulate(int argc, char **argv) {
+    sim_spec sp;
+    char err[256];
+    servet_curve *curve;
+    servet_cache_level lv[SIM_MAX_LEVELS];
+    const char *spec = NULL;
+    int i, k, print_curve = 0, hash_last = 0;
+    const char *coloring = NULL, *noise = NULL, *seed = NULL;
+    for (i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--coloring") && i + 1 < argc) coloring = argv[++i];
+        else if (!strcmp(argv[i], "--noise") && i + 1 < argc) noise = argv[++i];
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = argv[++i];
+        else if (!strcmp(argv[i], "--hash-last")) hash_last = 1;
+        else if (!strcmp(argv[i], "--curve")) print_curve = 1;
+        else if (argv[i][0] == '-') return die_usage("unknown option for simulate", argv[i]);
+        else if (!spec) spec = argv[i];
+        else return die_usage("simulate takes one SPEC file", argv[i]);
+    }
+    if (!spec) return die_usage("simulate needs a SPEC file", NULL);
+    if (!sim_load_spec(spec, &sp, err, sizeof err)) {
+        fprintf(stderr, "servet: %s: %s\n", spec, err);
+        return 1;
+    }
+    if (coloring) {
+        if (strcmp(coloring, "on") && strcmp(coloring, "off")) return die_usage("--coloring takes on or off", coloring);
+        sp.coloring = !strcmp(coloring, "on");
+    }
+    if (noise) {
+        char *end;
+        sp.noise = strtod(noise, &end);
+        if (*end || !(sp.noise >= 0 && sp.noise <= 0.5)) return die_usage("--noise takes a number in [0,0.5]", noise);
+    }
+    if (seed) sp.seed = strtoull(seed, NULL, 10);
+    if (hash_last) sp.lv[sp.nlevels - 1].hash = 1;
+    curve = (servet_curve *)calloc(1, sizeof *curve);
+    if (!curve) return 1;
+    k = sim_detect(&sp, curve, lv, SIM_MAX_LEVELS);
+    if (k < 0) {
+        fprintf(stderr, "servet: simulation failed\n");
+        free(curve);
+        return 1;
+    }
+    printf("{\"caches\":[");
+    for (i = 0; i < k; i++)
+        printf("%s{\"level\":%d,\"size_bytes\":%.0f,\"method\":\"%s\"}", i ? "," : "", i + 1, lv[i].size_bytes,
+               method_name(lv[i].method));
+    printf("]");
+    if (print_curve) {
+        printf(",\"curve\":[");
+        for (i = 0; i < curve->n; i++) printf("%s[%.0f,%.4g]", i ? "," : "", curve->bytes[i], curve->ns[i]);
+        printf("]");
+    }
+    printf("}\n");
+    free(curve);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    servet_desc d;
+    servet_profile *p = NULL;
+    servet_result r;
+    const char *cmd, *plotdir = NULL;
+    int i, verbose = 0;
+    memset(&d, 0, sizeof d);
+    if (argc < 2) {
+        fputs(usage_text, stderr);
+        return 2;
+    }
+    cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("servet %s\n", SERVET_VERSION_STRING);
+        return 0;
+    }
+    if (!strcmp(cmd, "simulate")) return cmd_simulate(argc - 2, argv + 2);
+    if (strcmp(cmd, "probe") && strcmp(cmd, "show") && strcmp(cmd, "json") && strcmp(cmd, "plot") &&
+        strcmp(cmd, "path"))
+        return die_usage("unknown command", cmd);
+    for (i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--only")) {
+            if (i + 1 >= argc) return die_usage("--only needs a list", NULL);
+            if (servet_probes_parse(argv[++i], &d.probes) != SERVET_OK)
+                return die_usage("unknown or unavailable probe in --only (available: topology,cache)", argv[i]);
+        } else if (!strcmp(a, "--force")) d.force = 1;
+        else if (!strcmp(a, "--no-probe")) d.no_probe = 1;
+        else if (!strcmp(a, "--quick")) d.quick = 1;
+        else if (!strcmp(a, "--max-size")) {
+            char *end;
+            double v;
+            if (i + 1 >= argc) return die_usage("--max-size needs a byte count", NULL);
+            v = strtod(argv[++i], &end);
+            if (*end || !(v >= 1048576.0)) return die_usage("--max-size must be a byte count >= 1048576", argv[i]);
+            d.cache_max_bytes = (uint64_t)v;
+        } else if (!strcmp(a, "--cache-dir")) {
+            if (i + 1 >= argc) return die_usage("--cache-dir needs a directory", NULL);
+            d.cache_dir = argv[++i];
+        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) verbose = 1;
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_text, stdout); return 0; }
+        else if (a[0] != '-' && !strcmp(cmd, "plot") && !plotdir) plotdir = a;
+        else return die_usage("unknown argument", a);
+    }
+    if (!strcmp(cmd, "plot") && !plotdir) return die_usage("plot needs a directory", NULL);
+    if (!strcmp(cmd, "path")) {
+        char path[4200];
+        if (!servet_cache_path(&d, path, sizeof path)) {
+            fprintf(stderr, "servet: no cache directory: set SERVET_CACHE_DIR or HOME\n");
+            return 1;
+        }
+        printf("%s\n", path);
+        return 0;
+    }
+    if (!strcmp(cmd, "probe") && !d.probes) d.probes = SERVET_PROBE_IMPLEMENTED;
+    d.log = log_stderr;
+    d.log_level = verbose ? SERVET_LOG_INFO : SERVET_LOG_WARN;
+    if (isatty(2)) d.progress = progress_tty;
+    r = servet_open(&p, &d);
+    if (r != SERVET_OK) {
+        fprintf(stderr, "servet: %s\n", servet_result_string(r));
+        if (r == SERVET_ERROR_NOT_CACHED) fprintf(stderr, "servet: run 'servet probe' first\n");
+        return 1;
+    }
+    if (!strcmp(cmd, "json")) {
+        size_t n = servet_json(p, NULL, 0);
+        char *buf = (char *)malloc(n + 1);
+        if (!buf) { servet_close(p); return 1; }
+        servet_json(p, buf, n + 1);
+        fputs(buf, stdout);
+        free(buf);
+    } else if (!strcmp(cmd, "plot")) {
+        int rc = plot(p, plotdir);
+        servet_close(p);
+        return rc;
+    } else {
+        show(p, &d);
+    }
+    servet_close(p);
+    return 0;
+}
