@@ -67,7 +67,7 @@ bench: all bin/bench_open
 	./bin/bench_open bench_data/open_vs_hwloc.json
 
 bench-accuracy: bin/bench_accuracy
-	./bin/bench_accuracy bench_data/hierarchies bench_data/cache_accuracy.json
+	./bin/bench_accuracy bench_data/hierarchies bench_data/cache_accuracy.json | tee bench_data/cache_accuracy.txt
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin

@@ -333,17 +333,22 @@ SERVET_API int servet_infer_caches(const double *bytes, const double *latency, i
 SERVET_API double servet_binomial_tail(double n, double p, int k);
 
 /* The size schedule of the cache probe, with any measurement behind it: calls
-   measure(user, bytes) for one repetition at that array size (returns time per
-   access, <= 0 on failure), repeats, refines around steps, stops at max_bytes
-   or when the curve has been flat for two octaves beyond 64 MiB. Used by the real probe
-   and by the simulators alike, so both produce the same kind of curve. */
-typedef double (*servet_measure_fn)(void *user, double bytes);
+   measure(user, bytes, replica) for one repetition at that array size on
+   buffer `replica` (returns time per access, <= 0 on failure), repeats,
+   refines around steps, stops at max_bytes. Small sizes are measured on
+   several independently mapped buffers (replicas) and averaged: a physically
+   indexed cache sees one random page placement per buffer, and the paper's
+   binomial model describes the mean over placements, not one of them. Used
+   by the real probe and by the simulators alike. */
+typedef double (*servet_measure_fn)(void *user, double bytes, int replica);
 typedef struct servet_sweep_desc {
     double min_bytes;   /* 0 -> 4 KiB */
     double max_bytes;   /* 0 -> 256 MiB */
     double line_bytes;  /* 0 -> 64: sizes are multiples of it */
     double page_bytes;  /* recorded in the curve; 0 -> 4096 */
-    int repeats;        /* 0 -> 5 */
+    int repeats;        /* 0 -> 5: repetitions per point (split over replicas) */
+    int replicas;       /* 0 -> 1: independent buffers for sizes <= replica_bytes */
+    double replica_bytes; /* size s gets min(replicas, replica_bytes/s) replicas (0 -> 8 MiB) */
     servet_progress_fn progress;
     void *progress_user;
 } servet_sweep_desc;
@@ -560,12 +565,10 @@ struct servet_profile {
     int32_t huge_pages;    /* primary curve measured on 2 MiB pages */
     int32_t nlevels;
     servet_cache_level levels[SERVET__MAX_LEVELS]; /* latency in ns */
-    int32_t nsmall;        /* paper's estimate on 4 KiB pages, for comparison */
-    servet_cache_level small_levels[SERVET__MAX_LEVELS];
     int32_t ntlb;
     double tlb_bytes[SERVET__MAX_TLB];
     servet_curve *curve;       /* primary curve (NULL if not measured) */
-    servet_curve *curve_small; /* 4 KiB-page curve (NULL if none) */
+    servet_curve *curve_tlb;   /* one line per 4 KiB page: TLB cost (NULL if none) */
 };
 
 static void servet__free_topology(servet_profile *p) {
@@ -799,7 +802,11 @@ static void servet__fingerprint(char *out, size_t cap) {
       page sets. The probe's accesses are spread over pages, not sets, and a
       cyclic walk under LRU misses on every access to an overfull set, so the
       expected miss rate is the access-weighted (size-biased) tail
-      P(Y >= K), Y ~ B(NP-1, K*PS/CS). We also fit the same model with
+      P(Y >= K), Y ~ B(NP-1, K*PS/CS). Today's L2/L3 replacement is not LRU:
+      thrash-resistant insertion keeps part of an overflowing cyclic set (on
+      this VM's Xeon the LRU fit put the 2 MiB L2 at 2.29 MiB). Each model is
+      therefore fitted with theta in {0, 0.5, 1}: an overfull set of X lines
+      misses 1 - theta*K/X of its accesses (0 = LRU, 1 = optimal). We also fit the same model with
       lines as the unit (hashed set index: lines, not pages, are scattered)
       and a deterministic "coloured" model (page colouring, huge pages);
       the candidate with the lowest divergence wins, as in the paper
@@ -817,7 +824,15 @@ static void servet__fingerprint(char *out, size_t cap) {
       (g = 2^floor(log2 s)/32): 48 KiB, 1.25 MiB, 2 MiB and 27.5 MiB are all
       grid points. The sweep stops at max_bytes (default: twice the largest
       OS-reported cache, within [32 MiB, 256 MiB] - the time budget; raise it
-      with desc.cache_max_bytes) or after two flat octaves beyond 64 MiB.
+      with desc.cache_max_bytes). No early stop on a flat stretch: a large
+      last level with huge pages is flat for octaves before it steps.
+   6. Placement. One buffer is one random placement of pages in a physically
+      indexed cache; the binomial model describes the mean over placements.
+      A size s is measured on min(32, 32 MiB / s) independently mapped
+      buffers (replicas) and averaged, which removes the realisation noise
+      that made one-buffer estimates of small L2s (8 page sets) err by 10-20%
+      and 2 MiB 16-way ones by 6%. Replica q holds 32 MiB/(q+1): about
+      130 MiB for all of them (8 MiB budget with desc.quick).
 
    INFERENCE (Fig. 4, generalised): find plateaus of the log-latency curve
    (points whose neighbours within a quarter octave agree to within the
@@ -855,22 +870,45 @@ double servet_binomial_tail(double n, double p, int k) {
 }
 
 /* Expected miss rate of a random cyclic walk over `bytes` for a cache of
-   `cs` bytes, `k` ways, unit `u` bytes (page or line) placed at random. */
-static double servet__mr_binomial(double bytes, double cs, int k, double u) {
-    double nu = bytes / u, p = (double)k * u / cs;
-    if (p > 1.0 || nu < 1.0) return p > 1.0 ? -1.0 : 0.0;
-    return servet_binomial_tail(nu - 1.0, p, k - 1);
+   `cs` bytes, `k` ways, unit `u` bytes (page or line) placed at random.
+   A set holding X > k lines of the cycle misses a fraction 1 - theta*k/X of
+   their accesses: theta = 0 is LRU (every access misses, the paper's
+   assumption), theta = 1 an optimal policy that keeps k of them; adaptive
+   replacement in today's L2/L3 (thrash-resistant insertion) lies between.
+   With Y ~ B(NU-1, p) the other units sharing a unit's set:
+     MR = P(Y >= k) - theta*k*E[1(Y >= k)/(Y+1)],
+     E[1/(Y+1)] = (1 - (1-p)^NU) / (NU p)  (closed form),
+   so only the k terms below the tail are summed. */
+static double servet__mr_binomial(double bytes, double cs, int k, double u, double theta) {
+    double nu = bytes / u, p = (double)k * u / cs, tail, inv, t, n, r;
+    int y;
+    if (p > 1.0) return -1.0;
+    if (nu < 1.0) return 0.0;
+    n = nu - 1.0;
+    tail = servet_binomial_tail(n, p, k - 1);
+    if (theta <= 0.0 || tail <= 0.0) return tail;
+    inv = (1.0 - exp(nu * log1p(-p))) / (nu * p);
+    r = p / (1.0 - p);
+    t = exp(n * log1p(-p));
+    for (y = 0; y < k && (double)y <= n; y++) { /* subtract the y < k part of E[1/(Y+1)] */
+        inv -= t / (double)(y + 1);
+        t *= (n - (double)y) / (double)(y + 1) * r;
+    }
+    if (inv < 0.0) inv = 0.0;
+    t = tail - theta * (double)k * inv;
+    return t < 0.0 ? 0.0 : t;
 }
-/* Deterministic placement (virtually indexed, coloured, huge pages). */
-static double servet__mr_colored(double bytes, double cs, int k, double line) {
-    double nl = floor(bytes / line), sets = cs / ((double)k * line), q, r;
+/* Deterministic placement (virtually indexed, coloured, huge pages):
+   NL lines over `sets` sets, r sets get q+1 lines and the others q. */
+static double servet__mr_colored(double bytes, double cs, int k, double line, double theta) {
+    double nl = floor(bytes / line), sets = cs / ((double)k * line), q, r, miss = 0.0;
     if (sets < 1.0) return -1.0;
     sets = floor(sets + 0.5);
     q = floor(nl / sets);
     r = nl - q * sets;
-    if (q >= (double)k + 1.0) return 1.0;
-    if (q >= (double)k) return r * ((double)k + 1.0) / nl;
-    return 0.0;
+    if (q + 1.0 > (double)k) miss += r * (q + 1.0 - theta * (double)k);
+    if (q > (double)k) miss += (sets - r) * (q - theta * (double)k);
+    return miss / nl;
 }
 
 typedef struct servet__run {
@@ -886,15 +924,15 @@ static double servet__median_range(const double *y, int a, int b) {
 }
 
 typedef struct servet__cand {
-    double cs, div;
+    double cs, div, theta;
     int k;
     servet_cache_method m;
 } servet__cand;
 
 /* Probabilistic fit of one transition (Fig. 3). mr[] holds the normalised
    miss rate at bytes[lo..hi]. */
-static void servet__fit_transition(const double *bytes, const double *mr, int lo, int hi, double page,
-                                   servet_cache_level *out) {
+static void servet__fit_transition(const double *bytes, const double *mr, const double *spread, int lo, int hi,
+                                   double page, servet_cache_level *out) {
     static const int ks[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 24, 32};
     const int nk = (int)(sizeof ks / sizeof ks[0]);
     servet__cand best[5];
@@ -907,41 +945,84 @@ static void servet__fit_transition(const double *bytes, const double *mr, int lo
     for (cs = ceil(cs_lo / gran) * gran; cs <= cs_hi; cs += gran) {
         if (cs >= 64.0 * gran) gran *= 2.0;
         for (ik = 0; ik < nk; ik++) {
-            for (im = 0; im < 3; im++) {
-                servet_cache_method m = im == 0 ? SERVET_METHOD_BINOMIAL_PAGE
-                                      : im == 1 ? SERVET_METHOD_BINOMIAL_LINE : SERVET_METHOD_COLORED;
-                double div = 0.0;
+            for (im = 0; im < 9; im++) {
+                servet_cache_method m = im % 3 == 0 ? SERVET_METHOD_BINOMIAL_PAGE
+                                      : im % 3 == 1 ? SERVET_METHOD_BINOMIAL_LINE : SERVET_METHOD_COLORED;
+                double div = 0.0, wsum = 0.0, theta = 0.5 * (double)(im / 3);
                 int ok = 1;
-                if (im == 0 && page <= 64.0) continue;
+                if (im % 3 == 0 && page <= 64.0) continue;
                 for (i = lo; i <= hi; i++) {
-                    double model = im == 0 ? servet__mr_binomial(bytes[i], cs, ks[ik], page)
-                                 : im == 1 ? servet__mr_binomial(bytes[i], cs, ks[ik], 64.0)
-                                           : servet__mr_colored(bytes[i], cs, ks[ik], 64.0);
+                    double model = im % 3 == 0 ? servet__mr_binomial(bytes[i], cs, ks[ik], page, theta)
+                                 : im % 3 == 1 ? servet__mr_binomial(bytes[i], cs, ks[ik], 64.0, theta)
+                                               : servet__mr_colored(bytes[i], cs, ks[ik], 64.0, theta);
+                    double w = spread ? 1.0 / (1.0 + (spread[i] / 0.05) * (spread[i] / 0.05)) : 1.0;
                     if (model < 0.0) { ok = 0; break; }
-                    div += fabs(mr[i] - model);
+                    div += w * fabs(mr[i] - model); /* noisy points count less */
+                    wsum += w;
                 }
-                if (!ok) continue;
-                div /= (double)(hi - lo + 1);
+                if (!ok || wsum <= 0.0) continue;
+                div /= wsum;
                 /* keep the five lowest divergences, sorted */
                 if (nb < 5 || div < best[nb - 1].div) {
                     j = nb < 5 ? nb++ : 4;
                     while (j > 0 && best[j - 1].div > div) { best[j] = best[j - 1]; j--; }
-                    best[j].cs = cs; best[j].div = div; best[j].k = ks[ik]; best[j].m = m;
+                    best[j].cs = cs; best[j].div = div; best[j].k = ks[ik]; best[j].m = m; best[j].theta = theta;
                 }
             }
         }
     }
     if (nb == 0) { out->size_bytes = 0; out->method = SERVET_METHOD_NONE; return; }
-    /* statistical mode of CS among the five best, with a 3% tolerance */
+#ifdef SERVET_DEBUG_FIT
+    for (i = 0; i < nb; i++) fprintf(stderr, "  cand %d: cs %.0f k %d m %d theta %.1f div %.5f\n", i, best[i].cs, best[i].k, (int)best[i].m, best[i].theta, best[i].div);
+#endif
+    /* statistical mode of CS among the five best, with a 3% tolerance. Only
+       candidates within 25% of the best divergence vote: when one model fits
+       clearly better (a 2-way L1's linear ramp), near-misses of another model
+       cannot outvote it; when several fit about equally, the mode decides. */
     for (i = 0; i < nb; i++) {
         cluster[i] = 0;
+        if (best[i].div > best[0].div * 1.25 + 1e-4) continue;
         for (j = 0; j < nb; j++)
-            if (fabs(best[j].cs / best[i].cs - 1.0) <= 0.03) cluster[i]++;
+            if (best[j].div <= best[0].div * 1.25 + 1e-4 && fabs(best[j].cs / best[i].cs - 1.0) <= 0.03)
+                cluster[i]++;
         if (cluster[i] > cluster[bestc]) bestc = i;
     }
     out->size_bytes = best[bestc].cs;
     out->method = best[bestc].m;
     out->divergence = best[bestc].div;
+}
+
+typedef struct servet__trans {
+    int a_start, a_end, b_start, b_end;
+    double lo_level, hi_level; /* log latency below and above */
+} servet__trans;
+
+/* Index of the slope valley between two rises inside (a, b), or -1. Slopes
+   are d(log latency)/d(log size) over a quarter octave. */
+static int servet__valley(const double *x, const double *y, int a, int b, double sig) {
+    double slope[SERVET_CURVE_MAX], W = log(2.0) / 4.0;
+    int i, j, best = -1;
+    double bestv = 1e300, rise = 3.0 * sig > log(1.3) ? 3.0 * sig : log(1.3);
+    if (b - a < 4) return -1;
+    for (i = a; i < b; i++) {
+        j = i + 1;
+        while (j < b && x[j] - x[i] < W) j++;
+        slope[i] = (y[j] - y[i]) / (x[j] - x[i]);
+    }
+    for (i = a + 1; i < b - 1; i++) {
+        double left = 0.0, right = 0.0;
+        for (j = a; j < i; j++) if (slope[j] > left) left = slope[j];
+        for (j = i + 1; j < b; j++) if (slope[j] > right) right = slope[j];
+        /* a real shoulder: the slope drops to under a third of both peaks,
+           and each side rises by what a cache level costs on its own: at
+           least 30% more latency than the level above it (and the noise) */
+        if (slope[i] * 3.0 < left && slope[i] * 3.0 < right && y[i] - y[a] > rise && y[b] - y[i] > rise &&
+            slope[i] < bestv) {
+            bestv = slope[i];
+            best = i;
+        }
+    }
+    return best;
 }
 
 static int servet__check_curve(const double *bytes, const double *lat, int n) {
@@ -954,12 +1035,18 @@ static int servet__check_curve(const double *bytes, const double *lat, int n) {
     return 1;
 }
 
-int servet_infer_caches(const double *bytes, const double *latency, int n, double page_bytes,
-                        servet_cache_level *levels, int max_levels, double *next_latency) {
+/* min_rise: the least log-latency increase that makes a plateau a new level
+   (caches: log 1.3 - every cache level costs at least 30% more than the one
+   above it, so a shoulder inside one jagged transition is not a level; TLB
+   ratio curves: only the noise threshold). */
+static int servet__infer(const double *bytes, const double *latency, const double *spread, int n,
+                         double page_bytes, servet_cache_level *levels, int max_levels, double *next_latency,
+                         double min_rise) {
     double x[SERVET_CURVE_MAX], y[SERVET_CURVE_MAX], dy[SERVET_CURVE_MAX], mr[SERVET_CURVE_MAX];
     int plateau[SERVET_CURVE_MAX];
     servet__run runs[SERVET_CURVE_MAX];
-    int nruns = 0, i, j, nl = 0, cur;
+    servet__trans tr[SERVET_CURVE_MAX];
+    int nruns = 0, i, j, nl = 0, cur, nt = 0, t;
     double tau, sig, W = log(2.0) / 4.0 * 1.01;
     if (!servet__check_curve(bytes, latency, n) || !(page_bytes >= 0.0) || !isfinite(page_bytes) ||
         max_levels < 0 || (max_levels > 0 && !levels))
@@ -972,9 +1059,11 @@ int servet_infer_caches(const double *bytes, const double *latency, int n, doubl
     if (tau < 0.03) tau = 0.03;
     if (tau > 0.15) tau = 0.15;
     sig = 2.5 * tau > log(1.12) ? 2.5 * tau : log(1.12);
-    /* plateau points */
+    if (min_rise < sig) min_rise = sig;
+    /* plateau points (a point whose own repetitions disagree by more than
+       15% is no evidence of a plateau: another tenant was in the cache) */
     for (i = 0; i < n; i++) {
-        plateau[i] = 1;
+        plateau[i] = !(spread && spread[i] > 0.15);
         for (j = 0; j < n && plateau[i]; j++) {
             int near = (j == i - 1 || j == i + 1 || fabs(x[j] - x[i]) <= W);
             if (j != i && near && fabs(y[j] - y[i]) > tau) plateau[i] = 0;
@@ -992,70 +1081,93 @@ int servet_infer_caches(const double *bytes, const double *latency, int n, doubl
         i = j;
     }
     if (nruns == 0) { if (next_latency) *next_latency = 0; return 0; }
-    /* merge runs at the same level; every significant rise is a transition */
+    (void)cur;
+    /* merge runs at the same level; every significant rise between two
+       plateaus is a transition (lower plateau end -> upper plateau start) */
     cur = 0;
-    for (i = 1; i <= nruns; i++) {
-        int final = (i == nruns);
-        servet__run *A = &runs[cur];
-        double hi_level, h, m;
-        int lo, hi, b_start, k, jj, sharp = 0;
-        if (!final) {
-            servet__run *B = &runs[i];
-            if (fabs(B->level - A->level) <= sig) { /* same level: merge */
-                A->end = B->end;
-                A->level = servet__median_range(y, A->start, A->end);
-                continue;
-            }
-            if (B->level < A->level) { runs[cur] = *B; continue; } /* odd curve: restart */
-            hi_level = B->level;
-            b_start = B->start;
-            hi = b_start;
-            while (hi + 1 <= B->end && x[hi + 1] <= x[b_start] + log(2.0) / 2.0) hi++;
-        } else {
-            /* Fig. 4's last case: still rising at the largest sizes */
-            if (A->end >= n - 1 || y[n - 1] - A->level <= sig) break;
-            hi_level = y[n - 1];
-            for (j = A->end + 1; j < n; j++) if (y[j] > hi_level) hi_level = y[j];
-            b_start = n - 1;
-            hi = n - 1;
+    for (i = 1; i < nruns; i++) {
+        servet__run *A = &runs[cur], *B = &runs[i];
+        if (fabs(B->level - A->level) <= sig) { /* same level: merge */
+            A->end = B->end;
+            A->level = servet__median_range(y, A->start, A->end);
+            continue;
         }
-        lo = A->end;
-        while (lo - 1 >= A->start && x[lo - 1] >= x[A->end] - log(2.0)) lo--;
-        h = exp(A->level);
-        m = exp(hi_level);
+        if (B->level > A->level && B->level - A->level < min_rise) continue; /* a shoulder, not a level */
+        if (B->level < A->level) { runs[cur] = *B; continue; } /* odd curve: restart */
+        if (nt < SERVET_CURVE_MAX) { /* B is a new level above A */
+            tr[nt].a_start = A->start; tr[nt].a_end = A->end; tr[nt].lo_level = A->level;
+            tr[nt].b_start = B->start; tr[nt].b_end = B->end; tr[nt].hi_level = B->level;
+            nt++;
+        }
+        runs[++cur] = *B;
+    }
+    {   /* Fig. 4's last case: still rising at the largest sizes */
+        servet__run *A = &runs[cur];
+        if (A->end < n - 1 && y[n - 1] - A->level > min_rise && nt < SERVET_CURVE_MAX) {
+            double top = y[n - 1];
+            for (j = A->end + 1; j < n; j++) if (y[j] > top) top = y[j];
+            tr[nt].a_start = A->start; tr[nt].a_end = A->end; tr[nt].lo_level = A->level;
+            tr[nt].b_start = n - 1; tr[nt].b_end = n - 1; tr[nt].hi_level = top;
+            nt++;
+            if (next_latency) *next_latency = exp(top);
+        } else if (next_latency) {
+            *next_latency = exp(A->level);
+        }
+    }
+    /* Two levels close together leave no plateau between them (Dunnington's
+       3 MiB L2 and 12 MiB L3): split a transition at the valley of its slope
+       when a significant rise lies on both sides of it. */
+    for (t = 0; t < nt && nt < SERVET_CURVE_MAX - 1; t++) {
+        int v = servet__valley(x, y, tr[t].a_end, tr[t].b_start, sig);
+        if (v < 0) continue;
+        memmove(&tr[t + 2], &tr[t + 1], (size_t)(nt - t - 1) * sizeof tr[0]);
+        tr[t + 1] = tr[t];
+        tr[t].b_start = v; tr[t].b_end = v; tr[t].hi_level = y[v];
+        tr[t + 1].a_start = v; tr[t + 1].a_end = v; tr[t + 1].lo_level = y[v];
+        nt++;
+        t--; /* the left part may split again */
+    }
+    for (t = 0; t < nt && nl < max_levels; t++) {
+        servet__trans *T = &tr[t];
+        servet_cache_level *L = &levels[nl];
+        double h, m;
+        int lo = T->a_end, hi = T->b_start, k, jj, sharp = 0;
+        while (lo - 1 >= T->a_start && x[lo - 1] >= x[T->a_end] - log(2.0)) lo--;
+        while (hi + 1 <= T->b_end && x[hi + 1] <= x[T->b_start] + log(2.0) / 2.0) hi++;
+        /* normalise with the plateaus' levels next to the transition (the
+           last octave below, the first half octave above), not their
+           medians: plateaus drift (TLB, mesh distance) and a 10% error in
+           the miss cost is a 10% error in the size */
+        h = T->a_end > T->a_start ? exp(servet__median_range(y, lo, T->a_end)) : exp(T->lo_level);
+        m = T->b_end > T->b_start ? exp(servet__median_range(y, T->b_start, hi)) : exp(T->hi_level);
+        if (!(m > h)) { h = exp(T->lo_level); m = exp(T->hi_level); }
         for (j = lo; j <= hi; j++) {
             double v = (latency[j] - h) / (m - h);
             mr[j] = v < 0.0 ? 0.0 : (v > 1.0 ? 1.0 : v);
         }
-        if (nl < max_levels) {
-            servet_cache_level *L = &levels[nl];
-            memset(L, 0, sizeof *L);
-            L->latency = h;
-            /* sharp step? the prefix of low miss rate, then a jump within 25% of size */
-            k = lo;
-            while (k + 1 <= hi && mr[k + 1] <= 0.2) k++;
-            for (jj = k + 1; jj <= hi && mr[jj] < 0.8; jj++) {}
-            if (jj <= hi && bytes[jj] / bytes[k] <= 1.25 && k >= A->end) sharp = 1;
-            if (sharp) {
-                L->size_bytes = bytes[k];
-                L->method = SERVET_METHOD_STEP;
-                L->divergence = 0.0;
-            } else {
-                servet__fit_transition(bytes, mr, lo, hi, page_bytes, L);
-            }
-            L->estimate_bytes = L->size_bytes;
-            if (L->size_bytes > 0) nl++;
+        memset(L, 0, sizeof *L);
+        L->latency = h;
+        /* sharp step? misses begin (MR <= 0.08 until k), then MR >= 0.8
+           within 25% of size: the gradient peak of Fig. 2 */
+        for (jj = T->a_end; jj <= hi && mr[jj] < 0.8; jj++) {} /* first high point */
+        for (k = jj - 1; k > lo && mr[k] > 0.08; k--) {}      /* last low one before it */
+        if (jj <= hi && k >= T->a_end && mr[k] <= 0.08 && bytes[jj] / bytes[k] <= 1.25) sharp = 1;
+        if (sharp) {
+            L->size_bytes = bytes[k];
+            L->method = SERVET_METHOD_STEP;
+            L->divergence = 0.0;
+        } else {
+            servet__fit_transition(bytes, mr, spread, lo, hi, page_bytes, L);
         }
-        if (final) break;
-        cur = i; /* B becomes the lower plateau */
-        runs[cur] = runs[i];
-    }
-    if (next_latency) {
-        double top = runs[cur].level;
-        if (cur < nruns && runs[cur].end < n - 1 && y[n - 1] > top + sig) top = y[n - 1];
-        *next_latency = exp(top);
+        L->estimate_bytes = L->size_bytes;
+        if (L->size_bytes > 0) nl++;
     }
     return nl;
+}
+
+int servet_infer_caches(const double *bytes, const double *latency, int n, double page_bytes,
+                        servet_cache_level *levels, int max_levels, double *next_latency) {
+    return servet__infer(bytes, latency, NULL, n, page_bytes, levels, max_levels, next_latency, log(1.3));
 }
 
 /* ---- the size schedule (shared by the real probe and the simulators) ---- */
@@ -1063,27 +1175,53 @@ static double servet__round_to(double v, double q) {
     double r = ceil(v / q) * q;
     return r < q ? q : r;
 }
+/* Is `bytes` on the coarse grid 4 KiB * 2^(k/4) (rounded up to 64 B)? */
+static int servet__is_coarse(double bytes) {
+    double k = floor(4.0 * log2(bytes / 4096.0) + 0.5);
+    return k >= 0 && servet__round_to(4096.0 * pow(2.0, k / 4.0), 64.0) == bytes;
+}
 
-/* One point: `repeats` repetitions, 25th percentile kept, spread recorded,
-   remeasured once if the spread says something interfered. */
-static int servet__measure_point(servet_measure_fn measure, void *user, double bytes, int repeats,
+/* One point: on each of `nrep` replicas, `repeats` repetitions of which the
+   25th percentile is kept (interference only ever adds time); the point is
+   the mean over replicas; the spread (median-min)/min is the median over
+   replicas, and a replica whose spread exceeds 10% is measured again (twice
+   at most; the quantile is then taken over all its repetitions). */
+static int servet__measure_point(servet_measure_fn measure, void *user, double bytes, int repeats, int nrep,
                                  double *value, double *spread) {
-    double v[64], tmp[64];
-    int r, n = 0, attempt;
+    double v[64], tmp[64], sum = 0.0, spr[64];
+    int r, n, attempt, q;
     if (repeats > 32) repeats = 32;
-    for (attempt = 0; attempt < 2; attempt++) {
-        for (r = 0; r < repeats; r++) {
-            double t = measure(user, bytes);
-            if (!(t > 0.0) || !isfinite(t)) return 0;
-            v[n++] = t;
+    if (nrep < 1) nrep = 1;
+    if (nrep > 64) nrep = 64;
+    for (q = 0; q < nrep; q++) {
+        double val = 0.0;
+        n = 0;
+        for (attempt = 0; attempt < 3; attempt++) {
+            for (r = 0; r < repeats; r++) {
+                double t = measure(user, bytes, q);
+                if (!(t > 0.0) || !isfinite(t)) return 0;
+                v[n++] = t;
+            }
+            memcpy(tmp, v, (size_t)n * sizeof *v);
+            val = servet__quantile(tmp, n, 0.25);
+            spr[q] = (servet__quantile(tmp, n, 0.5) - tmp[0]) / tmp[0];
+            if (spr[q] <= 0.10) break;
         }
-        memcpy(tmp, v, (size_t)n * sizeof *v);
-        *value = servet__quantile(tmp, n, 0.25);
-        *spread = (servet__quantile(tmp, n, 0.5) - tmp[0]) / tmp[0];
-        if (*spread <= 0.10) break;
+        sum += val;
     }
+    *value = sum / (double)nrep;
+    *spread = servet__quantile(spr, nrep, 0.5);
     return 1;
 }
+
+static int servet__nreplicas(const servet_sweep_desc *d, double bytes) {
+    double rb = d && d->replica_bytes > 0 ? d->replica_bytes : 8.0 * 1048576.0;
+    int r = d && d->replicas > 1 ? d->replicas : 1;
+    int k = (int)floor(rb / bytes);
+    return k < 1 ? 1 : (k < r ? k : r);
+}
+/* repetitions per replica: the budget split over replicas, at least 2 */
+static int servet__reps_per(int reps, int nr) { return nr > 1 ? (reps + nr - 1) / nr + 1 : reps; }
 
 static void servet__curve_insert(servet_curve *c, double bytes, double value, double spread) {
     int i = c->n;
@@ -1114,25 +1252,18 @@ servet_result servet_sweep(servet_measure_fn measure, void *user, const servet_s
     memset(out, 0, sizeof *out);
     out->page_bytes = d && d->page_bytes > 0 ? d->page_bytes : 4096.0;
     total = (int)ceil(4.0 * log2(maxb / minb)) + 1;
-    for (k = 0; nc < SERVET_CURVE_MAX - 96; k++) {
+    for (k = 0; nc < SERVET_CURVE_MAX - 128; k++) {
         double s = servet__round_to(minb * pow(2.0, (double)k / 4.0), line), v, sp;
+        int nr = servet__nreplicas(d, s);
         if (s > maxb) break;
-        if (!servet__measure_point(measure, user, s, reps, &v, &sp)) return SERVET_ERROR_PROBE_FAILED;
+        if (!servet__measure_point(measure, user, s, servet__reps_per(reps, nr), nr, &v, &sp))
+            return SERVET_ERROR_PROBE_FAILED;
         coarse[nc] = s;
         cval[nc] = v;
         cspr[nc] = sp;
         nc++;
         servet__curve_insert(out, s, v, sp);
         if (d && d->progress) d->progress(d->progress_user, "cache", 0.8 * (double)k / (double)total);
-        if (s >= 64.0 * 1048576.0 && nc >= 9) { /* two flat octaves: memory reached */
-            double lo = cval[nc - 1], hi = cval[nc - 1];
-            int j;
-            for (j = nc - 9; j < nc; j++) {
-                if (cval[j] < lo) lo = cval[j];
-                if (cval[j] > hi) hi = cval[j];
-            }
-            if (hi / lo <= 1.08) break;
-        }
     }
     /* refine each gradient peak on a 1/32-octave grid */
     for (k = 0; k + 1 < nc; k++) {
@@ -1147,7 +1278,9 @@ servet_result servet_sweep(servet_measure_fn measure, void *user, const servet_s
         if (g < line) g = line;
         for (s = (floor(coarse[k] / g) + 1.0) * g; s < coarse[k + 1] && out->n < SERVET_CURVE_MAX; s += g) {
             double v, sp;
-            if (!servet__measure_point(measure, user, s, reps, &v, &sp)) return SERVET_ERROR_PROBE_FAILED;
+            int nr = servet__nreplicas(d, s);
+            if (!servet__measure_point(measure, user, s, servet__reps_per(reps, nr), nr, &v, &sp))
+                return SERVET_ERROR_PROBE_FAILED;
             servet__curve_insert(out, s, v, sp);
         }
         if (d && d->progress) d->progress(d->progress_user, "cache", 0.8 + 0.2 * (double)k / (double)nc);
@@ -1163,38 +1296,57 @@ static servet_result servet__sweep_list(servet_measure_fn measure, void *user, c
     out->page_bytes = page;
     for (i = 0; i < n && i < SERVET_CURVE_MAX; i++) {
         double v, sp;
-        if (!servet__measure_point(measure, user, sizes[i], reps, &v, &sp)) return SERVET_ERROR_PROBE_FAILED;
+        if (!servet__measure_point(measure, user, sizes[i], reps, 1, &v, &sp)) return SERVET_ERROR_PROBE_FAILED;
         servet__curve_insert(out, sizes[i], v, sp);
     }
     return SERVET_OK;
 }
 
-/* TLB reach: steps of (4 KiB-page latency / huge-page latency). */
-static int servet__infer_tlb(const servet_curve *small, const servet_curve *huge, double *reach, int max) {
+/* log-log interpolation of a curve at `bytes` (clamped at its ends) */
+static double servet__curve_at(const servet_curve *c, double bytes) {
+    int i;
+    if (c->n == 0) return 0.0;
+    if (bytes <= c->bytes[0]) return c->ns[0];
+    for (i = 0; i + 1 < c->n; i++)
+        if (bytes <= c->bytes[i + 1]) {
+            double f = (log(bytes) - log(c->bytes[i])) / (log(c->bytes[i + 1]) - log(c->bytes[i]));
+            return exp(log(c->ns[i]) + f * (log(c->ns[i + 1]) - log(c->ns[i])));
+        }
+    return c->ns[c->n - 1];
+}
+
+/* TLB reach: the steps of (page chase / cache cost of its lines). */
+static int servet__infer_tlb(const servet_curve *main, const servet_curve *tlb, double *reach, int max) {
     double b[SERVET_CURVE_MAX], r[SERVET_CURVE_MAX];
     servet_cache_level lv[SERVET__MAX_TLB];
-    int i, j = 0, n = 0, k, out = 0;
-    for (i = 0; i < small->n; i++) {
-        while (j + 1 < huge->n && huge->bytes[j + 1] <= small->bytes[i]) j++;
-        if (huge->bytes[j] != small->bytes[i]) continue;
-        b[n] = small->bytes[i];
-        r[n] = small->ns[i] / huge->ns[j];
+    int i, n = 0, k, out = 0;
+    if (!tlb) return 0;
+    for (i = 0; i < tlb->n; i++) {
+        b[n] = tlb->bytes[i];
+        r[n] = tlb->ns[i] / servet__curve_at(main, tlb->bytes[i] / 64.0);
         n++;
     }
-    k = servet_infer_caches(b, r, n, small->page_bytes, lv, SERVET__MAX_TLB, NULL);
+    k = servet__infer(b, r, NULL, n, 4096.0, lv, SERVET__MAX_TLB, NULL, 0.0);
     for (i = 0; i < k && out < max; i++) reach[out++] = lv[i].size_bytes;
     return out;
 }
 
 /* ---- the real measurement: a pinned pointer chase ---- */
-typedef struct servet__chase {
+#define SERVET__REPLICAS 32
+typedef struct servet__buf {
     unsigned char *map, *base;
     size_t map_bytes, cap;
-    uint32_t *perm;
-    size_t perm_cap;
     double built;
     void *pos;
+} servet__buf;
+
+typedef struct servet__chase {
+    servet__buf buf[SERVET__REPLICAS];
+    uint32_t *perm;
+    size_t perm_cap, replica_bytes;
     uint64_t rng;
+    int huge;
+    int page_stride; /* 1: one random line per 4 KiB page (the TLB curve) */
 } servet__chase;
 
 static void *volatile servet__sink;
@@ -1210,61 +1362,133 @@ static void *servet__chase_run(void *p, size_t steps) {
     return (void *)q;
 }
 
-static int servet__chase_init(servet__chase *c, size_t bytes, int huge) {
+/* Map (and fault in) one buffer, 2 MiB aligned, huge pages asked for or refused. */
+static int servet__buf_map(servet__buf *b, size_t bytes, int huge) {
     size_t align = 2u << 20;
-    memset(c, 0, sizeof *c);
-    c->map_bytes = bytes + align;
-    c->map = (unsigned char *)mmap(NULL, c->map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (c->map == (unsigned char *)MAP_FAILED) { c->map = NULL; return 0; }
-    c->base = (unsigned char *)(((uintptr_t)c->map + align - 1) & ~(uintptr_t)(align - 1));
-    c->cap = bytes;
+    memset(b, 0, sizeof *b);
+    b->map_bytes = bytes + align;
+    b->map = (unsigned char *)mmap(NULL, b->map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (b->map == (unsigned char *)MAP_FAILED) { b->map = NULL; return 0; }
+    b->base = (unsigned char *)(((uintptr_t)b->map + align - 1) & ~(uintptr_t)(align - 1));
+    b->cap = bytes;
 #ifdef MADV_HUGEPAGE
-    madvise(c->base, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+    madvise(b->base, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 #else
     (void)huge;
 #endif
-    memset(c->base, 0, bytes); /* fault everything in now, not while timing */
+    memset(b->base, 0, bytes); /* fault everything in now, not while timing */
+    return 1;
+}
+
+/* Buffer 0 holds the largest array; replicas 1.. (mapped on first use) are
+   independent placements for sizes up to replica_bytes. */
+static int servet__chase_init(servet__chase *c, size_t bytes, int huge, size_t replica_bytes) {
+    memset(c, 0, sizeof *c);
+    c->huge = huge;
+    c->replica_bytes = replica_bytes;
+    if (!servet__buf_map(&c->buf[0], bytes, huge)) return 0;
     c->perm_cap = bytes / 64;
-    c->perm = (uint32_t *)mmap(NULL, c->perm_cap * sizeof(uint32_t), PROT_READ | PROT_WRITE,
+    c->perm = (uint32_t *)mmap(NULL, (c->perm_cap + c->perm_cap / 8 + 8) * sizeof(uint32_t), PROT_READ | PROT_WRITE,
                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (c->perm == (uint32_t *)MAP_FAILED) { c->perm = NULL; return 0; }
-    c->rng = 0x5e17e7ull ^ (uint64_t)(uintptr_t)c->map;
+    c->rng = 0x5e17e7ull ^ (uint64_t)(uintptr_t)c->buf[0].map;
     return 1;
 }
 static void servet__chase_free(servet__chase *c) {
-    if (c->map) munmap(c->map, c->map_bytes);
-    if (c->perm) munmap(c->perm, c->perm_cap * sizeof(uint32_t));
+    int i;
+    for (i = 0; i < SERVET__REPLICAS; i++)
+        if (c->buf[i].map) munmap(c->buf[i].map, c->buf[i].map_bytes);
+    if (c->perm) munmap(c->perm, (c->perm_cap + c->perm_cap / 8 + 8) * sizeof(uint32_t));
     memset(c, 0, sizeof *c);
 }
 
-/* Build one random cycle over every line of the first `bytes` (Sattolo). */
-static void servet__chase_build(servet__chase *c, double bytes) {
-    size_t nl = (size_t)(bytes / 64.0), i;
-    if (nl < 2) nl = 2;
-    for (i = 0; i < nl; i++) c->perm[i] = (uint32_t)i;
-    for (i = nl - 1; i > 0; i--) {
-        size_t j = (size_t)(servet__rng_next(&c->rng) % i);
-        uint32_t t = c->perm[i];
-        c->perm[i] = c->perm[j];
-        c->perm[j] = t;
-    }
-    for (i = 0; i < nl; i++)
-        *(void **)(c->base + (size_t)c->perm[i] * 64) = c->base + (size_t)c->perm[(i + 1) % nl] * 64;
-    c->pos = c->base + (size_t)c->perm[0] * 64;
-    c->built = bytes;
-    c->pos = servet__chase_run(c->pos, nl + 65536); /* warm: one full cycle */
+/* Offset of chase element i: line i, or (page_stride) a random line of page i. */
+static size_t servet__elem_offset(const servet__chase *c, size_t i) {
+    uint64_t z = (uint64_t)i * 0x9E3779B97F4A7C15ull;
+    if (!c->page_stride) return i * 64;
+    z ^= z >> 29;
+    z *= 0xBF58476D1CE4E5B9ull;
+    return i * 4096 + (size_t)((z >> 32) & 63u) * 64;
 }
 
-static double servet__chase_measure(void *user, double bytes) {
+/* Build one random cycle over every element of the first `bytes`.
+   Lines: the pages' lines are cut into chunks of 8 random lines, and the
+   chunks are visited in random order, so a page is entered 8 times per
+   cycle instead of 64 (8x fewer TLB misses) while every cache set still sees
+   a cyclic sequence of its lines - the LRU steady state the inference and
+   the simulator assume is unchanged. Page stride: one line per page, the
+   pages in one random cycle (Sattolo). */
+static void servet__chase_build(servet__chase *c, servet__buf *b, double bytes) {
+    size_t nl = (size_t)(bytes / (c->page_stride ? 4096.0 : 64.0)), i, j, nch;
+    uint32_t *order = c->perm + c->perm_cap;
+    void *first = NULL, **prev = NULL;
+    if (nl < 2) nl = 2;
+    if (c->page_stride || nl <= 64) {
+        for (i = 0; i < nl; i++) c->perm[i] = (uint32_t)i;
+        for (i = nl - 1; i > 0; i--) {
+            size_t k = (size_t)(servet__rng_next(&c->rng) % i);
+            uint32_t t = c->perm[i];
+            c->perm[i] = c->perm[k];
+            c->perm[k] = t;
+        }
+        for (i = 0; i < nl; i++)
+            *(void **)(b->base + servet__elem_offset(c, c->perm[i])) = b->base + servet__elem_offset(c, c->perm[(i + 1) % nl]);
+        b->pos = b->base + servet__elem_offset(c, c->perm[0]);
+    } else {
+        for (i = 0; i < nl; i += 64) { /* shuffle the lines of each page */
+            size_t end = i + 64 < nl ? i + 64 : nl;
+            for (j = i; j < end; j++) c->perm[j] = (uint32_t)j;
+            for (j = end - 1; j > i; j--) {
+                size_t k = i + (size_t)(servet__rng_next(&c->rng) % (j - i + 1));
+                uint32_t t = c->perm[j];
+                c->perm[j] = c->perm[k];
+                c->perm[k] = t;
+            }
+        }
+        nch = (nl + 7) / 8;
+        for (i = 0; i < nch; i++) order[i] = (uint32_t)i;
+        for (i = nch - 1; i > 0; i--) { /* shuffle the chunks */
+            size_t k = (size_t)(servet__rng_next(&c->rng) % (i + 1));
+            uint32_t t = order[i];
+            order[i] = order[k];
+            order[k] = t;
+        }
+        for (i = 0; i < nch; i++) {
+            size_t start = (size_t)order[i] * 8, end = start + 8 < nl ? start + 8 : nl;
+            for (j = start; j < end; j++) {
+                void *cur = b->base + (size_t)c->perm[j] * 64;
+                if (prev) *prev = cur;
+                else first = cur;
+                prev = (void **)cur;
+            }
+        }
+        *prev = first;
+        b->pos = first;
+    }
+    b->built = bytes;
+    /* warm: one full cycle, or 2^21 lines (128 MiB) of one for huge arrays -
+       by then the caches hold exactly what the steady state holds */
+    b->pos = servet__chase_run(b->pos, (nl < ((size_t)1 << 21) ? nl : ((size_t)1 << 21)) + 65536);
+}
+
+static double servet__chase_measure(void *user, double bytes, int replica) {
     servet__chase *c = (servet__chase *)user;
     const size_t steps = (size_t)1 << 18;
+    servet__buf *b = &c->buf[0];
     double t0, t1;
-    if (bytes > (double)c->cap || bytes < 128.0) return -1.0;
-    if (c->built != bytes) servet__chase_build(c, bytes);
+    if (bytes > (double)c->buf[0].cap || bytes < (c->page_stride ? 8192.0 : 128.0)) return -1.0;
+    /* replica q serves sizes up to replica_bytes/(q+1): map just that much */
+    if (replica > 0 && replica < SERVET__REPLICAS && bytes <= (double)c->replica_bytes / (replica + 1)) {
+        size_t need = ((c->replica_bytes / (size_t)(replica + 1)) + (2u << 20) - 1) & ~(size_t)((2u << 20) - 1);
+        b = &c->buf[replica];
+        if (!b->map && !servet__buf_map(b, need, c->huge)) b = &c->buf[0];
+        if (bytes > (double)b->cap) b = &c->buf[0];
+    }
+    if (b->built != bytes) servet__chase_build(c, b, bytes);
     t0 = servet__now();
-    c->pos = servet__chase_run(c->pos, steps);
+    b->pos = servet__chase_run(b->pos, steps);
     t1 = servet__now();
-    servet__sink = c->pos;
+    servet__sink = b->pos;
     return (t1 - t0) * 1e9 / (double)steps;
 }
 
@@ -1354,12 +1578,27 @@ static void servet__confirm_reported(const servet_profile *p, servet_cache_level
     }
 }
 
+/* Levels, memory latency and TLB reach from the stored curves (pure). */
+static void servet__infer_profile_caches(servet_profile *p) {
+    double next = 0.0;
+    int k;
+    p->nlevels = 0;
+    p->ntlb = 0;
+    if (!p->curve) return;
+    k = servet__infer(p->curve->bytes, p->curve->ns, p->curve->spread, p->curve->n, p->curve->page_bytes,
+                      p->levels, SERVET__MAX_LEVELS, &next, log(1.3));
+    p->nlevels = k > 0 ? k : 0;
+    p->mem_latency_ns = next;
+    servet__confirm_reported(p, p->levels, p->nlevels);
+    p->ntlb = servet__infer_tlb(p->curve, p->curve_tlb, p->tlb_bytes, SERVET__MAX_TLB);
+}
+
 static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, const servet_desc *d) {
     servet__chase ch;
     servet_sweep_desc sd;
-    servet_curve *cv = NULL, *cs = NULL;
+    servet_curve *cv = NULL, *ct = NULL;
     hwloc_bitmap_t old = hwloc_bitmap_alloc();
-    double maxb, spin_end, sizes[SERVET_CURVE_MAX], small_max;
+    double maxb, spin_end, sizes[SERVET_CURVE_MAX];
     uint64_t llc = servet__reported_llc(p);
     long kb0, kb1;
     int i, ns = 0, pinned;
@@ -1381,11 +1620,11 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
     }
     if (maxb < 1048576.0) maxb = 1048576.0;
     cv = (servet_curve *)servet__calloc(&p->ctx, 1, sizeof *cv);
-    cs = (servet_curve *)servet__calloc(&p->ctx, 1, sizeof *cs);
-    if (!cv || !cs) { r = SERVET_ERROR_OUT_OF_MEMORY; goto done; }
+    ct = (servet_curve *)servet__calloc(&p->ctx, 1, sizeof *ct);
+    if (!cv || !ct) { r = SERVET_ERROR_OUT_OF_MEMORY; goto done; }
 
     kb0 = servet__anon_huge_kb();
-    if (!servet__chase_init(&ch, (size_t)maxb, 1)) {
+    if (!servet__chase_init(&ch, (size_t)maxb, 1, (size_t)(d->quick ? 8u : 32u) << 20)) {
         servet__logf(&p->ctx, SERVET_LOG_ERROR, "cache probe: cannot map %.0f bytes", maxb);
         r = SERVET_ERROR_PROBE_FAILED;
         goto done;
@@ -1393,58 +1632,42 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
     kb1 = servet__anon_huge_kb();
     p->huge_pages = (kb0 >= 0 && kb1 - kb0 >= (long)(maxb / 2048.0));
     if (!p->huge_pages)
-        servet__logf(&p->ctx, SERVET_LOG_WARN, "cache probe: no transparent huge pages; TLB steps may read as caches");
+        servet__logf(&p->ctx, SERVET_LOG_INFO, "cache probe: no transparent huge pages; 4 KiB pages it is");
     memset(&sd, 0, sizeof sd);
     sd.min_bytes = 4096;
     sd.max_bytes = maxb;
     sd.line_bytes = 64;
     sd.page_bytes = p->huge_pages ? 2097152.0 : 4096.0;
     sd.repeats = d->quick ? 3 : 5;
+    sd.replicas = SERVET__REPLICAS;
+    sd.replica_bytes = (d->quick ? 8.0 : 32.0) * 1048576.0;
     sd.progress = d->progress;
     sd.progress_user = d->progress_user;
     r = servet_sweep(servet__chase_measure, &ch, &sd, cv);
-    servet__chase_free(&ch);
-    if (r != SERVET_OK) goto done;
+    if (r != SERVET_OK) { servet__chase_free(&ch); goto done; }
     for (i = 0; i < cv->n; i++) cv->cycles[i] = cv->ns[i] * p->ghz;
-    {
-        double next = 0.0;
-        int k = servet_infer_caches(cv->bytes, cv->ns, cv->n, cv->page_bytes, p->levels, SERVET__MAX_LEVELS, &next);
-        p->nlevels = k > 0 ? k : 0;
-        p->mem_latency_ns = next;
-        servet__confirm_reported(p, p->levels, p->nlevels);
+    /* the TLB curve: one random line per 4 KiB page over the same arrays */
+    for (i = 0; i < cv->n; i++) {
+        if (cv->bytes[i] >= 8192.0 && cv->bytes[i] <= 64.0 * 1048576.0 && servet__is_coarse(cv->bytes[i]))
+            sizes[ns++] = cv->bytes[i];
     }
-    /* the 4 KiB-page curve: the paper's estimate, and the TLB steps */
-    p->nsmall = 0;
-    p->ntlb = 0;
-    if (p->huge_pages) {
-        small_max = maxb < 64.0 * 1048576.0 ? maxb : 64.0 * 1048576.0;
-        if (d->quick && small_max > 16.0 * 1048576.0) small_max = 16.0 * 1048576.0;
-        for (i = 0; i < cv->n; i++) {
-            double l2 = log2(cv->bytes[i] / 4096.0) * 4.0; /* coarse grid points only */
-            if (cv->bytes[i] <= small_max && fabs(l2 - floor(l2 + 0.5)) < 1e-6) sizes[ns++] = cv->bytes[i];
-        }
-        if (ns >= 3 && servet__chase_init(&ch, (size_t)small_max, 0)) {
-            if (servet__sweep_list(servet__chase_measure, &ch, sizes, ns, d->quick ? 3 : 5, 4096.0, cs) == SERVET_OK) {
-                int k;
-                for (i = 0; i < cs->n; i++) cs->cycles[i] = cs->ns[i] * p->ghz;
-                k = servet_infer_caches(cs->bytes, cs->ns, cs->n, 4096.0, p->small_levels, SERVET__MAX_LEVELS, NULL);
-                p->nsmall = k > 0 ? k : 0;
-                servet__confirm_reported(p, p->small_levels, p->nsmall);
-                p->ntlb = servet__infer_tlb(cs, cv, p->tlb_bytes, SERVET__MAX_TLB);
-            }
-            servet__chase_free(&ch);
-        }
-    }
+    ch.page_stride = 1;
+    for (i = 0; i < SERVET__REPLICAS; i++) ch.buf[i].built = 0.0;
+    if (servet__sweep_list(servet__chase_measure, &ch, sizes, ns, 3, 4096.0, ct) != SERVET_OK)
+        ct->n = 0;
+    servet__chase_free(&ch);
+    for (i = 0; i < ct->n; i++) ct->cycles[i] = ct->ns[i] * p->ghz;
     servet__free(&p->ctx, p->curve);
-    servet__free(&p->ctx, p->curve_small);
+    servet__free(&p->ctx, p->curve_tlb);
     p->curve = cv;
-    p->curve_small = p->huge_pages ? cs : NULL;
-    if (!p->huge_pages) servet__free(&p->ctx, cs);
-    cv = cs = NULL;
+    p->curve_tlb = ct->n ? ct : NULL;
+    if (!ct->n) servet__free(&p->ctx, ct);
+    cv = ct = NULL;
+    servet__infer_profile_caches(p);
     if (d->progress) d->progress(d->progress_user, "cache", 1.0);
 done:
     servet__free(&p->ctx, cv);
-    servet__free(&p->ctx, cs);
+    servet__free(&p->ctx, ct);
     if (pinned) hwloc_set_cpubind(t, old, HWLOC_CPUBIND_THREAD);
     hwloc_bitmap_free(old);
     return r;
@@ -1682,12 +1905,10 @@ static void servet__write_cache(servet__wbuf *w, const servet_profile *p) {
     servet__put_i32(w, p->huge_pages);
     servet__put_i32(w, p->nlevels);
     for (i = 0; i < p->nlevels; i++) servet__put_level(w, &p->levels[i]);
-    servet__put_i32(w, p->nsmall);
-    for (i = 0; i < p->nsmall; i++) servet__put_level(w, &p->small_levels[i]);
     servet__put_i32(w, p->ntlb);
     for (i = 0; i < p->ntlb; i++) servet__put_f64(w, p->tlb_bytes[i]);
     servet__put_curve(w, p->curve);
-    servet__put_curve(w, p->curve_small);
+    servet__put_curve(w, p->curve_tlb);
 }
 
 static void servet__read_cache(servet__rbuf *r, servet_profile *p) {
@@ -1697,12 +1918,10 @@ static void servet__read_cache(servet__rbuf *r, servet_profile *p) {
     p->huge_pages = servet__get_i32(r);
     p->nlevels = servet__get_count(r, SERVET__MAX_LEVELS, 36);
     for (i = 0; i < p->nlevels; i++) servet__get_level(r, &p->levels[i]);
-    p->nsmall = servet__get_count(r, SERVET__MAX_LEVELS, 36);
-    for (i = 0; i < p->nsmall; i++) servet__get_level(r, &p->small_levels[i]);
     p->ntlb = servet__get_count(r, SERVET__MAX_TLB, 8);
     for (i = 0; i < p->ntlb; i++) p->tlb_bytes[i] = servet__get_f64(r);
     p->curve = servet__get_curve(r, &p->ctx);
-    p->curve_small = servet__get_curve(r, &p->ctx);
+    p->curve_tlb = servet__get_curve(r, &p->ctx);
 }
 
 /* Serialise the profile into a freshly allocated buffer. */
@@ -1847,10 +2066,10 @@ static servet_result servet__parse(servet_profile *p, const unsigned char *d, si
 static void servet__clear_measured(servet_profile *p) {
     servet__free_topology(p);
     servet__free(&p->ctx, p->curve);
-    servet__free(&p->ctx, p->curve_small);
-    p->curve = p->curve_small = NULL;
+    servet__free(&p->ctx, p->curve_tlb);
+    p->curve = p->curve_tlb = NULL;
     p->sections = 0;
-    p->nlevels = p->nsmall = p->ntlb = 0;
+    p->nlevels = p->ntlb = 0;
 }
 
 /* Read and validate the file at `path` into p. NOT_FOUND if absent,
@@ -2344,10 +2563,6 @@ size_t servet_json(const servet_profile *p, char *buf, size_t cap) {
             servet__sb_printf(&b, "]");
         }
         servet__sb_printf(&b, "]");
-        if (i < p->nsmall) {
-            servet__sb_printf(&b, ",\"small_pages_estimate_bytes\":%.0f,\"small_pages_method\":\"%s\"",
-                              p->small_levels[i].size_bytes, servet__method_name(p->small_levels[i].method));
-        }
         servet__sb_printf(&b, "}");
     }
     servet__sb_printf(&b, "],\"memory\":{\"latency_ns\":");
@@ -2356,7 +2571,7 @@ size_t servet_json(const servet_profile *p, char *buf, size_t cap) {
     for (i = 0; i < p->ntlb; i++) servet__sb_printf(&b, "%s{\"reach_bytes\":%.0f}", i ? "," : "", p->tlb_bytes[i]);
     servet__sb_printf(&b, "],\"curves\":{");
     if (p->curve) { servet__sb_printf(&b, "\"primary\":"); servet__json_curve(&b, p->curve); }
-    if (p->curve_small) { servet__sb_printf(&b, "%s\"small_pages\":", p->curve ? "," : ""); servet__json_curve(&b, p->curve_small); }
+    if (p->curve_tlb) { servet__sb_printf(&b, "%s\"tlb\":", p->curve ? "," : ""); servet__json_curve(&b, p->curve_tlb); }
     servet__sb_printf(&b, "}}\n");
     if (buf && cap) buf[b.len < cap ? b.len : cap - 1] = 0;
     return b.len;

@@ -64,6 +64,7 @@ typedef struct sim_state {
     const sim_spec *spec;
     uint64_t noise_rng;
     double last_bytes, last_value;
+    int last_replica;
     uint32_t *counts;
     size_t counts_cap;
     unsigned char *reach;
@@ -172,14 +173,15 @@ SIM_UNUSED static int sim_load_spec(const char *path, sim_spec *sp, char *err, s
     return sim_parse_spec(text, sp, err, errcap);
 }
 
-/* physical line address of virtual line vl */
-SIM_UNUSED static uint64_t sim_phys_line(const sim_spec *sp, uint64_t vl, int line) {
+/* physical line address of virtual line vl in buffer `replica` (each
+   replica is an independent mapping, as a fresh mmap in the real probe) */
+SIM_UNUSED static uint64_t sim_phys_line(const sim_spec *sp, uint64_t vl, int line, int replica) {
     uint64_t lines_per_page, vpage, frame;
     if (sp->coloring) return vl;
     lines_per_page = (uint64_t)(sp->page / line);
     if (lines_per_page == 0) lines_per_page = 1;
     vpage = vl / lines_per_page;
-    frame = sim_mix(sp->seed * 0x51ED27ull ^ (vpage * 0x9E3779B1ull)) >> 28; /* 36-bit frame number */
+    frame = sim_mix((sp->seed + (uint64_t)replica * 1000003ull) * 0x51ED27ull ^ (vpage * 0x9E3779B1ull)) >> 28;
     return frame * lines_per_page + vl % lines_per_page;
 }
 
@@ -196,7 +198,7 @@ SIM_UNUSED static void sim_free(sim_state *st) {
 }
 
 /* Exact steady-state cycles per access of the cyclic walk over `bytes`. */
-SIM_UNUSED static double sim_exact(sim_state *st, double bytes) {
+SIM_UNUSED static double sim_exact(sim_state *st, double bytes, int replica) {
     const sim_spec *sp = st->spec;
     int line = sp->lv[0].line, l;
     uint64_t nl = (uint64_t)(bytes / line), i, remaining;
@@ -224,13 +226,13 @@ SIM_UNUSED static double sim_exact(sim_state *st, double bytes) {
         for (i = 0; i < nl; i++) {
             uint64_t a;
             if (!st->reach[i]) continue;
-            a = l == 0 ? i : sim_phys_line(sp, i, line);
+            a = l == 0 ? i : sim_phys_line(sp, i, line, replica);
             st->counts[(L->hash ? sim_mix(a) : a) % sets]++;
         }
         for (i = 0; i < nl; i++) {
             uint64_t a;
             if (!st->reach[i]) continue;
-            a = l == 0 ? i : sim_phys_line(sp, i, line);
+            a = l == 0 ? i : sim_phys_line(sp, i, line, replica);
             if (st->counts[(L->hash ? sim_mix(a) : a) % sets] <= (uint32_t)L->ways) {
                 st->reach[i] = 0;
                 hits++;
@@ -245,12 +247,13 @@ SIM_UNUSED static double sim_exact(sim_state *st, double bytes) {
 }
 
 /* servet_measure_fn: one noisy repetition */
-SIM_UNUSED static double sim_measure(void *user, double bytes) {
+SIM_UNUSED static double sim_measure(void *user, double bytes, int replica) {
     sim_state *st = (sim_state *)user;
     double u, v, g;
-    if (bytes != st->last_bytes) {
-        st->last_value = sim_exact(st, bytes);
+    if (bytes != st->last_bytes || replica != st->last_replica) {
+        st->last_value = sim_exact(st, bytes, replica);
         st->last_bytes = bytes;
+        st->last_replica = replica;
     }
     if (st->spec->noise <= 0) return st->last_value;
     do {
@@ -277,6 +280,8 @@ SIM_UNUSED static int sim_detect(const sim_spec *sp, servet_curve *curve, servet
     d.line_bytes = sp->lv[0].line;
     d.page_bytes = sp->page;
     d.repeats = 5;
+    d.replicas = 32; /* as the real probe */
+    d.replica_bytes = 32.0 * 1048576.0;
     if (servet_sweep(sim_measure, &st, &d, curve) != SERVET_OK) { sim_free(&st); return -1; }
     sim_free(&st);
     k = servet_infer_caches(curve->bytes, curve->ns, curve->n, sp->page, levels, max, NULL);
@@ -309,7 +314,7 @@ SIM_UNUSED static double sim_trace_check(const sim_spec *sp, double bytes, uint6
             for (l = 0; l < sp->nlevels; l++) {
                 uint64_t s, *t, *st, w, victim = 0;
                 int ways = sp->lv[l].ways, hit = 0;
-                a = l == 0 ? v : sim_phys_line(sp, v, line);
+                a = l == 0 ? v : sim_phys_line(sp, v, line, 0);
                 s = (sp->lv[l].hash ? sim_mix(a) : a) % sets[l];
                 t = tags[l] + s * (uint64_t)ways;
                 st = stamp[l] + s * (uint64_t)ways;
