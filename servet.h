@@ -9,7 +9,7 @@
        #define SERVET_IMPLEMENTATION
        #include "servet.h"
 
-   everywhere else just #include "servet.h". Link with -lhwloc (and -lm).
+   everywhere else just #include "servet.h". Link with -lhwloc -lm -pthread.
 
        servet_desc desc = {0};              // every zero field is a sensible default
        servet_profile *prof = NULL;
@@ -36,9 +36,23 @@
                           Fig. 1) rebuilt for 2026 hardware, inferred with the
                           gradient/probabilistic algorithm (Fig. 2-4). See the
                           >>probe-cache section for what changed and why.
-   Later sections (shared caches, memory contention, MPI layers, MultiBSP,
-   Apex-Map) add bits; a file written by an older build is extended, not thrown
-   away, when a newer build asks for more probes.
+   SERVET_PROBE_SHARED    which PUs share each measured cache level (Fig. 5),
+                          one representative pair per OS-reported relation
+                          plus a random sample, not all P(P-1)/2 pairs.
+   SERVET_PROBE_MEMORY    copy bandwidth alone and in pairs, overhead levels
+                          and their PU groups, bandwidth as a group fills
+                          (Fig. 6, Fig. 9).
+   Shared and memory imply cache (their arrays are sized from it). Asking for
+   a probe the file lacks runs just that probe and keeps the rest; re-running
+   the cache probe drops the sections that were sized from the old levels.
+
+   ============================================================================
+   DECISIONS
+   ============================================================================
+       int pus[16];
+       servet_choose_placement(prof, 16, SERVET_PLACE_SPREAD, pus);  // bandwidth-bound
+       servet_choose_placement(prof, 16, SERVET_PLACE_COMPACT, pus); // threads share data
+   pus[i] is the OS index of the PU for thread i (bind it with hwloc). See >>decide.
 
    ============================================================================
    CACHE FILE
@@ -125,7 +139,8 @@
    ============================================================================
    CHANGES
    ============================================================================
-   0.1.0  topology, binary cache file, cache-size probe, servet command.
+   0.1.0  topology, binary cache file, cache-size probe, shared caches,
+          memory contention, thread placement, servet command.
 */
 /* The implementation needs POSIX/GNU declarations (clock_gettime, mmap flags,
    flock): if the file that defines SERVET_IMPLEMENTATION includes system
@@ -143,7 +158,7 @@
 #define SERVET_VERSION_MINOR 1
 #define SERVET_VERSION_PATCH 0
 #define SERVET_VERSION_STRING "0.1.0"
-#define SERVET_FORMAT_VERSION 1u
+#define SERVET_FORMAT_VERSION 2u
 
 #if !defined(SERVET_USE_MPI) && defined(MPI_VERSION)
 #define SERVET_USE_MPI 1
@@ -188,8 +203,8 @@ SERVET_API const char *servet_result_string(servet_result r);
 #define SERVET_PROBE_COMM 0x10u
 #define SERVET_PROBE_MBSP 0x20u
 #define SERVET_PROBE_APEX 0x40u
-#define SERVET_PROBE_IMPLEMENTED (SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE)
-#define SERVET_PROBE_DEFAULT (SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE)
+#define SERVET_PROBE_IMPLEMENTED (SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE | SERVET_PROBE_SHARED | SERVET_PROBE_MEMORY)
+#define SERVET_PROBE_DEFAULT SERVET_PROBE_IMPLEMENTED
 
 /* "topology,cache" -> bits. Unknown or not-yet-implemented names are an error. */
 SERVET_API servet_result servet_probes_parse(const char *list, unsigned *out_bits);
@@ -222,6 +237,7 @@ typedef struct servet_desc {
     int no_save;                /* do not write the cache file */
     int quick;                  /* fewer repetitions (tests, CI); less robust results */
     uint64_t cache_max_bytes;   /* largest array of the cache probe; 0 -> automatic */
+    int all_pairs;              /* shared/memory probes: measure every PU pair (validation) */
     servet_log_level log_level; /* 0 -> SERVET_LOG_WARN */
     servet_log_fn log;
     void *log_user;
@@ -272,6 +288,7 @@ typedef struct servet_cache_info {
     double latency_cycles;
     servet_cache_method method;
     uint64_t estimate_bytes;      /* the inference's raw estimate behind size_bytes */
+    uint64_t range_lo_bytes, range_hi_bytes; /* its uncertainty: sizes the data fit as well */
     uint64_t reported_size_bytes; /* what the OS (hwloc) reports, 0 if nothing */
     int reported_ways, line_bytes;
     int reported_instances;       /* how many such caches the machine has */
@@ -287,6 +304,35 @@ SERVET_API int servet_cache_reported_group(const servet_profile *p, int level, i
                                            int *pus, int max);
 /* Memory latency measured beyond the last cache level (ns), 0 if not measured. */
 SERVET_API double servet_memory_latency_ns(const servet_profile *p);
+
+/* Measured sharing of cache level `level` (1-based): group g's PU OS indices.
+   Returns the group's size (may exceed max), or a negative result when the
+   shared-cache probe did not run or there is no such group. PUs that share
+   the level with nobody form no group. */
+SERVET_API int servet_cache_shared_group(const servet_profile *p, int level, int group, int *pus, int max);
+
+/* Memory contention (servet probe memory). */
+typedef struct servet_memory_info {
+    double ref_bandwidth_bytes_per_s; /* one PU copying alone */
+    double tolerance;                 /* relative noise band used to group pairs */
+    int levels;                       /* overhead levels found (0: none) */
+    int pairs_measured;
+} servet_memory_info;
+SERVET_API servet_result servet_memory(const servet_profile *p, servet_memory_info *out);
+/* Level i (0 = most severe): per-PU bandwidth of a pair at that level. */
+SERVET_API double servet_memory_level_bandwidth(const servet_profile *p, int level);
+/* Group g of level i: PU OS indices; returns the size or a negative result. */
+SERVET_API int servet_memory_level_group(const servet_profile *p, int level, int group, int *pus, int max);
+
+/* ------------------------------------------------------------- decisions */
+typedef enum servet_placement_policy {
+    SERVET_PLACE_SPREAD = 0,  /* bandwidth-bound: across memory-contention groups */
+    SERVET_PLACE_COMPACT = 1  /* threads sharing data: packed into shared caches */
+} servet_placement_policy;
+/* Fills pus[0..nthreads-1] with the OS indices to bind threads to; returns
+   nthreads or a negative servet_result. Deterministic; no measurement. */
+SERVET_API int servet_choose_placement(const servet_profile *p, int nthreads, servet_placement_policy policy,
+                                       int *pus);
 
 /* TLB reach steps seen with 4 KiB pages but not with huge pages (bytes). */
 SERVET_API int servet_tlb_count(const servet_profile *p);
@@ -316,6 +362,8 @@ typedef struct servet_cache_level {
     double divergence;  /* mean |MR - model| of the chosen fit (0 for STEP) */
     double estimate_bytes; /* the inference's own estimate (size_bytes may be the
                               OS figure it confirmed, see >>probe-cache) */
+    double range_lo_bytes, range_hi_bytes; /* sizes the data cannot tell apart
+                              from the estimate (the fit's uncertainty) */
 } servet_cache_level;
 
 /* The inference of Fig. 4: a curve (sizes in bytes, time per access in any
@@ -555,6 +603,8 @@ struct servet_profile {
     int32_t npus, ncores, npackages, nnuma;
     uint64_t memory_bytes;
     servet__pu *pus;
+    int32_t ndepth;  /* hwloc tree depth (CPU side) */
+    int32_t *anc;    /* npus x ndepth: logical index of each PU's ancestor per depth */
     int32_t ncacheobjs;
     servet__cacheobj *cacheobjs;
     int32_t ncachepus;
@@ -569,10 +619,17 @@ struct servet_profile {
     double tlb_bytes[SERVET__MAX_TLB];
     servet_curve *curve;       /* primary curve (NULL if not measured) */
     servet_curve *curve_tlb;   /* one line per 4 KiB page: TLB cost (NULL if none) */
+    /* shared caches (per measured level) and memory contention */
+    int32_t nshare;
+    struct servet__share *share;
+    struct servet__memory *memory;
 };
 
 static void servet__free_topology(servet_profile *p) {
     servet__free(&p->ctx, p->pus);
+    servet__free(&p->ctx, p->anc);
+    p->anc = NULL;
+    p->ndepth = 0;
     servet__free(&p->ctx, p->cacheobjs);
     servet__free(&p->ctx, p->cachepus);
     p->pus = NULL;
@@ -637,6 +694,19 @@ static servet_result servet__topo_extract(servet_profile *p, hwloc_topology_t t)
         p->pus[i].package = servet__ancestor_index(t, pu, HWLOC_OBJ_PACKAGE);
         node = hwloc_get_next_obj_covering_cpuset_by_type(t, pu->cpuset, HWLOC_OBJ_NUMANODE, NULL);
         p->pus[i].numa = node ? (int32_t)node->logical_index : 0;
+    }
+    /* every PU's ancestors, depth by depth: pair relations come from the
+       lowest common ancestor, whatever the tree holds (groups, dies...) */
+    p->ndepth = hwloc_topology_get_depth(t);
+    if (p->ndepth < 1 || p->ndepth > 64) return SERVET_ERROR_TOPOLOGY;
+    p->anc = (int32_t *)servet__calloc(&p->ctx, (size_t)npus * (size_t)p->ndepth, sizeof(int32_t));
+    if (!p->anc) return SERVET_ERROR_OUT_OF_MEMORY;
+    for (i = 0; i < npus; i++) {
+        hwloc_obj_t pu = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, (unsigned)i);
+        for (depth = 0; depth < p->ndepth; depth++) {
+            hwloc_obj_t a = hwloc_get_ancestor_obj_by_depth(t, depth, pu);
+            p->anc[(size_t)i * p->ndepth + depth] = a ? (int32_t)a->logical_index : (depth == (int)pu->depth ? (int32_t)pu->logical_index : -1);
+        }
     }
     /* Data and unified caches, every depth; instruction caches are ignored. */
     for (depth = 0; depth < hwloc_topology_get_depth(t); depth++) {
@@ -834,6 +904,13 @@ static void servet__fingerprint(char *out, size_t cap) {
       and 2 MiB 16-way ones by 6%. Replica q holds 32 MiB/(q+1): about
       130 MiB for all of them (8 MiB budget with desc.quick).
 
+   7. What is reported. size_bytes is the measured capacity. Each estimate
+      comes with range_lo..range_hi, the candidate sizes whose best fit is
+      within 25% of the best divergence (for a sharp step: from the last
+      size that fits to the first that misses throughout). An OS-reported size inside
+      that range is confirmed and reported exactly (estimate_bytes keeps the
+      raw number); outside it the measurement wins.
+
    INFERENCE (Fig. 4, generalised): find plateaus of the log-latency curve
    (points whose neighbours within a quarter octave agree to within the
    measured noise), and between two plateaus a transition. A transition whose
@@ -938,12 +1015,15 @@ static void servet__fit_transition(const double *bytes, const double *mr, const 
     servet__cand best[5];
     int nb = 0, ik, im, i, j;
     double cs, cs_lo = bytes[lo] * 0.5, cs_hi = bytes[hi] * 2.0, gran;
-    int cluster[5], bestc = 0;
+    int cluster[5], bestc = 0, ncs = 0;
+    double cs_list[512], cs_mind[512], thr;
     /* candidate sizes m * 2^k, 32 <= m < 64: every size a cache is built
        with to within 1.6% (48 KiB, 1.25 MiB, 2 MiB, 27.5 MiB are exact) */
     gran = pow(2.0, floor(log2(cs_lo)) - 5.0);
-    for (cs = ceil(cs_lo / gran) * gran; cs <= cs_hi; cs += gran) {
+    for (cs = ceil(cs_lo / gran) * gran; cs <= cs_hi && ncs < 512; cs += gran) {
         if (cs >= 64.0 * gran) gran *= 2.0;
+        cs_list[ncs] = cs;
+        cs_mind[ncs] = 1e300;
         for (ik = 0; ik < nk; ik++) {
             for (im = 0; im < 9; im++) {
                 servet_cache_method m = im % 3 == 0 ? SERVET_METHOD_BINOMIAL_PAGE
@@ -962,6 +1042,7 @@ static void servet__fit_transition(const double *bytes, const double *mr, const 
                 }
                 if (!ok || wsum <= 0.0) continue;
                 div /= wsum;
+                if (div < cs_mind[ncs]) cs_mind[ncs] = div;
                 /* keep the five lowest divergences, sorted */
                 if (nb < 5 || div < best[nb - 1].div) {
                     j = nb < 5 ? nb++ : 4;
@@ -970,6 +1051,7 @@ static void servet__fit_transition(const double *bytes, const double *mr, const 
                 }
             }
         }
+        ncs++;
     }
     if (nb == 0) { out->size_bytes = 0; out->method = SERVET_METHOD_NONE; return; }
 #ifdef SERVET_DEBUG_FIT
@@ -990,6 +1072,18 @@ static void servet__fit_transition(const double *bytes, const double *mr, const 
     out->size_bytes = best[bestc].cs;
     out->method = best[bestc].m;
     out->divergence = best[bestc].div;
+    /* uncertainty: every candidate size whose best fit is as good as the
+       voters' (within 25% of the lowest divergence) */
+    thr = best[0].div * 1.25 + 1e-4;
+    out->range_lo_bytes = out->range_hi_bytes = out->size_bytes;
+    for (i = 0; i < ncs; i++)
+        if (cs_mind[i] <= thr) {
+            if (cs_list[i] < out->range_lo_bytes) out->range_lo_bytes = cs_list[i];
+            if (cs_list[i] > out->range_hi_bytes) out->range_hi_bytes = cs_list[i];
+        }
+#ifdef SERVET_DEBUG_FIT
+    fprintf(stderr, "  chosen %.0f range %.0f..%.0f\n", out->size_bytes, out->range_lo_bytes, out->range_hi_bytes);
+#endif
 }
 
 typedef struct servet__trans {
@@ -1046,7 +1140,7 @@ static int servet__infer(const double *bytes, const double *latency, const doubl
     int plateau[SERVET_CURVE_MAX];
     servet__run runs[SERVET_CURVE_MAX];
     servet__trans tr[SERVET_CURVE_MAX];
-    int nruns = 0, i, j, nl = 0, cur, nt = 0, t;
+    int nruns = 0, i, j, nl = 0, cur, nt = 0, t, merged = 0;
     double tau, sig, W = log(2.0) / 4.0 * 1.01;
     if (!servet__check_curve(bytes, latency, n) || !(page_bytes >= 0.0) || !isfinite(page_bytes) ||
         max_levels < 0 || (max_levels > 0 && !levels))
@@ -1148,19 +1242,39 @@ static int servet__infer(const double *bytes, const double *latency, const doubl
         memset(L, 0, sizeof *L);
         L->latency = h;
         /* sharp step? misses begin (MR <= 0.08 until k), then MR >= 0.8
-           within 25% of size: the gradient peak of Fig. 2 */
+           within 35% of size: the gradient peak of Fig. 2 (a 2-way set's
+           deterministic ramp spans 1.34x) */
         for (jj = T->a_end; jj <= hi && mr[jj] < 0.8; jj++) {} /* first high point */
         for (k = jj - 1; k > lo && mr[k] > 0.08; k--) {}      /* last low one before it */
-        if (jj <= hi && k >= T->a_end && mr[k] <= 0.08 && bytes[jj] / bytes[k] <= 1.25) sharp = 1;
+        if (jj <= hi && k >= T->a_end && mr[k] <= 0.08 && bytes[jj] / bytes[k] <= 1.35) sharp = 1;
         if (sharp) {
             L->size_bytes = bytes[k];
             L->method = SERVET_METHOD_STEP;
             L->divergence = 0.0;
+            /* from the last size that fits to just below the first that
+               misses throughout: a co-runner on an SMT sibling keeps some
+               lines hot and starts the ramp early, but every set overflows
+               past the hardware size, whoever else is there */
+            L->range_lo_bytes = bytes[k];
+            L->range_hi_bytes = bytes[jj] - 64.0;
         } else {
             servet__fit_transition(bytes, mr, spread, lo, hi, page_bytes, L);
         }
         L->estimate_bytes = L->size_bytes;
-        if (L->size_bytes > 0) nl++;
+        if (L->size_bytes <= 0) continue;
+        /* No cache level is within 1.5x of the one above it (L1->L2 and
+           L2->L3 are 4x and more): two such "levels" are one transition cut
+           in two by noise. Refit the merged transition. */
+        if (nl > 0 && L->size_bytes < 1.5 * levels[nl - 1].size_bytes && t > 0) {
+            servet__trans M = tr[t - 1];
+            M.b_start = T->b_start; M.b_end = T->b_end; M.hi_level = T->hi_level;
+            tr[t] = M;
+            nl--;
+            t--;
+            merged++;
+            if (merged < 8) continue;
+        }
+        nl++;
     }
     return nl;
 }
@@ -1284,6 +1398,26 @@ servet_result servet_sweep(servet_measure_fn measure, void *user, const servet_s
             servet__curve_insert(out, s, v, sp);
         }
         if (d && d->progress) d->progress(d->progress_user, "cache", 0.8 + 0.2 * (double)k / (double)nc);
+    }
+    /* Consistency: the time per access can only grow with the array. A point
+       more than 5% above its successor was hit by interference that its own
+       repetitions could not see (a vCPU descheduled for longer than the
+       whole point): measure both again, keep the lower, twice at most. */
+    for (k = 0; k < 2; k++) {
+        int i, fixed = 0;
+        for (i = 0; i + 1 < out->n; i++) {
+            double v, sp;
+            int q, nr;
+            if (out->ns[i] <= out->ns[i + 1] * 1.05) continue;
+            for (q = i; q <= i + 1; q++) {
+                nr = servet__nreplicas(d, out->bytes[q]);
+                if (!servet__measure_point(measure, user, out->bytes[q], servet__reps_per(reps, nr), nr, &v, &sp))
+                    return SERVET_ERROR_PROBE_FAILED;
+                if (v < out->ns[q]) { out->ns[q] = v; out->spread[q] = sp; }
+            }
+            fixed++;
+        }
+        if (!fixed) break;
     }
     return SERVET_OK;
 }
@@ -1558,21 +1692,22 @@ static int servet__pin_here(hwloc_topology_t t, hwloc_bitmap_t old) {
     return ok;
 }
 
-/* A probabilistic estimate has a resolution of a few percent (the fit trades
-   associativity against size). When the OS reports a size for a cache within
-   10% of the estimate, the measurement has confirmed that figure and the
-   figure is exact, so it becomes size_bytes; the raw estimate stays in
-   estimate_bytes. Outside 10% the measurement wins: VMs report the host's
-   last level, and hashed or shared levels give a program less than the OS
-   says. Sharp steps (method STEP) are exact already and never replaced. */
+/* A probabilistic estimate has a resolution (the fit trades associativity
+   and replacement against size): range_lo..range_hi are the sizes the data
+   fit as well as the estimate. When the OS reports a size for a cache inside
+   that range, the measurement has confirmed the figure, and the figure is
+   exact, so it becomes size_bytes (the raw estimate stays in
+   estimate_bytes). Outside the range the measurement wins: VMs report the
+   host's last level, and shared or hashed levels give a program less than
+   the OS says. For a sharp step the range runs from the last size that fits
+   to the first that misses throughout (see the inference). */
 static void servet__confirm_reported(const servet_profile *p, servet_cache_level *lv, int n) {
     int i, j;
     for (i = 0; i < n; i++) {
-        double best = 0.0, bestd = 0.10;
-        if (lv[i].method == SERVET_METHOD_STEP) continue;
+        double best = 0.0, bestd = 1e300;
         for (j = 0; j < p->ncacheobjs; j++) {
-            double r = (double)p->cacheobjs[j].size, dd = fabs(lv[i].estimate_bytes / r - 1.0);
-            if (r > 0 && dd <= bestd) { bestd = dd; best = r; }
+            double r = (double)p->cacheobjs[j].size, dd = fabs(log(lv[i].estimate_bytes / r));
+            if (r >= lv[i].range_lo_bytes && r <= lv[i].range_hi_bytes && dd < bestd) { bestd = dd; best = r; }
         }
         if (best > 0) lv[i].size_bytes = best;
     }
@@ -1673,6 +1808,787 @@ done:
     return r;
 }
 
+/* ========================================================================== >>probe-shared
+   WHAT IT MEASURES (Servet Fig. 5): for each measured cache level, one PU
+   walks an array of 2/3 of that level's measured capacity (ref), then two
+   PUs walk one such array each at the same time. Two arrays of 2/3 C do not
+   fit one cache of C, so if the pair shares the level each walker's latency
+   rises towards the next level's.
+   THRESHOLD: the paper's fixed ratio 2 assumes a miss costs at least twice a
+   hit, and that 4/3 of a cache misses entirely. We read both off the cache
+   probe's own curve instead: if the pair shares the level, each walker sees
+   a footprint of twice its array, so the expected ratio is C(2A)/C(A) from
+   the measured curve; a pair shares the level when its ratio exceeds the
+   geometric midpoint sqrt(C(2A)/C(A)) between "private" (1) and "shared"
+   (1.8 for this VM's 48 KiB L1, 2.1 for its L2). A ratio clearly above 1
+   (> 1.15) but below the threshold is reported as contention without
+   capacity sharing: seen here at the last level, which the host shares with
+   other tenants whose pressure dominates its occupancy.
+   PAIR SELECTION: Servet measures all P(P-1)/2 pairs per level (8,128 on 128
+   PUs). Pairs are classed by their OS-reported relation (same core, the
+   smallest reported cache level they share, same package, same NUMA node);
+   one representative per class is measured, plus a random sample of other
+   pairs (as many as there are classes, at least 2) to check the classes. A
+   sampled pair whose verdict differs from its class's representative is a
+   contradiction: reported, and its own verdict used. The cost grows with the
+   number of relations, not with P^2; --all-pairs measures every pair.
+   ========================================================================== */
+typedef struct servet__pairres {
+    int32_t a, b;     /* PU logical indices */
+    int32_t cls;      /* relation key */
+    int32_t flags;    /* 1: representative, 2: sampled, 4: contradicts its class */
+    double value;     /* ratio (shared caches) or bandwidth in B/s (memory) */
+} servet__pairres;
+
+#define SERVET__PAIR_REP 1
+#define SERVET__PAIR_SAMPLE 2
+#define SERVET__PAIR_CONTRA 4
+
+/* The OS-reported relation of two PUs as one integer key: the depth of
+   their lowest common ancestor in the hwloc tree (SMT siblings, same L2,
+   same L3, same die, package, group...) and whether they share a NUMA
+   node (NUMA nodes hang beside the tree in hwloc 2). */
+static int32_t servet__relation(const servet_profile *p, int a, int b) {
+    int32_t lca = 0, d;
+    for (d = 0; d < p->ndepth; d++) {
+        int32_t x = p->anc[(size_t)a * p->ndepth + d], y = p->anc[(size_t)b * p->ndepth + d];
+        if (x < 0 || x != y) break;
+        lca = d;
+    }
+    return lca | ((p->pus[a].numa == p->pus[b].numa) ? 256 : 0);
+}
+
+/* Pairs to measure among the PUs with allowed[i] != 0: one representative
+   per relation class, then `sample` random others (or every pair). Returns
+   the count; *nclasses receives the number of classes. */
+static int servet__select_pairs(const servet_profile *p, const unsigned char *allowed, int all_pairs,
+                                uint64_t seed, servet__pairres *out, int max, int *nclasses) {
+    int i, j, n = 0, nc = 0, sample, seen = 0;
+    int32_t classes[256];
+    for (i = 0; i < p->npus; i++) {
+        if (!allowed[i]) continue;
+        for (j = i + 1; j < p->npus; j++) {
+            int32_t key;
+            int c, known = 0;
+            if (!allowed[j]) continue;
+            key = servet__relation(p, i, j);
+            for (c = 0; c < nc; c++) if (classes[c] == key) { known = 1; break; }
+            if ((all_pairs || !known) && n < max) {
+                out[n].a = i; out[n].b = j; out[n].cls = key; out[n].value = 0.0;
+                out[n].flags = known ? 0 : SERVET__PAIR_REP;
+                n++;
+            }
+            if (!known && nc < 256) classes[nc++] = key;
+        }
+    }
+    if (nclasses) *nclasses = nc;
+    if (all_pairs) return n;
+    /* reservoir sample over the pairs that are not representatives */
+    sample = nc < 2 ? 2 : nc;
+    {
+        int base = n;
+        for (i = 0; i < p->npus; i++) {
+            if (!allowed[i]) continue;
+            for (j = i + 1; j < p->npus; j++) {
+                int k, rep = 0;
+                if (!allowed[j]) continue;
+                for (k = 0; k < base; k++) if (out[k].a == i && out[k].b == j) { rep = 1; break; }
+                if (rep) continue;
+                seen++;
+                if (n - base < sample && n < max) {
+                    out[n].a = i; out[n].b = j; out[n].cls = servet__relation(p, i, j);
+                    out[n].flags = SERVET__PAIR_SAMPLE; out[n].value = 0.0;
+                    n++;
+                } else {
+                    uint64_t r = servet__rng_next(&seed) % (uint64_t)seen;
+                    if (r < (uint64_t)sample && base + (int)r < max) {
+                        out[base + r].a = i; out[base + r].b = j; out[base + r].cls = servet__relation(p, i, j);
+                        out[base + r].flags = SERVET__PAIR_SAMPLE;
+                    }
+                }
+            }
+        }
+    }
+    return n;
+}
+
+/* union-find over PU indices */
+static int servet__uf_find(int32_t *par, int x) {
+    while (par[x] != x) { par[x] = par[par[x]]; x = par[x]; }
+    return x;
+}
+static void servet__uf_union(int32_t *par, int a, int b) {
+    a = servet__uf_find(par, a);
+    b = servet__uf_find(par, b);
+    if (a != b) par[a < b ? b : a] = a < b ? a : b;
+}
+
+/* Verdict of every PU pair from the measured ones: measured pairs speak for
+   themselves, the others take their class representative's verdict.
+   verdict(value) -> a label (0 = none); pairs with the same label are
+   joined. group_of[i] = smallest PU index of i's group for `label`, or -1
+   when i is alone / not probed. Returns the number of groups of 2+. */
+static int servet__groups(const servet_profile *p, const unsigned char *allowed, const servet__pairres *pairs,
+                          int npairs, const int *label_of_pair, int label, int32_t *group_of) {
+    int32_t *par = (int32_t *)servet__calloc(&p->ctx, (size_t)p->npus, sizeof(int32_t));
+    int i, j, k, ng = 0;
+    if (!par) return -1;
+    for (i = 0; i < p->npus; i++) par[i] = i;
+    for (i = 0; i < p->npus; i++) {
+        if (!allowed[i]) continue;
+        for (j = i + 1; j < p->npus; j++) {
+            int32_t key;
+            int lab = -1;
+            if (!allowed[j]) continue;
+            for (k = 0; k < npairs; k++)
+                if (pairs[k].a == i && pairs[k].b == j) { lab = label_of_pair[k]; break; }
+            if (lab < 0) {
+                key = servet__relation(p, i, j);
+                for (k = 0; k < npairs; k++)
+                    if ((pairs[k].flags & SERVET__PAIR_REP) && pairs[k].cls == key) { lab = label_of_pair[k]; break; }
+            }
+            if (lab == label) servet__uf_union(par, i, j);
+        }
+    }
+    for (i = 0; i < p->npus; i++) {
+        int r = servet__uf_find(par, i), size = 0;
+        for (j = 0; j < p->npus; j++) if (servet__uf_find(par, j) == r) size++;
+        group_of[i] = (allowed[i] && size > 1) ? r : -1;
+        if (group_of[i] == i) ng++;
+    }
+    servet__free(&p->ctx, par);
+    return ng;
+}
+
+/* Measured pairs (sampled, or all of them) that disagree with their class's
+   representative. */
+static int servet__mark_contradictions(servet__pairres *pairs, int npairs, const int *label_of_pair) {
+    int i, k, n = 0;
+    for (i = 0; i < npairs; i++) {
+        if (pairs[i].flags & SERVET__PAIR_REP) continue;
+        for (k = 0; k < npairs; k++)
+            if ((pairs[k].flags & SERVET__PAIR_REP) && pairs[k].cls == pairs[i].cls) {
+                if (label_of_pair[k] != label_of_pair[i]) { pairs[i].flags |= SERVET__PAIR_CONTRA; n++; }
+                break;
+            }
+    }
+    return n;
+}
+
+typedef struct servet__share {
+    int32_t level;          /* cache level (1-based) */
+    double array_bytes;     /* 2/3 of the measured capacity */
+    double ref_ns;          /* one PU alone */
+    double threshold;       /* sqrt(next/hit) */
+    int32_t npairs;
+    servet__pairres *pairs; /* value = ratio */
+    int32_t *group_of;      /* npus entries */
+    int32_t ncontra;
+} servet__share;
+
+/* ---- concurrent pinned workers (threads), shared by the shared-cache,
+   memory and MultiBSP probes ---- */
+#include <pthread.h>
+
+typedef struct servet__worker {
+    hwloc_topology_t topo;
+    int os_index;
+    pthread_barrier_t *barrier;
+    void (*prepare)(struct servet__worker *w);
+    void (*run)(struct servet__worker *w);
+    void (*cleanup)(struct servet__worker *w);
+    void *state;
+    double arg, result;
+    int ok;
+} servet__worker;
+
+static void *servet__worker_main(void *arg) {
+    servet__worker *w = (servet__worker *)arg;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    w->ok = 0;
+    if (set) {
+        hwloc_bitmap_only(set, (unsigned)w->os_index);
+        w->ok = hwloc_set_cpubind(w->topo, set, HWLOC_CPUBIND_THREAD) == 0;
+        hwloc_bitmap_free(set);
+    }
+    if (w->prepare) w->prepare(w);
+    pthread_barrier_wait(w->barrier);
+    if (w->run) w->run(w);
+    pthread_barrier_wait(w->barrier);
+    if (w->cleanup) w->cleanup(w);
+    return NULL;
+}
+
+/* Run k workers at once, each pinned to its PU; all prepare, then all run
+   together (barrier), then clean up. */
+static int servet__run_workers(servet__worker *w, int k) {
+    pthread_t th[256];
+    pthread_barrier_t bar;
+    int i, ok = 1;
+    if (k < 1 || k > 256 || pthread_barrier_init(&bar, NULL, (unsigned)k) != 0) return 0;
+    for (i = 0; i < k; i++) {
+        w[i].barrier = &bar;
+        if (pthread_create(&th[i], NULL, servet__worker_main, &w[i]) != 0) {
+            /* cannot start them all: the barrier would never open */
+            ok = 0;
+            break;
+        }
+    }
+    if (!ok) { /* let the started ones through both barriers */
+        int started = i, j;
+        (void)started;
+        for (j = i; j < k; j++) pthread_barrier_wait(&bar), pthread_barrier_wait(&bar);
+        for (j = 0; j < i; j++) pthread_join(th[j], NULL);
+        pthread_barrier_destroy(&bar);
+        return 0;
+    }
+    for (i = 0; i < k; i++) pthread_join(th[i], NULL);
+    pthread_barrier_destroy(&bar);
+    for (i = 0; i < k; i++) if (!w[i].ok) ok = 0;
+    return ok;
+}
+
+/* shared-cache worker: its own chase over `arg` bytes */
+static void servet__sw_prepare(servet__worker *w) {
+    servet__chase *c = (servet__chase *)w->state;
+    if (!servet__chase_init(c, (size_t)w->arg + 4096, 1, 0)) { w->ok = 0; return; }
+    servet__chase_build(c, &c->buf[0], w->arg);
+}
+static void servet__sw_run(servet__worker *w) {
+    servet__chase *c = (servet__chase *)w->state;
+    const size_t steps = (size_t)1 << 20;
+    double t0, best = 1e300;
+    int r;
+    if (!c->buf[0].map) return;
+    for (r = 0; r < 3; r++) {
+        t0 = servet__now();
+        c->buf[0].pos = servet__chase_run(c->buf[0].pos, steps);
+        t0 = servet__now() - t0;
+        if (t0 < best) best = t0;
+    }
+    servet__sink = c->buf[0].pos;
+    w->result = best * 1e9 / (double)steps;
+}
+static void servet__sw_cleanup(servet__worker *w) { servet__chase_free((servet__chase *)w->state); }
+
+/* latency (ns) of each of k PUs walking its own array of `bytes` at once */
+static int servet__chase_together(hwloc_topology_t t, const int *os, int k, double bytes, double *ns) {
+    servet__worker w[2];
+    servet__chase ch[2];
+    int i;
+    if (k > 2) return 0;
+    memset(w, 0, sizeof w);
+    for (i = 0; i < k; i++) {
+        w[i].topo = t; w[i].os_index = os[i]; w[i].arg = bytes; w[i].state = &ch[i];
+        w[i].prepare = servet__sw_prepare; w[i].run = servet__sw_run; w[i].cleanup = servet__sw_cleanup;
+    }
+    if (!servet__run_workers(w, k)) return 0;
+    for (i = 0; i < k; i++) ns[i] = w[i].result;
+    return 1;
+}
+
+static unsigned char *servet__allowed_pus(const servet_profile *p, hwloc_topology_t t) {
+    unsigned char *al = (unsigned char *)servet__calloc(&p->ctx, (size_t)p->npus, 1);
+    int i;
+    if (!al) return NULL;
+    for (i = 0; i < p->npus; i++)
+        al[i] = (unsigned char)(hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(t), (unsigned)p->pus[i].os_index) != 0);
+    return al;
+}
+
+static void servet__free_share(servet_profile *p);
+
+/* ratio of one measured pair (the probe) or of an oracle (the tests) */
+typedef double (*servet__pair_fn)(void *user, const servet_profile *p, int a, int b, int index, int count);
+
+/* One cache level of Fig. 5: select pairs, measure them, classify against
+   S->threshold, mark contradictions, derive the groups. */
+static servet_result servet__share_level(servet_profile *p, const unsigned char *al, int all_pairs, uint64_t seed,
+                                         servet__pair_fn fn, void *user, servet__share *S) {
+    int maxp = all_pairs ? p->npus * (p->npus - 1) / 2 : 4096, i, nc, *label;
+    if (maxp < 1) maxp = 1;
+    S->pairs = (servet__pairres *)servet__calloc(&p->ctx, (size_t)maxp, sizeof *S->pairs);
+    S->group_of = (int32_t *)servet__calloc(&p->ctx, (size_t)p->npus, sizeof(int32_t));
+    label = (int *)servet__calloc(&p->ctx, (size_t)maxp, sizeof(int));
+    if (!S->pairs || !S->group_of || !label) { servet__free(&p->ctx, label); return SERVET_ERROR_OUT_OF_MEMORY; }
+    S->npairs = servet__select_pairs(p, al, all_pairs, seed, S->pairs, maxp, &nc);
+    for (i = 0; i < S->npairs; i++) {
+        double v = fn(user, p, S->pairs[i].a, S->pairs[i].b, i, S->npairs);
+        if (!(v > 0.0)) { servet__free(&p->ctx, label); return SERVET_ERROR_PROBE_FAILED; }
+        S->pairs[i].value = v;
+        label[i] = v > S->threshold ? 1 : 0;
+    }
+    S->ncontra = servet__mark_contradictions(S->pairs, S->npairs, label);
+    if (servet__groups(p, al, S->pairs, S->npairs, label, 1, S->group_of) < 0) {
+        servet__free(&p->ctx, label);
+        return SERVET_ERROR_OUT_OF_MEMORY;
+    }
+    for (i = 0; i < S->npairs; i++)
+        if (S->pairs[i].flags & SERVET__PAIR_CONTRA)
+            servet__logf(&p->ctx, SERVET_LOG_WARN, "L%d: PUs %d and %d %s, unlike their OS-reported relation", S->level,
+                         p->pus[S->pairs[i].a].os_index, p->pus[S->pairs[i].b].os_index,
+                         label[i] ? "share it" : "do not share it");
+    servet__free(&p->ctx, label);
+    return SERVET_OK;
+}
+
+typedef struct servet__share_probe {
+    hwloc_topology_t t;
+    servet__share *share;
+    const servet_desc *d;
+    int lv, nlevels;
+} servet__share_probe;
+
+static double servet__share_pair(void *user, const servet_profile *p, int a, int b, int index, int count) {
+    servet__share_probe *sp = (servet__share_probe *)user;
+    int os[2];
+    double ns[2];
+    os[0] = p->pus[a].os_index;
+    os[1] = p->pus[b].os_index;
+    if (!servet__chase_together(sp->t, os, 2, sp->share->array_bytes, ns)) return -1.0;
+    if (sp->d->progress)
+        sp->d->progress(sp->d->progress_user, "shared", ((double)sp->lv + (double)(index + 1) / count) / sp->nlevels);
+    return 0.5 * (ns[0] + ns[1]) / sp->share->ref_ns;
+}
+
+static servet_result servet__probe_shared(servet_profile *p, hwloc_topology_t t, const servet_desc *d) {
+    unsigned char *al;
+    int lv, i;
+    servet__share_probe sp;
+    servet_result r = SERVET_OK;
+    if (!(p->sections & SERVET_PROBE_CACHE) || p->nlevels < 1) {
+        servet__logf(&p->ctx, SERVET_LOG_ERROR, "shared-cache probe needs the cache probe's levels");
+        return SERVET_ERROR_PROBE_FAILED;
+    }
+    al = servet__allowed_pus(p, t);
+    if (!al) return SERVET_ERROR_OUT_OF_MEMORY;
+    servet__free_share(p);
+    p->share = (servet__share *)servet__calloc(&p->ctx, (size_t)p->nlevels, sizeof *p->share);
+    if (!p->share) { servet__free(&p->ctx, al); return SERVET_ERROR_OUT_OF_MEMORY; }
+    p->nshare = p->nlevels;
+    for (lv = 0; lv < p->nlevels && r == SERVET_OK; lv++) {
+        servet__share *S = &p->share[lv];
+        int first = -1;
+        double next = lv + 1 < p->nlevels ? p->levels[lv + 1].latency : p->mem_latency_ns;
+        S->level = lv + 1;
+        S->array_bytes = floor(p->levels[lv].size_bytes * 2.0 / 3.0 / 64.0) * 64.0;
+        {   /* expected ratio if shared: one walker at twice the array, from the curve */
+            double c1 = p->curve ? servet__curve_at(p->curve, S->array_bytes) : 0.0;
+            double c2 = p->curve ? servet__curve_at(p->curve, 2.0 * S->array_bytes) : 0.0;
+            if (c1 > 0 && c2 > c1 * 1.1) S->threshold = sqrt(c2 / c1);
+            else S->threshold = next > p->levels[lv].latency ? sqrt(next / p->levels[lv].latency) : 2.0;
+        }
+        for (i = 0; i < p->npus; i++) if (al[i]) { first = i; break; }
+        /* reference: one PU alone */
+        {
+            int os = p->pus[first < 0 ? 0 : first].os_index;
+            double ns;
+            if (!servet__chase_together(t, &os, 1, S->array_bytes, &ns)) { r = SERVET_ERROR_PROBE_FAILED; break; }
+            S->ref_ns = ns;
+        }
+        sp.t = t;
+        sp.share = S;
+        sp.d = d;
+        sp.lv = lv;
+        sp.nlevels = p->nlevels;
+        r = servet__share_level(p, al, d->all_pairs, 0x5eed + (uint64_t)lv, servet__share_pair, &sp, S);
+    }
+    servet__free(&p->ctx, al);
+    return r;
+}
+
+/* ========================================================================== >>probe-memory
+   WHAT IT MEASURES (Servet Fig. 6, Fig. 9): the copy bandwidth of one PU
+   alone (arrays far beyond the last level: 2x its measured size, at least
+   64 MiB), then of each selected pair copying at once. A pair whose
+   per-PU bandwidth falls below the reference by more than the noise
+   (tolerance = max(6%, 3x the reference's spread)) has an overhead; pairs
+   with similar overhead (within the same tolerance) form a level BW[i],
+   Pm[i]; the connected components of each level's pairs are its groups
+   (PUs behind one bus, one cell, one NUMA node). For each level, one group
+   is then loaded with 1, 2, ... of its PUs at once: the effective bandwidth
+   as the number of concurrent PUs grows (Fig. 9b). Pair selection as above.
+   ========================================================================== */
+typedef struct servet__memlevel {
+    double bandwidth;  /* per-PU bandwidth of a pair at this level, B/s */
+    double ratio;      /* bandwidth / reference */
+    int32_t *group_of; /* npus */
+    int32_t nscale;    /* scalability: aggregate B/s with 1..nscale PUs of one group */
+    int32_t scale_pus[64];
+    double scale_bw[64];
+} servet__memlevel;
+
+typedef struct servet__memory {
+    double ref_bw, ref_spread, array_bytes, tolerance;
+    int32_t npairs;
+    servet__pairres *pairs; /* value = per-PU bandwidth during the pair */
+    int32_t nlevels;
+    servet__memlevel levels[8];
+    int32_t ncontra;
+} servet__memory;
+
+/* Fig. 6: group pair bandwidths into overhead levels. label[i] = level
+   index + 1, or 0 for "no overhead". Levels sorted from the lowest
+   bandwidth. Returns the number of levels. */
+static int servet__memory_levels(const double *bw, int n, double ref, double tol, int *label, double *level_bw,
+                                 int maxlv) {
+    int i, j, nl = 0;
+    double sum[8] = {0};
+    int cnt[8] = {0};
+    int order[4096];
+    for (i = 0; i < n && i < 4096; i++) order[i] = i;
+    for (i = 1; i < n && i < 4096; i++) { /* insertion sort by bandwidth */
+        int v = order[i];
+        for (j = i; j > 0 && bw[order[j - 1]] > bw[v]; j--) order[j] = order[j - 1];
+        order[j] = v;
+    }
+    for (i = 0; i < n && i < 4096; i++) {
+        int k = order[i], found = -1;
+        label[k] = 0;
+        if (!(bw[k] < ref * (1.0 - tol))) continue; /* no overhead */
+        for (j = 0; j < nl; j++)
+            if (fabs(bw[k] / (sum[j] / cnt[j]) - 1.0) <= tol) { found = j; break; }
+        if (found < 0) {
+            if (nl >= maxlv) continue;
+            found = nl++;
+        }
+        sum[found] += bw[k];
+        cnt[found]++;
+        label[k] = found + 1;
+    }
+    for (j = 0; j < nl; j++) level_bw[j] = sum[j] / cnt[j];
+    return nl;
+}
+
+static void servet__mw_prepare(servet__worker *w) {
+    size_t n = (size_t)w->arg;
+    unsigned char *m = (unsigned char *)mmap(NULL, 2 * n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == (unsigned char *)MAP_FAILED) { w->ok = 0; w->state = NULL; return; }
+    memset(m, 1, 2 * n); /* first touch by this PU: local pages */
+    w->state = m;
+}
+static void servet__mw_run(servet__worker *w) {
+    unsigned char *m = (unsigned char *)w->state;
+    size_t n = (size_t)w->arg;
+    double t0, best = 1e300;
+    int r;
+    if (!m) return;
+    for (r = 0; r < 4; r++) {
+        t0 = servet__now();
+        memcpy(m, m + n, n);
+        t0 = servet__now() - t0;
+        if (t0 < best) best = t0;
+    }
+    w->result = 2.0 * (double)n / best; /* read + write, as STREAM's copy */
+}
+static void servet__mw_cleanup(servet__worker *w) {
+    if (w->state) munmap(w->state, 2 * (size_t)w->arg);
+}
+
+/* copy bandwidth (B/s) of each of k PUs copying at once */
+static int servet__copy_together(hwloc_topology_t t, const int *os, int k, double bytes, double *bw) {
+    servet__worker w[64];
+    int i;
+    if (k > 64) return 0;
+    memset(w, 0, sizeof w);
+    for (i = 0; i < k; i++) {
+        w[i].topo = t; w[i].os_index = os[i]; w[i].arg = bytes;
+        w[i].prepare = servet__mw_prepare; w[i].run = servet__mw_run; w[i].cleanup = servet__mw_cleanup;
+    }
+    if (!servet__run_workers(w, k)) return 0;
+    for (i = 0; i < k; i++) bw[i] = w[i].result;
+    return 1;
+}
+
+static void servet__free_memory(servet_profile *p);
+
+/* Fig. 6 on measured (or oracle) pairs: M->ref_bw and M->tolerance set;
+   selects pairs, measures, groups them into overhead levels and groups. */
+static servet_result servet__memory_study(servet_profile *p, const unsigned char *al, int all_pairs,
+                                          servet__pair_fn fn, void *user, servet__memory *M) {
+    int maxp = all_pairs ? p->npus * (p->npus - 1) / 2 : 4096, i, nc, lv, *label;
+    double *bws, lbw[8];
+    if (maxp < 1) maxp = 1;
+    M->pairs = (servet__pairres *)servet__calloc(&p->ctx, (size_t)maxp, sizeof *M->pairs);
+    label = (int *)servet__calloc(&p->ctx, (size_t)maxp, sizeof(int));
+    bws = (double *)servet__calloc(&p->ctx, (size_t)maxp, sizeof(double));
+    if (!M->pairs || !label || !bws) {
+        servet__free(&p->ctx, label);
+        servet__free(&p->ctx, bws);
+        return SERVET_ERROR_OUT_OF_MEMORY;
+    }
+    M->npairs = servet__select_pairs(p, al, all_pairs, 0x3e3, M->pairs, maxp, &nc);
+    for (i = 0; i < M->npairs; i++) {
+        double v = fn(user, p, M->pairs[i].a, M->pairs[i].b, i, M->npairs);
+        if (!(v > 0.0)) { servet__free(&p->ctx, label); servet__free(&p->ctx, bws); return SERVET_ERROR_PROBE_FAILED; }
+        M->pairs[i].value = bws[i] = v;
+    }
+    M->nlevels = servet__memory_levels(bws, M->npairs, M->ref_bw, M->tolerance, label, lbw, 8);
+    M->ncontra = servet__mark_contradictions(M->pairs, M->npairs, label);
+    for (lv = 0; lv < M->nlevels; lv++) {
+        servet__memlevel *L = &M->levels[lv];
+        L->bandwidth = lbw[lv];
+        L->ratio = lbw[lv] / M->ref_bw;
+        L->group_of = (int32_t *)servet__calloc(&p->ctx, (size_t)p->npus, sizeof(int32_t));
+        if (!L->group_of) { servet__free(&p->ctx, label); servet__free(&p->ctx, bws); return SERVET_ERROR_OUT_OF_MEMORY; }
+        servet__groups(p, al, M->pairs, M->npairs, label, lv + 1, L->group_of);
+    }
+    for (i = 0; i < M->npairs; i++)
+        if (M->pairs[i].flags & SERVET__PAIR_CONTRA)
+            servet__logf(&p->ctx, SERVET_LOG_WARN, "memory: PUs %d and %d contend differently from their OS-reported relation",
+                         p->pus[M->pairs[i].a].os_index, p->pus[M->pairs[i].b].os_index);
+    servet__free(&p->ctx, label);
+    servet__free(&p->ctx, bws);
+    return SERVET_OK;
+}
+
+typedef struct servet__mem_probe {
+    hwloc_topology_t t;
+    double bytes;
+    const servet_desc *d;
+} servet__mem_probe;
+
+static double servet__mem_pair(void *user, const servet_profile *p, int a, int b, int index, int count) {
+    servet__mem_probe *mp = (servet__mem_probe *)user;
+    int os[2];
+    double bw[2];
+    os[0] = p->pus[a].os_index;
+    os[1] = p->pus[b].os_index;
+    if (!servet__copy_together(mp->t, os, 2, mp->bytes, bw)) return -1.0;
+    if (mp->d->progress) mp->d->progress(mp->d->progress_user, "memory", 0.7 * (index + 1) / count);
+    return 0.5 * (bw[0] + bw[1]);
+}
+
+static servet_result servet__probe_memory(servet_profile *p, hwloc_topology_t t, const servet_desc *d) {
+    unsigned char *al;
+    servet__memory *M;
+    servet__mem_probe mp;
+    int i, first = -1, lv;
+    double llc = p->nlevels ? p->levels[p->nlevels - 1].size_bytes : (double)servet__reported_llc(p), refs[5];
+    servet_result r = SERVET_OK;
+    al = servet__allowed_pus(p, t);
+    if (!al) return SERVET_ERROR_OUT_OF_MEMORY;
+    servet__free_memory(p);
+    M = p->memory = (servet__memory *)servet__calloc(&p->ctx, 1, sizeof *p->memory);
+    if (!M) { servet__free(&p->ctx, al); return SERVET_ERROR_OUT_OF_MEMORY; }
+    M->array_bytes = 2.0 * llc;
+    if (M->array_bytes < 64.0 * 1048576.0) M->array_bytes = 64.0 * 1048576.0;
+    if (M->array_bytes > 256.0 * 1048576.0) M->array_bytes = 256.0 * 1048576.0;
+    if (d->quick) M->array_bytes = 32.0 * 1048576.0;
+    for (i = 0; i < p->npus; i++) if (al[i]) { first = i; break; }
+    /* the reference, five times: its spread sets the tolerance */
+    for (i = 0; i < 5; i++) {
+        int os = p->pus[first < 0 ? 0 : first].os_index;
+        if (!servet__copy_together(t, &os, 1, M->array_bytes, &refs[i])) { r = SERVET_ERROR_PROBE_FAILED; goto out; }
+    }
+    M->ref_bw = servet__quantile(refs, 5, 0.5);
+    M->ref_spread = (refs[4] - refs[0]) / M->ref_bw;
+    M->tolerance = 3.0 * M->ref_spread > 0.06 ? 3.0 * M->ref_spread : 0.06;
+    if (M->tolerance > 0.2) M->tolerance = 0.2;
+    mp.t = t;
+    mp.bytes = M->array_bytes;
+    mp.d = d;
+    r = servet__memory_study(p, al, d->all_pairs, servet__mem_pair, &mp, M);
+    /* scalability (Fig. 9b) on the first group of every level */
+    for (lv = 0; lv < M->nlevels && r == SERVET_OK; lv++) {
+        servet__memlevel *L = &M->levels[lv];
+        int g = -1, k, os[64], n = 0;
+        for (i = 0; i < p->npus; i++) if (L->group_of[i] >= 0) { g = L->group_of[i]; break; }
+        for (i = 0; i < p->npus && n < 64 && n < (d->quick ? 4 : 16); i++)
+            if (g >= 0 && L->group_of[i] == g) { L->scale_pus[n] = p->pus[i].os_index; os[n] = p->pus[i].os_index; n++; }
+        for (k = 1; k <= n; k++) {
+            double bw[64], sum = 0.0;
+            int q;
+            if (!servet__copy_together(t, os, k, M->array_bytes, bw)) { r = SERVET_ERROR_PROBE_FAILED; break; }
+            for (q = 0; q < k; q++) sum += bw[q];
+            L->scale_bw[k - 1] = sum;
+        }
+        L->nscale = n;
+    }
+out:
+    servet__free(&p->ctx, al);
+    return r;
+}
+
+static void servet__free_share(servet_profile *p) {
+    int i;
+    if (!p->share) return;
+    for (i = 0; i < p->nshare; i++) {
+        servet__free(&p->ctx, p->share[i].pairs);
+        servet__free(&p->ctx, p->share[i].group_of);
+    }
+    servet__free(&p->ctx, p->share);
+    p->share = NULL;
+    p->nshare = 0;
+}
+static void servet__free_memory(servet_profile *p) {
+    int i;
+    if (!p->memory) return;
+    servet__free(&p->ctx, p->memory->pairs);
+    for (i = 0; i < 8; i++) servet__free(&p->ctx, p->memory->levels[i].group_of);
+    servet__free(&p->ctx, p->memory);
+    p->memory = NULL;
+}
+
+/* group g (in order of first PU) of a group_of[] array: PU OS indices */
+static int servet__nth_group(const servet_profile *p, const int32_t *group_of, int g, int *pus, int max) {
+    int i, seen = 0, n = 0;
+    if (!group_of) return SERVET_ERROR_NOT_FOUND;
+    for (i = 0; i < p->npus; i++) {
+        int k;
+        if (group_of[i] != i) continue; /* i is the root (smallest index) of its group */
+        if (seen++ != g) continue;
+        for (k = 0; k < p->npus; k++)
+            if (group_of[k] == i) { if (n < max) pus[n] = p->pus[k].os_index; n++; }
+        return n;
+    }
+    return SERVET_ERROR_NOT_FOUND;
+}
+
+int servet_cache_shared_group(const servet_profile *p, int level, int group, int *pus, int max) {
+    if (!p || (max > 0 && !pus)) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!p->share || level < 1 || level > p->nshare) return SERVET_ERROR_NOT_FOUND;
+    return servet__nth_group(p, p->share[level - 1].group_of, group, pus, max);
+}
+
+servet_result servet_memory(const servet_profile *p, servet_memory_info *o) {
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    memset(o, 0, sizeof *o);
+    if (!p->memory) return SERVET_ERROR_NOT_FOUND;
+    o->ref_bandwidth_bytes_per_s = p->memory->ref_bw;
+    o->tolerance = p->memory->tolerance;
+    o->levels = p->memory->nlevels;
+    o->pairs_measured = p->memory->npairs;
+    return SERVET_OK;
+}
+double servet_memory_level_bandwidth(const servet_profile *p, int level) {
+    if (!p || !p->memory || level < 0 || level >= p->memory->nlevels) return 0.0;
+    return p->memory->levels[level].bandwidth;
+}
+int servet_memory_level_group(const servet_profile *p, int level, int group, int *pus, int max) {
+    if (!p || (max > 0 && !pus)) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!p->memory || level < 0 || level >= p->memory->nlevels) return SERVET_ERROR_NOT_FOUND;
+    return servet__nth_group(p, p->memory->levels[level].group_of, group, pus, max);
+}
+
+/* ========================================================================== >>decide
+   Decisions read the profile only: deterministic, no measurement, no
+   allocation beyond a few words.
+
+   servet_choose_placement(profile, nthreads, policy, pus) fills pus[] with
+   the OS indices of the PUs to bind threads 0..n-1 to:
+   - SERVET_PLACE_SPREAD, for bandwidth-bound code (the STREAM-triad lesson of
+     the LIKWID paper: threads spread over the memory domains reach the
+     aggregate bandwidth, packed ones saturate one domain). Each next thread
+     goes to the PU with the fewest threads already in its memory-contention
+     groups (most severe level first, as measured by the memory probe, else
+     the OS's NUMA node and package), then on its core, then in its shared
+     caches.
+   - SERVET_PLACE_COMPACT, for threads that share data: fill one cache group
+     (the last level's measured sharing group, else the OS's) core by core
+     before the next, hardware threads of a core last.
+   More threads than PUs wrap around. Example:
+
+       int pus[64];
+       int n = servet_choose_placement(prof, 8, SERVET_PLACE_SPREAD, pus);
+       // thread i: hwloc_bitmap_only(set, pus[i]); hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD)
+   ========================================================================== */
+
+/* group id of PU index i in memory level lv (measured) or -1 */
+static int servet__mem_group(const servet_profile *p, int lv, int i) {
+    if (!p->memory || lv >= p->memory->nlevels || !p->memory->levels[lv].group_of) return -1;
+    return p->memory->levels[lv].group_of[i];
+}
+/* sharing group of PU index i at cache level (1-based): measured, else reported */
+static int servet__cache_group(const servet_profile *p, int level, int i) {
+    int k, m;
+    if (p->share && level >= 1 && level <= p->nshare && p->share[level - 1].group_of)
+        return p->share[level - 1].group_of[i] >= 0 ? p->share[level - 1].group_of[i] : -1 - i;
+    for (k = 0; k < p->ncacheobjs; k++) {
+        const servet__cacheobj *c = &p->cacheobjs[k];
+        if (c->level != level) continue;
+        for (m = 0; m < c->npus; m++)
+            if (p->cachepus[c->first + m] == p->pus[i].os_index) return k;
+    }
+    return -1 - i;
+}
+
+int servet_choose_placement(const servet_profile *p, int nthreads, servet_placement_policy policy, int *pus) {
+    int t, i, j, nlev, ncache, *count_on = NULL;
+    unsigned char used_once[4096];
+    if (!p || !pus || nthreads < 0 || p->npus < 1 || p->npus > 4096) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (policy != SERVET_PLACE_SPREAD && policy != SERVET_PLACE_COMPACT) return SERVET_ERROR_INVALID_ARGUMENT;
+    nlev = p->memory ? p->memory->nlevels : 0;
+    ncache = servet_cache_count(p);
+    memset(used_once, 0, sizeof used_once);
+    if (policy == SERVET_PLACE_COMPACT) {
+        /* order PUs by (last-level group, core's first PU, SMT rank) */
+        int order[4096], n = p->npus, top = ncache > 0 ? ncache : 1;
+        for (i = 0; i < n; i++) order[i] = i;
+        for (i = 1; i < n; i++) {
+            int v = order[i];
+            for (j = i; j > 0; j--) {
+                int u = order[j - 1], gu = servet__cache_group(p, top, u), gv = servet__cache_group(p, top, v);
+                int ru = 0, rv = 0, k;
+                for (k = 0; k < u; k++) if (p->pus[k].core == p->pus[u].core) ru++;
+                for (k = 0; k < v; k++) if (p->pus[k].core == p->pus[v].core) rv++;
+                if (gu < 0) gu = 1 << 30;
+                if (gv < 0) gv = 1 << 30;
+                /* same group: cores first (rank 0 of every core), then SMT siblings */
+                if (gu > gv || (gu == gv && (ru > rv || (ru == rv && u > v)))) order[j] = u;
+                else break;
+            }
+            order[j] = v;
+        }
+        for (t = 0; t < nthreads; t++) pus[t] = p->pus[order[t % n]].os_index;
+        return nthreads;
+    }
+    /* SPREAD: greedy, lexicographic cost */
+    {
+        int chosen[4096];
+        int nch = 0;
+        for (t = 0; t < nthreads; t++) {
+            int best = -1;
+            long bestcost[12];
+            for (i = 0; i < p->npus; i++) {
+                long cost[12];
+                int c = 0, k;
+                memset(cost, 0, sizeof cost);
+                /* memory groups, most severe (lowest bandwidth) level first */
+                for (k = 0; k < nlev && c < 6; k++, c++) {
+                    int g = servet__mem_group(p, k, i);
+                    for (j = 0; j < nch; j++) if (g >= 0 && servet__mem_group(p, k, chosen[j]) == g) cost[c]++;
+                }
+                /* OS memory domains when nothing was measured */
+                for (j = 0; j < nch; j++) if (p->pus[chosen[j]].numa == p->pus[i].numa) cost[c]++;
+                c++;
+                for (j = 0; j < nch; j++) if (p->pus[chosen[j]].package == p->pus[i].package) cost[c]++;
+                c++;
+                for (j = 0; j < nch; j++) if (p->pus[chosen[j]].core == p->pus[i].core) cost[c]++;
+                c++;
+                for (k = ncache; k >= 1 && c < 12; k--, c++) {
+                    int g = servet__cache_group(p, k, i);
+                    for (j = 0; j < nch; j++) if (servet__cache_group(p, k, chosen[j]) == g) cost[c]++;
+                }
+                if (best < 0 || memcmp(cost, bestcost, sizeof cost) < 0) {
+                    int better = best < 0, q;
+                    for (q = 0; q < 12 && !better; q++) {
+                        if (cost[q] < bestcost[q]) { better = 1; break; }
+                        if (cost[q] > bestcost[q]) break;
+                    }
+                    if (better) { best = i; memcpy(bestcost, cost, sizeof cost); }
+                }
+            }
+            pus[t] = p->pus[best].os_index;
+            if (nch < 4096) chosen[nch++] = best;
+            if (nch == p->npus) nch = 0; /* wrap around: start a new round */
+        }
+    }
+    (void)count_on;
+    (void)used_once;
+    return nthreads;
+}
+
 /* ========================================================================== >>file
    The cache file (format in the documentation block at the top). The reader
    takes nothing on trust: every length is checked against the bytes that
@@ -1686,6 +2602,8 @@ done:
 #define SERVET__FILE_MAX (64u << 20)
 #define SERVET__SEC_TOPOLOGY 1u
 #define SERVET__SEC_CACHE 2u
+#define SERVET__SEC_SHARED 3u
+#define SERVET__SEC_MEMORY 4u
 
 typedef struct servet__wbuf {
     const servet__ctx *ctx;
@@ -1766,6 +2684,8 @@ static void servet__put_level(servet__wbuf *w, const servet_cache_level *L) {
     servet__put_i32(w, (int32_t)L->method);
     servet__put_f64(w, L->divergence);
     servet__put_f64(w, L->estimate_bytes);
+    servet__put_f64(w, L->range_lo_bytes);
+    servet__put_f64(w, L->range_hi_bytes);
 }
 static void servet__get_level(servet__rbuf *r, servet_cache_level *L) {
     int32_t m;
@@ -1776,6 +2696,8 @@ static void servet__get_level(servet__rbuf *r, servet_cache_level *L) {
     L->method = (servet_cache_method)m;
     L->divergence = servet__get_f64(r);
     L->estimate_bytes = servet__get_f64(r);
+    L->range_lo_bytes = servet__get_f64(r);
+    L->range_hi_bytes = servet__get_f64(r);
 }
 static void servet__put_curve(servet__wbuf *w, const servet_curve *c) {
     int i;
@@ -1840,6 +2762,8 @@ static void servet__write_topology(servet__wbuf *w, const servet_profile *p) {
         servet__put_i32(w, p->pus[i].package);
         servet__put_i32(w, p->pus[i].numa);
     }
+    servet__put_i32(w, p->ndepth);
+    for (i = 0; i < p->npus * p->ndepth; i++) servet__put_i32(w, p->anc[i]);
     servet__put_i32(w, p->ncacheobjs);
     for (i = 0; i < p->ncacheobjs; i++) {
         const servet__cacheobj *c = &p->cacheobjs[i];
@@ -1874,6 +2798,14 @@ static void servet__read_topology(servet__rbuf *r, servet_profile *p) {
         p->pus[i].package = servet__get_i32(r);
         p->pus[i].numa = servet__get_i32(r);
         if (p->pus[i].os_index < 0 || p->pus[i].core < 0 || p->pus[i].package < 0 || p->pus[i].numa < 0) r->bad = 1;
+    }
+    p->ndepth = servet__get_count(r, 64, 0);
+    if (r->bad || p->ndepth < 1 || (size_t)p->npus * (size_t)p->ndepth > (r->len - r->pos) / 4) { r->bad = 1; return; }
+    p->anc = (int32_t *)servet__calloc(&p->ctx, (size_t)p->npus * (size_t)p->ndepth, sizeof(int32_t));
+    if (!p->anc) { r->bad = 1; return; }
+    for (i = 0; i < p->npus * p->ndepth; i++) {
+        p->anc[i] = servet__get_i32(r);
+        if (p->anc[i] < -1) r->bad = 1;
     }
     p->ncacheobjs = servet__get_count(r, 1 << 20, 28);
     if (r->bad) return;
@@ -1916,12 +2848,135 @@ static void servet__read_cache(servet__rbuf *r, servet_profile *p) {
     p->ghz = servet__get_f64(r);
     p->mem_latency_ns = servet__get_f64(r);
     p->huge_pages = servet__get_i32(r);
-    p->nlevels = servet__get_count(r, SERVET__MAX_LEVELS, 36);
+    p->nlevels = servet__get_count(r, SERVET__MAX_LEVELS, 52);
     for (i = 0; i < p->nlevels; i++) servet__get_level(r, &p->levels[i]);
     p->ntlb = servet__get_count(r, SERVET__MAX_TLB, 8);
     for (i = 0; i < p->ntlb; i++) p->tlb_bytes[i] = servet__get_f64(r);
     p->curve = servet__get_curve(r, &p->ctx);
     p->curve_tlb = servet__get_curve(r, &p->ctx);
+}
+
+static void servet__put_pairs(servet__wbuf *w, const servet__pairres *pr, int n) {
+    int i;
+    servet__put_i32(w, n);
+    for (i = 0; i < n; i++) {
+        servet__put_i32(w, pr[i].a);
+        servet__put_i32(w, pr[i].b);
+        servet__put_i32(w, pr[i].cls);
+        servet__put_i32(w, pr[i].flags);
+        servet__put_f64(w, pr[i].value);
+    }
+}
+static servet__pairres *servet__get_pairs(servet__rbuf *r, const servet_profile *p, int32_t *n) {
+    servet__pairres *pr;
+    int i;
+    *n = servet__get_count(r, 1 << 22, 24);
+    if (r->bad) return NULL;
+    pr = (servet__pairres *)servet__calloc(&p->ctx, (size_t)(*n ? *n : 1), sizeof *pr);
+    if (!pr) { r->bad = 1; return NULL; }
+    for (i = 0; i < *n; i++) {
+        pr[i].a = servet__get_i32(r);
+        pr[i].b = servet__get_i32(r);
+        pr[i].cls = servet__get_i32(r);
+        pr[i].flags = servet__get_i32(r);
+        pr[i].value = servet__get_f64(r);
+        if (pr[i].a < 0 || pr[i].a >= p->npus || pr[i].b < 0 || pr[i].b >= p->npus) r->bad = 1;
+    }
+    return pr;
+}
+static void servet__put_groups(servet__wbuf *w, const servet_profile *p, const int32_t *g) {
+    int i;
+    for (i = 0; i < p->npus; i++) servet__put_i32(w, g ? g[i] : -1);
+}
+static int32_t *servet__get_groups(servet__rbuf *r, const servet_profile *p) {
+    int32_t *g;
+    int i;
+    if (r->bad || (size_t)p->npus > (r->len - r->pos) / 4) { r->bad = 1; return NULL; }
+    g = (int32_t *)servet__calloc(&p->ctx, (size_t)p->npus, sizeof(int32_t));
+    if (!g) { r->bad = 1; return NULL; }
+    for (i = 0; i < p->npus; i++) {
+        g[i] = servet__get_i32(r);
+        if (g[i] < -1 || g[i] >= p->npus) r->bad = 1;
+    }
+    return g;
+}
+static void servet__write_shared(servet__wbuf *w, const servet_profile *p) {
+    int i;
+    servet__put_i32(w, p->nshare);
+    for (i = 0; i < p->nshare; i++) {
+        const servet__share *S = &p->share[i];
+        servet__put_i32(w, S->level);
+        servet__put_f64(w, S->array_bytes);
+        servet__put_f64(w, S->ref_ns);
+        servet__put_f64(w, S->threshold);
+        servet__put_i32(w, S->ncontra);
+        servet__put_pairs(w, S->pairs, S->npairs);
+        servet__put_groups(w, p, S->group_of);
+    }
+}
+static void servet__read_shared(servet__rbuf *r, servet_profile *p) {
+    int i;
+    int32_t n = servet__get_count(r, SERVET__MAX_LEVELS, 32);
+    if (r->bad) return;
+    p->share = (servet__share *)servet__calloc(&p->ctx, (size_t)(n ? n : 1), sizeof *p->share);
+    if (!p->share) { r->bad = 1; return; }
+    p->nshare = n;
+    for (i = 0; i < n && !r->bad; i++) {
+        servet__share *S = &p->share[i];
+        S->level = servet__get_i32(r);
+        S->array_bytes = servet__get_f64(r);
+        S->ref_ns = servet__get_f64(r);
+        S->threshold = servet__get_f64(r);
+        S->ncontra = servet__get_i32(r);
+        S->pairs = servet__get_pairs(r, p, &S->npairs);
+        S->group_of = servet__get_groups(r, p);
+    }
+}
+static void servet__write_memory(servet__wbuf *w, const servet_profile *p) {
+    const servet__memory *M = p->memory;
+    int i, k;
+    servet__put_f64(w, M->ref_bw);
+    servet__put_f64(w, M->ref_spread);
+    servet__put_f64(w, M->array_bytes);
+    servet__put_f64(w, M->tolerance);
+    servet__put_i32(w, M->ncontra);
+    servet__put_pairs(w, M->pairs, M->npairs);
+    servet__put_i32(w, M->nlevels);
+    for (i = 0; i < M->nlevels; i++) {
+        const servet__memlevel *L = &M->levels[i];
+        servet__put_f64(w, L->bandwidth);
+        servet__put_f64(w, L->ratio);
+        servet__put_groups(w, p, L->group_of);
+        servet__put_i32(w, L->nscale);
+        for (k = 0; k < L->nscale; k++) {
+            servet__put_i32(w, L->scale_pus[k]);
+            servet__put_f64(w, L->scale_bw[k]);
+        }
+    }
+}
+static void servet__read_memory(servet__rbuf *r, servet_profile *p) {
+    servet__memory *M;
+    int i, k;
+    M = p->memory = (servet__memory *)servet__calloc(&p->ctx, 1, sizeof *p->memory);
+    if (!M) { r->bad = 1; return; }
+    M->ref_bw = servet__get_f64(r);
+    M->ref_spread = servet__get_f64(r);
+    M->array_bytes = servet__get_f64(r);
+    M->tolerance = servet__get_f64(r);
+    M->ncontra = servet__get_i32(r);
+    M->pairs = servet__get_pairs(r, p, &M->npairs);
+    M->nlevels = servet__get_count(r, 8, 20);
+    for (i = 0; i < M->nlevels && !r->bad; i++) {
+        servet__memlevel *L = &M->levels[i];
+        L->bandwidth = servet__get_f64(r);
+        L->ratio = servet__get_f64(r);
+        L->group_of = servet__get_groups(r, p);
+        L->nscale = servet__get_count(r, 64, 12);
+        for (k = 0; k < L->nscale; k++) {
+            L->scale_pus[k] = servet__get_i32(r);
+            L->scale_bw[k] = servet__get_f64(r);
+        }
+    }
 }
 
 /* Serialise the profile into a freshly allocated buffer. */
@@ -1951,6 +3006,18 @@ static servet_result servet__serialize(const servet_profile *p, const char *fp, 
         pay.len = 0;
         servet__write_cache(&pay, p);
         servet__section(out, SERVET__SEC_CACHE, 1, &pay);
+        nsec++;
+    }
+    if ((p->sections & SERVET_PROBE_SHARED) && p->share) {
+        pay.len = 0;
+        servet__write_shared(&pay, p);
+        servet__section(out, SERVET__SEC_SHARED, 1, &pay);
+        nsec++;
+    }
+    if ((p->sections & SERVET_PROBE_MEMORY) && p->memory) {
+        pay.len = 0;
+        servet__write_memory(&pay, p);
+        servet__section(out, SERVET__SEC_MEMORY, 1, &pay);
         nsec++;
     }
     servet__free(&p->ctx, pay.d);
@@ -2043,6 +3110,14 @@ static servet_result servet__parse(servet_profile *p, const unsigned char *d, si
             if (p->sections & SERVET_PROBE_CACHE) return SERVET_ERROR_CORRUPT;
             servet__read_cache(&r, p);
             p->sections |= SERVET_PROBE_CACHE;
+        } else if (id == SERVET__SEC_SHARED) {
+            if ((p->sections & SERVET_PROBE_SHARED) || !(p->sections & SERVET_PROBE_TOPOLOGY)) return SERVET_ERROR_CORRUPT;
+            servet__read_shared(&r, p);
+            p->sections |= SERVET_PROBE_SHARED;
+        } else if (id == SERVET__SEC_MEMORY) {
+            if ((p->sections & SERVET_PROBE_MEMORY) || !(p->sections & SERVET_PROBE_TOPOLOGY)) return SERVET_ERROR_CORRUPT;
+            servet__read_memory(&r, p);
+            p->sections |= SERVET_PROBE_MEMORY;
         } else {
             *why = "unknown section";
             return SERVET_ERROR_CORRUPT;
@@ -2063,7 +3138,11 @@ static servet_result servet__parse(servet_profile *p, const unsigned char *d, si
     return SERVET_OK;
 }
 
+static void servet__free_share(servet_profile *p);
+static void servet__free_memory(servet_profile *p);
 static void servet__clear_measured(servet_profile *p) {
+    servet__free_share(p);
+    servet__free_memory(p);
     servet__free_topology(p);
     servet__free(&p->ctx, p->curve);
     servet__free(&p->ctx, p->curve_tlb);
@@ -2282,6 +3361,10 @@ static servet_result servet__run_probes(servet_profile *p, unsigned todo, const 
         p->probe_seconds[0] = servet__now() - t0;
         if (d->progress) d->progress(d->progress_user, "topology", 1.0);
     }
+    if (todo & SERVET_PROBE_CACHE) { /* what was sized from the old levels goes */
+        if (!(todo & SERVET_PROBE_SHARED)) { servet__free_share(p); p->sections &= ~SERVET_PROBE_SHARED; }
+        if (!(todo & SERVET_PROBE_MEMORY)) { servet__free_memory(p); p->sections &= ~SERVET_PROBE_MEMORY; }
+    }
     if (r == SERVET_OK && (todo & SERVET_PROBE_CACHE)) {
         t0 = servet__now();
         servet__logf(&p->ctx, SERVET_LOG_INFO, "running the cache probe");
@@ -2291,9 +3374,30 @@ static servet_result servet__run_probes(servet_profile *p, unsigned todo, const 
             p->probe_seconds[1] = servet__now() - t0;
         }
     }
+    if (r == SERVET_OK && (todo & SERVET_PROBE_SHARED)) {
+        t0 = servet__now();
+        servet__logf(&p->ctx, SERVET_LOG_INFO, "running the shared-cache probe");
+        r = servet__probe_shared(p, t, d);
+        if (r == SERVET_OK) {
+            p->sections |= SERVET_PROBE_SHARED;
+            p->probe_seconds[2] = servet__now() - t0;
+        }
+    }
+    if (r == SERVET_OK && (todo & SERVET_PROBE_MEMORY)) {
+        t0 = servet__now();
+        servet__logf(&p->ctx, SERVET_LOG_INFO, "running the memory probe");
+        r = servet__probe_memory(p, t, d);
+        if (r == SERVET_OK) {
+            p->sections |= SERVET_PROBE_MEMORY;
+            p->probe_seconds[3] = servet__now() - t0;
+        }
+    }
     hwloc_topology_destroy(t);
     return r;
 }
+
+static void servet__free_share(servet_profile *p);
+static void servet__free_memory(servet_profile *p);
 
 servet_result servet_open(servet_profile **out, const servet_desc *desc_in) {
     servet_desc d;
@@ -2312,6 +3416,8 @@ servet_result servet_open(servet_profile **out, const servet_desc *desc_in) {
     if ((d.allocator.alloc == NULL) != (d.allocator.free == NULL)) return SERVET_ERROR_INVALID_ARGUMENT;
     want = (d.probes ? d.probes : SERVET_PROBE_DEFAULT) | SERVET_PROBE_TOPOLOGY;
     if (want & ~SERVET_PROBE_IMPLEMENTED) return SERVET_ERROR_INVALID_ARGUMENT;
+    /* the shared-cache and memory probes size their arrays from the cache probe */
+    if (want & (SERVET_PROBE_SHARED | SERVET_PROBE_MEMORY)) want |= SERVET_PROBE_CACHE;
     memset(&ctx, 0, sizeof ctx);
     ctx.al = d.allocator;
     ctx.log = d.log;
@@ -2365,7 +3471,10 @@ servet_result servet_open(servet_profile **out, const servet_desc *desc_in) {
         servet__clear_measured(p);
         if (servet__load(p, path, fp) != SERVET_OK) servet__clear_measured(p);
     }
-    todo = d.force ? want : (want & ~p->sections);
+    todo = d.force ? (d.probes ? d.probes | SERVET_PROBE_TOPOLOGY : want) : (want & ~p->sections);
+    /* a re-measured cache hierarchy invalidates what was sized from it */
+    if (todo & SERVET_PROBE_CACHE) todo |= want & (SERVET_PROBE_SHARED | SERVET_PROBE_MEMORY);
+    todo |= want & ~p->sections;
     todo |= SERVET_PROBE_TOPOLOGY;
     r = servet__run_probes(p, todo, &d);
     if (r != SERVET_OK) goto fail;
@@ -2454,6 +3563,8 @@ servet_result servet_cache(const servet_profile *p, int index, servet_cache_info
         o->latency_cycles = p->levels[index].latency * p->ghz;
         o->method = p->levels[index].method;
         o->estimate_bytes = (uint64_t)(p->levels[index].estimate_bytes + 0.5);
+        o->range_lo_bytes = (uint64_t)(p->levels[index].range_lo_bytes + 0.5);
+        o->range_hi_bytes = (uint64_t)(p->levels[index].range_hi_bytes + 0.5);
     }
     return SERVET_OK;
 }
@@ -2551,6 +3662,8 @@ size_t servet_json(const servet_profile *p, char *buf, size_t cap) {
         if (c.size_bytes && p->ghz > 0) servet__json_num(&b, c.latency_cycles); else servet__sb_printf(&b, "null");
         servet__sb_printf(&b, ",\"method\":\"%s\",\"estimate_bytes\":", servet__method_name(c.method));
         if (c.size_bytes) servet__sb_printf(&b, "%llu", (unsigned long long)c.estimate_bytes); else servet__sb_printf(&b, "null");
+        if (c.size_bytes) servet__sb_printf(&b, ",\"estimate_range_bytes\":[%llu,%llu]", (unsigned long long)c.range_lo_bytes,
+                                            (unsigned long long)c.range_hi_bytes);
         servet__sb_printf(&b, ",\"reported_size_bytes\":");
         if (c.reported_size_bytes) servet__sb_printf(&b, "%llu", (unsigned long long)c.reported_size_bytes);
         else servet__sb_printf(&b, "null");
@@ -2563,10 +3676,84 @@ size_t servet_json(const servet_profile *p, char *buf, size_t cap) {
             servet__sb_printf(&b, "]");
         }
         servet__sb_printf(&b, "]");
+        if (p->share && i < p->nshare) {
+            const servet__share *S = &p->share[i];
+            int q;
+            servet__sb_printf(&b, ",\"shared_by\":[");
+            for (g = 0;; g++) {
+                int pus[1024], np = servet_cache_shared_group(p, c.level, g, pus, 1024);
+                if (np < 0) break;
+                servet__sb_printf(&b, "%s[", g ? "," : "");
+                for (k = 0; k < np && k < 1024; k++) servet__sb_printf(&b, "%s%d", k ? "," : "", pus[k]);
+                servet__sb_printf(&b, "]");
+            }
+            servet__sb_printf(&b, "],\"sharing\":{\"array_bytes\":%.0f,\"ref_ns\":", S->array_bytes);
+            servet__json_num(&b, S->ref_ns);
+            servet__sb_printf(&b, ",\"threshold\":");
+            servet__json_num(&b, S->threshold);
+            servet__sb_printf(&b, ",\"contradictions\":%d,\"pairs\":[", S->ncontra);
+            for (q = 0; q < S->npairs; q++) {
+                servet__sb_printf(&b, "%s{\"pus\":[%d,%d],\"ratio\":", q ? "," : "", p->pus[S->pairs[q].a].os_index,
+                                  p->pus[S->pairs[q].b].os_index);
+                servet__json_num(&b, S->pairs[q].value);
+                servet__sb_printf(&b, ",\"relation\":%d,\"kind\":\"%s\"%s}", S->pairs[q].cls,
+                                  (S->pairs[q].flags & SERVET__PAIR_REP) ? "representative" : (S->pairs[q].flags & SERVET__PAIR_SAMPLE) ? "sample" : "all-pairs",
+                                  (S->pairs[q].flags & SERVET__PAIR_CONTRA) ? ",\"contradicts_class\":true" : "");
+            }
+            servet__sb_printf(&b, "]}");
+        }
         servet__sb_printf(&b, "}");
     }
     servet__sb_printf(&b, "],\"memory\":{\"latency_ns\":");
     if (p->sections & SERVET_PROBE_CACHE) servet__json_num(&b, p->mem_latency_ns); else servet__sb_printf(&b, "null");
+    if (p->memory) {
+        const servet__memory *M = p->memory;
+        int q, g;
+        servet__sb_printf(&b, ",\"ref_bandwidth_bytes_per_s\":");
+        servet__json_num(&b, M->ref_bw);
+        servet__sb_printf(&b, ",\"ref_spread\":");
+        servet__json_num(&b, M->ref_spread);
+        servet__sb_printf(&b, ",\"tolerance\":");
+        servet__json_num(&b, M->tolerance);
+        servet__sb_printf(&b, ",\"array_bytes\":%.0f,\"contradictions\":%d,\"pairs\":[", M->array_bytes, M->ncontra);
+        for (q = 0; q < M->npairs; q++) {
+            servet__sb_printf(&b, "%s{\"pus\":[%d,%d],\"bandwidth_bytes_per_s\":", q ? "," : "",
+                              p->pus[M->pairs[q].a].os_index, p->pus[M->pairs[q].b].os_index);
+            servet__json_num(&b, M->pairs[q].value);
+            servet__sb_printf(&b, ",\"ratio\":");
+            servet__json_num(&b, M->ref_bw > 0 ? M->pairs[q].value / M->ref_bw : 0);
+            servet__sb_printf(&b, "%s}", (M->pairs[q].flags & SERVET__PAIR_CONTRA) ? ",\"contradicts_class\":true" : "");
+        }
+        servet__sb_printf(&b, "],\"levels\":[");
+        for (q = 0; q < M->nlevels; q++) {
+            servet__sb_printf(&b, "%s{\"bandwidth_bytes_per_s\":", q ? "," : "");
+            servet__json_num(&b, M->levels[q].bandwidth);
+            servet__sb_printf(&b, ",\"ratio\":");
+            servet__json_num(&b, M->levels[q].ratio);
+            servet__sb_printf(&b, ",\"groups\":[");
+            for (g = 0;; g++) {
+                int pus[1024], np = servet_memory_level_group(p, q, g, pus, 1024), k;
+                if (np < 0) break;
+                servet__sb_printf(&b, "%s[", g ? "," : "");
+                for (k = 0; k < np && k < 1024; k++) servet__sb_printf(&b, "%s%d", k ? "," : "", pus[k]);
+                servet__sb_printf(&b, "]");
+            }
+            servet__sb_printf(&b, "]}");
+        }
+        servet__sb_printf(&b, "],\"scaling\":[");
+        for (q = 0; q < M->nlevels; q++) {
+            int k;
+            servet__sb_printf(&b, "%s{\"level\":%d,\"pus\":[", q ? "," : "", q);
+            for (k = 0; k < M->levels[q].nscale; k++) servet__sb_printf(&b, "%s%d", k ? "," : "", M->levels[q].scale_pus[k]);
+            servet__sb_printf(&b, "],\"aggregate_bytes_per_s\":[");
+            for (k = 0; k < M->levels[q].nscale; k++) {
+                servet__sb_printf(&b, "%s", k ? "," : "");
+                servet__json_num(&b, M->levels[q].scale_bw[k]);
+            }
+            servet__sb_printf(&b, "]}");
+        }
+        servet__sb_printf(&b, "]");
+    }
     servet__sb_printf(&b, "},\"tlb\":[");
     for (i = 0; i < p->ntlb; i++) servet__sb_printf(&b, "%s{\"reach_bytes\":%.0f}", i ? "," : "", p->tlb_bytes[i]);
     servet__sb_printf(&b, "],\"curves\":{");

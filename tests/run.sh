@@ -14,7 +14,7 @@ compile() { # name, command...
   local name=$1; shift
   if "$@" >"$tmp/cc.log" 2>&1; then ok; else bad "compile: $name"; cat "$tmp/cc.log" >&2; fi
 }
-compile "gcc C99"   gcc -std=c99 -Wall -Wextra -Werror $HW -c servet_impl.c -o "$tmp/a.o"
+compile "gcc C99"   gcc -std=c99 -pthread -Wall -Wextra -Werror $HW -c servet_impl.c -o "$tmp/a.o"
 compile "gcc C++"   g++ -x c++ -Wall -Wextra -Werror $HW -c servet_impl.c -o "$tmp/b.o"
 compile "static"    gcc -std=c99 -Wall -Wextra -Werror -DSERVET_STATIC $HW -c servet_impl.c -o "$tmp/c.o"
 if command -v clang >/dev/null; then
@@ -46,6 +46,7 @@ run_prog ./tests/test_compile_two_tu
 run_prog ./tests/test_unit
 run_prog ./tests/test_file
 run_prog ./tests/test_concurrent 16
+run_prog ./tests/test_shared
 
 # 3. the CLI: usage errors, help, simulate, a quick probe into a temp dir
 expect_rc() { # rc, description, command...

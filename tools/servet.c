@@ -26,7 +26,8 @@ static const char *usage_text =
     "                      hierarchy; prints {\"caches\":[{\"level\":1,\"size_bytes\":N},...]}\n"
     "\n"
     "options for probe/show/json/plot:\n"
-    "  --only LIST         comma-separated probes: topology,cache (default: all)\n"
+    "  --only LIST         comma-separated probes: topology,cache,shared,memory (default: all)\n"
+    "  --all-pairs         shared/memory: measure every PU pair, not one per relation\n"
     "  --force             re-run the probes even if cached\n"
     "  --no-probe          fail instead of probing when nothing is cached\n"
     "  --quick             fewer repetitions (tests); less robust\n"
@@ -70,6 +71,54 @@ static const char *method_name(servet_cache_method m) {
     }
 }
 
+/* pair details come from the JSON, to stay on the public API */
+static char *profile_json(const servet_profile *p) {
+    size_t n = servet_json(p, NULL, 0);
+    char *s = (char *)malloc(n + 1);
+    if (s) servet_json(p, s, n + 1);
+    return s;
+}
+static void print_pair_ratios(const servet_profile *p) {
+    char *js = profile_json(p), *s = js;
+    int level = 0;
+    if (!js) return;
+    while ((s = strstr(s, "\"sharing\":{"))) {
+        char *end = strstr(s, "]}"), *q = s;
+        double thr = 0;
+        level++;
+        sscanf(strstr(s, "\"threshold\":") + 12, "%lf", &thr);
+        printf("    L%d pairs (threshold %.2f):", level, thr);
+        while ((q = strstr(q, "{\"pus\":[")) && (!end || q < end)) {
+            int a, b;
+            double r;
+            if (sscanf(q, "{\"pus\":[%d,%d],\"ratio\":%lf", &a, &b, &r) == 3)
+                printf(" %d-%d %.2f%s", a, b, r, r > thr ? " (shared)" : r > 1.15 ? " (contends, below threshold)" : "");
+            q += 8;
+        }
+        printf("\n");
+        s += 10;
+    }
+    free(js);
+}
+static void print_memory_pairs(const servet_profile *p) {
+    char *js = profile_json(p), *s, *end;
+    if (!js) return;
+    s = strstr(js, "\"ref_bandwidth_bytes_per_s\"");
+    if (s && (s = strstr(s, "\"pairs\":["))) {
+        end = strstr(s, "\"levels\"");
+        printf("    pairs:");
+        while ((s = strstr(s, "{\"pus\":[")) && (!end || s < end)) {
+            int a, b;
+            double bw, r;
+            if (sscanf(s, "{\"pus\":[%d,%d],\"bandwidth_bytes_per_s\":%lf,\"ratio\":%lf", &a, &b, &bw, &r) == 4)
+                printf(" %d-%d %.2f GB/s (%.0f%%)", a, b, bw / 1e9, 100 * r);
+            s += 8;
+        }
+        printf("\n");
+    }
+    free(js);
+}
+
 static void show(const servet_profile *p, const servet_desc *d) {
     servet_machine_info m;
     char path[4200], a[32], b[32];
@@ -81,7 +130,9 @@ static void show(const servet_profile *p, const servet_desc *d) {
            m.hostname, m.pus, m.cores, m.packages, m.packages == 1 ? "" : "s", m.numa_nodes,
            m.numa_nodes == 1 ? "" : "s", a);
     printf("cache file  %s (%s)\n", path[0] ? path : "(none)", m.from_file ? "read from the file" : "probed now");
-    if (m.probes & SERVET_PROBE_CACHE) printf("cache probe %.1f s\n", m.probe_seconds[1]);
+    if (m.probes & SERVET_PROBE_CACHE)
+        printf("probe time  cache %.1f s, shared %.1f s, memory %.1f s\n", m.probe_seconds[1], m.probe_seconds[2],
+               m.probe_seconds[3]);
     printf("\n%-6s %-12s %-20s %-12s %-5s %-5s %-9s %-14s %s\n", "level", "measured", "hit latency",
            "OS reports", "ways", "line", "shared by", "method", "note");
     n = servet_cache_count(p);
@@ -98,8 +149,10 @@ static void show(const servet_profile *p, const servet_desc *d) {
         else snprintf(lat, sizeof lat, "-");
         if (c.size_bytes && c.reported_size_bytes) {
             double r = (double)c.size_bytes / (double)c.reported_size_bytes;
-            if (r < 0.9 || r > 1.1)
+            if (c.size_bytes != c.reported_size_bytes)
                 snprintf(note, sizeof note, "DISAGREES: measured is %.1f%% of reported", 100.0 * r);
+            else if (c.estimate_bytes != c.size_bytes)
+                snprintf(note, sizeof note, "confirmed (estimate %.4g KiB)", (double)c.estimate_bytes / 1024.0);
         } else if (c.size_bytes && !c.reported_size_bytes) {
             snprintf(note, sizeof note, "not reported by the OS");
         } else if (!c.size_bytes && (m.probes & SERVET_PROBE_CACHE)) {
@@ -107,6 +160,53 @@ static void show(const servet_profile *p, const servet_desc *d) {
         }
         printf("L%-5d %-12s %-20s %-12s %-5d %-5d %-9d %-14s %s\n", c.level, a, lat, b, c.reported_ways, c.line_bytes,
                c.reported_pus_per_instance, method_name(c.method), note);
+        if (c.size_bytes && c.range_hi_bytes > c.range_lo_bytes) {
+            char lo[32], hi[32];
+            human_bytes((double)c.range_lo_bytes, lo, sizeof lo);
+            human_bytes((double)c.range_hi_bytes, hi, sizeof hi);
+            printf("%-6s %-12s the data fit any size in [%s, %s] as well\n", "", "", lo, hi);
+        }
+    }
+    if (m.probes & SERVET_PROBE_SHARED) {
+        printf("\nshared caches (measured; OS-reported in brackets)\n");
+        for (i = 0; i < n; i++) {
+            int g, pus[1024], np, k;
+            printf("  L%d:", i + 1);
+            for (g = 0; (np = servet_cache_shared_group(p, i + 1, g, pus, 1024)) >= 0; g++) {
+                printf(" {");
+                for (k = 0; k < np && k < 1024; k++) printf("%s%d", k ? "," : "", pus[k]);
+                printf("}");
+            }
+            if (g == 0) printf(" private");
+            printf("   [");
+            for (g = 0; (np = servet_cache_reported_group(p, i + 1, g, pus, 1024)) >= 0; g++) {
+                printf("%s{", g ? " " : "");
+                for (k = 0; k < np && k < 1024; k++) printf("%s%d", k ? "," : "", pus[k]);
+                printf("}");
+            }
+            printf("]\n");
+        }
+        print_pair_ratios(p);
+    }
+    if (m.probes & SERVET_PROBE_MEMORY) {
+        servet_memory_info mi;
+        int lv, g, pus[1024], np, k;
+        servet_memory(p, &mi);
+        printf("\nmemory: one PU copies at %.2f GB/s (tolerance %.0f%%, %d pairs measured)\n",
+               mi.ref_bandwidth_bytes_per_s / 1e9, 100 * mi.tolerance, mi.pairs_measured);
+        if (mi.levels == 0) printf("  no pair slows another down\n");
+        for (lv = 0; lv < mi.levels; lv++) {
+            double bw = servet_memory_level_bandwidth(p, lv);
+            printf("  overhead level %d: %.2f GB/s per PU in a pair (%.0f%% of alone), groups", lv, bw / 1e9,
+                   100 * bw / mi.ref_bandwidth_bytes_per_s);
+            for (g = 0; (np = servet_memory_level_group(p, lv, g, pus, 1024)) >= 0; g++) {
+                printf(" {");
+                for (k = 0; k < np && k < 1024; k++) printf("%s%d", k ? "," : "", pus[k]);
+                printf("}");
+            }
+            printf("\n");
+        }
+        print_memory_pairs(p);
     }
     if (m.probes & SERVET_PROBE_CACHE) {
         printf("memory %-12s %.2f ns\n", "", servet_memory_latency_ns(p));
@@ -315,8 +415,9 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "--only")) {
             if (i + 1 >= argc) return die_usage("--only needs a list", NULL);
             if (servet_probes_parse(argv[++i], &d.probes) != SERVET_OK)
-                return die_usage("unknown or unavailable probe in --only (available: topology,cache)", argv[i]);
+                return die_usage("unknown or unavailable probe in --only (available: topology,cache,shared,memory)", argv[i]);
         } else if (!strcmp(a, "--force")) d.force = 1;
+        else if (!strcmp(a, "--all-pairs")) d.all_pairs = 1;
         else if (!strcmp(a, "--no-probe")) d.no_probe = 1;
         else if (!strcmp(a, "--quick")) d.quick = 1;
         else if (!strcmp(a, "--max-size")) {
