@@ -13,7 +13,7 @@ TESTS   := tests/test_unit tests/test_file tests/test_concurrent tests/test_shar
 TOOLS   := bin/servet
 EXAMPLES:= examples/quickstart
 
-.PHONY: all lib tools examples tests probe test bench bench-accuracy bench-cache install clean check-deps
+.PHONY: all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared install clean check-deps
 
 all: check-deps lib tools examples tests
 
@@ -90,3 +90,7 @@ clean:
 # issue 3's acceptance on this machine: 10 quiet runs, 10 with a busy neighbour
 bench-cache: bin/servet
 	python3 tools/accept_cache.py 10 bench_data/cache_probe_runs.json
+
+# issue 4's acceptance on this machine: 5 runs of the shared-cache and memory probes
+bench-shared: bin/servet
+	python3 tools/accept_shared.py 5 bench_data/shared_memory_runs.json

@@ -892,7 +892,9 @@ static void servet__fingerprint(char *out, size_t cap) {
       then refine every gradient peak (that the measured spread cannot explain)
       on a grid of 1/32 octave granules
       (g = 2^floor(log2 s)/32): 48 KiB, 1.25 MiB, 2 MiB and 27.5 MiB are all
-      grid points. The sweep stops at max_bytes (default: twice the largest
+      grid points (1/16 octave above 8 MiB, 2 coarse points per octave
+      above 64 MiB: there each point costs a chase build and a warm pass
+      over 100+ MiB). The sweep stops at max_bytes (default: twice the largest
       OS-reported cache, within [32 MiB, 256 MiB] - the time budget; raise it
       with desc.cache_max_bytes). No early stop on a flat stretch: a large
       last level with huge pages is flat for octaves before it steps.
@@ -1175,7 +1177,19 @@ static int servet__infer(const double *bytes, const double *latency, const doubl
         i = j;
     }
     if (nruns == 0) { if (next_latency) *next_latency = 0; return 0; }
-    (void)cur;
+    /* A run narrower than half an octave whose level lies between its
+       neighbours' is a shoulder inside one transition (noise, another
+       tenant), not a cache level: real levels stay flat for an octave or
+       more, and close levels without a plateau between them are found by
+       the valley split below. */
+    for (i = 1; i + 1 < nruns; i++) {
+        if (x[runs[i].end] - x[runs[i].start] >= log(2.0) / 2.0) continue;
+        if (runs[i].level > runs[i - 1].level + sig && runs[i].level < runs[i + 1].level - sig) {
+            memmove(&runs[i], &runs[i + 1], (size_t)(nruns - i - 1) * sizeof runs[0]);
+            nruns--;
+            i--;
+        }
+    }
     /* merge runs at the same level; every significant rise between two
        plateaus is a transition (lower plateau end -> upper plateau start) */
     cur = 0;
@@ -1368,6 +1382,9 @@ servet_result servet_sweep(servet_measure_fn measure, void *user, const servet_s
     total = (int)ceil(4.0 * log2(maxb / minb)) + 1;
     for (k = 0; nc < SERVET_CURVE_MAX - 128; k++) {
         double s = servet__round_to(minb * pow(2.0, (double)k / 4.0), line), v, sp;
+        /* above 64 MiB every point costs a chase build and a warm pass over
+           100+ MiB: two points per octave there */
+        if (s > 64.0 * 1048576.0 && (k % 2) && s * pow(2.0, 0.25) <= maxb) continue;
         int nr = servet__nreplicas(d, s);
         if (s > maxb) break;
         if (!servet__measure_point(measure, user, s, servet__reps_per(reps, nr), nr, &v, &sp))
@@ -1388,7 +1405,9 @@ servet_result servet_sweep(servet_measure_fn measure, void *user, const servet_s
         /* a peak, and one the noise cannot explain: refining noise is wasted time */
         if (r <= 1.10 || r < rp || r < rn) continue;
         if (r - 1.0 < 3.0 * (cspr[k] > cspr[k + 1] ? cspr[k] : cspr[k + 1])) continue;
-        g = pow(2.0, floor(log2(coarse[k]))) / 32.0;
+        /* 1/32 octave up to 8 MiB (exact L1/L2 sizes), 1/16 above: finer
+           than any fit's resolution there, and each point is expensive */
+        g = pow(2.0, floor(log2(coarse[k]))) / (coarse[k] > 8.0 * 1048576.0 ? 16.0 : 32.0);
         if (g < line) g = line;
         for (s = (floor(coarse[k] / g) + 1.0) * g; s < coarse[k + 1] && out->n < SERVET_CURVE_MAX; s += g) {
             double v, sp;
@@ -1607,7 +1626,11 @@ static void servet__chase_build(servet__chase *c, servet__buf *b, double bytes) 
 
 static double servet__chase_measure(void *user, double bytes, int replica) {
     servet__chase *c = (servet__chase *)user;
-    const size_t steps = (size_t)1 << 18;
+    /* one cycle of the array, within [2^16, 2^18] steps: 2^16 L1 hits still
+       take ~85 us (timer resolution ~20 ns), and small sizes are repeated
+       over many replicas anyway */
+    size_t lines = (size_t)(bytes / (c->page_stride ? 4096.0 : 64.0));
+    const size_t steps = lines < ((size_t)1 << 16) ? ((size_t)1 << 16) : (lines > ((size_t)1 << 18) ? ((size_t)1 << 18) : lines);
     servet__buf *b = &c->buf[0];
     double t0, t1;
     if (bytes > (double)c->buf[0].cap || bytes < (c->page_stride ? 8192.0 : 128.0)) return -1.0;
@@ -1733,7 +1756,7 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
     servet_sweep_desc sd;
     servet_curve *cv = NULL, *ct = NULL;
     hwloc_bitmap_t old = hwloc_bitmap_alloc();
-    double maxb, spin_end, sizes[SERVET_CURVE_MAX];
+    double maxb, spin_end, sizes[SERVET_CURVE_MAX], tphase;
     uint64_t llc = servet__reported_llc(p);
     long kb0, kb1;
     int i, ns = 0, pinned;
@@ -1778,8 +1801,12 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
     sd.replica_bytes = (d->quick ? 8.0 : 32.0) * 1048576.0;
     sd.progress = d->progress;
     sd.progress_user = d->progress_user;
+    tphase = servet__now();
     r = servet_sweep(servet__chase_measure, &ch, &sd, cv);
     if (r != SERVET_OK) { servet__chase_free(&ch); goto done; }
+    servet__logf(&p->ctx, SERVET_LOG_INFO, "cache probe: main sweep %.1f s, %d points up to %.0f MiB, huge pages %s",
+                 servet__now() - tphase, cv->n, maxb / 1048576.0, p->huge_pages ? "yes" : "no");
+    tphase = servet__now();
     for (i = 0; i < cv->n; i++) cv->cycles[i] = cv->ns[i] * p->ghz;
     /* the TLB curve: one random line per 4 KiB page over the same arrays */
     for (i = 0; i < cv->n; i++) {
@@ -1791,6 +1818,7 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
     if (servet__sweep_list(servet__chase_measure, &ch, sizes, ns, 3, 4096.0, ct) != SERVET_OK)
         ct->n = 0;
     servet__chase_free(&ch);
+    servet__logf(&p->ctx, SERVET_LOG_INFO, "cache probe: TLB walk %.1f s, %d points", servet__now() - tphase, ct->n);
     for (i = 0; i < ct->n; i++) ct->cycles[i] = ct->ns[i] * p->ghz;
     servet__free(&p->ctx, p->curve);
     servet__free(&p->ctx, p->curve_tlb);
@@ -2139,16 +2167,23 @@ typedef struct servet__share_probe {
     int lv, nlevels;
 } servet__share_probe;
 
+/* One pair, five times: each time the pair together and then PU a alone
+   (a fresh reference), the median of the five ratios kept. On a VM a single
+   measurement is not enough: vCPUs can share a host core for a while. */
 static double servet__share_pair(void *user, const servet_profile *p, int a, int b, int index, int count) {
     servet__share_probe *sp = (servet__share_probe *)user;
-    int os[2];
-    double ns[2];
+    int os[2], r;
+    double ns[2], ref, ratio[5];
     os[0] = p->pus[a].os_index;
     os[1] = p->pus[b].os_index;
-    if (!servet__chase_together(sp->t, os, 2, sp->share->array_bytes, ns)) return -1.0;
+    for (r = 0; r < 5; r++) {
+        if (!servet__chase_together(sp->t, os, 2, sp->share->array_bytes, ns)) return -1.0;
+        if (!servet__chase_together(sp->t, os, 1, sp->share->array_bytes, &ref) || !(ref > 0)) return -1.0;
+        ratio[r] = 0.5 * (ns[0] + ns[1]) / ref;
+    }
     if (sp->d->progress)
         sp->d->progress(sp->d->progress_user, "shared", ((double)sp->lv + (double)(index + 1) / count) / sp->nlevels);
-    return 0.5 * (ns[0] + ns[1]) / sp->share->ref_ns;
+    return servet__quantile(ratio, 5, 0.5);
 }
 
 static servet_result servet__probe_shared(servet_profile *p, hwloc_topology_t t, const servet_desc *d) {

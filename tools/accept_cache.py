@@ -48,7 +48,8 @@ def one_run(busy):
                         "method": c["method"], "latency_ns": c["latency_ns"]} for c in caches],
             "memory_latency_ns": j["memory"]["latency_ns"],
             "tlb_reach_bytes": [t["reach_bytes"] for t in j["tlb"]],
-            "last_level_latency_at_half_ns": half, "last_level_latency_at_twice_ns": twice}
+            "last_level_latency_at_half_ns": half, "last_level_latency_at_twice_ns": twice,
+            "curve": pts}
 
 runs = []
 for busy in (False, True):
