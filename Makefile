@@ -9,11 +9,12 @@ CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c99 $(WARN) $(CFLAGS) $(HWLOC_CFLAGS) -pthread
 LDLIBS  = $(HWLOC_LIBS) -lm -lpthread
 
-TESTS   := tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_compile_two_tu
+TESTS   := tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_faults tests/test_compile_two_tu
 TOOLS   := bin/servet
 EXAMPLES:= examples/quickstart
 
-.PHONY: all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared install clean check-deps
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared install clean check-deps
 
 all: check-deps lib tools examples tests
 
@@ -57,6 +58,8 @@ tests/test_concurrent: tests/test_concurrent.c tests/harness.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_concurrent.c $(LDLIBS)
 tests/test_shared: tests/test_shared.c tests/harness.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_shared.c $(LDLIBS)
+tests/test_faults: tests/test_faults.c tests/harness.h servet.h
+	$(CC) $(ALL_CFLAGS) -o $@ tests/test_faults.c $(LDLIBS)
 # two translation units, one with the implementation: no duplicate symbols
 tests/test_compile_two_tu: tests/tu_a.c tests/tu_b.c servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/tu_a.c tests/tu_b.c $(LDLIBS)
@@ -85,7 +88,7 @@ install: all
 
 clean:
 	rm -rf lib bin tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_compile_two_tu \
-	  examples/quickstart tests/tmp
+	  examples/quickstart tests/tmp tests/fuzz_replay tests/fuzz_seeds tests/test_faults
 
 # issue 3's acceptance on this machine: 10 quiet runs, 10 with a busy neighbour
 bench-cache: bin/servet
@@ -94,3 +97,24 @@ bench-cache: bin/servet
 # issue 4's acceptance on this machine: 5 runs of the shared-cache and memory probes
 bench-shared: bin/servet
 	python3 tools/accept_shared.py 5 bench_data/shared_memory_runs.json
+
+# ---- hardening (issue 7) ----
+# the cache-file reader under libFuzzer (clang); crashes land in tests/fuzz/regressions/
+bin/fuzz_reader: tests/fuzz_reader.c servet.h
+	@mkdir -p bin
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -DSERVET_FUZZ_LIBFUZZER \
+	  -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION $(HWLOC_CFLAGS) -pthread -o $@ tests/fuzz_reader.c $(LDLIBS)
+fuzz: bin/fuzz_reader
+	@rm -rf bin/fuzz-corpus && mkdir -p bin/fuzz-corpus tests/fuzz/regressions && cp tests/fuzz/seeds/* bin/fuzz-corpus/
+	./bin/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	  -artifact_prefix=tests/fuzz/regressions/ bin/fuzz-corpus 2>&1 | tee bin/fuzz.log | tail -n 20
+# replays seeds and regressions through the same entry point (ASan+UBSan)
+tests/fuzz_replay: tests/fuzz_reader.c servet.h
+	$(CC) -std=c99 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+	  -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION $(HWLOC_CFLAGS) -pthread -o $@ tests/fuzz_reader.c $(LDLIBS)
+tests/fuzz_seeds: tests/fuzz_seeds.c servet.h
+	$(CC) $(ALL_CFLAGS) -o $@ tests/fuzz_seeds.c $(LDLIBS)
+
+# the test programs under ASan + UBSan, the fuzz replay, and the CLI under valgrind
+test-sanitize: all
+	./tests/run.sh --sanitize-only

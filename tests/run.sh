@@ -1,81 +1,176 @@
 #!/usr/bin/env bash
-# The test runner: compile checks, the test programs, the CLI. Prints one
-# closing line "N passed, N failed" and exits non-zero on any failure.
+# The test runner (make test). Compile matrix, the test programs, the same
+# programs under ASan+UBSan, the fuzz corpus replayed and a bounded fuzz run,
+# the CLI (bad input, valgrind), a noisy neighbour. Prints one closing line
+# "N passed, N failed" and exits non-zero on any failure.
+#   tests/run.sh                 everything
+#   tests/run.sh --sanitize-only the sanitizer and valgrind part (make test-sanitize)
+# FUZZ_SECONDS (default 20) bounds the fuzz run; 0 skips it.
 set -u
 cd "$(dirname "$0")/.."
+mode=${1:-all}
 pass=0; fail=0
 ok()   { pass=$((pass+1)); }
 bad()  { fail=$((fail+1)); echo "FAIL: $*" >&2; }
 HW="$(pkg-config --cflags hwloc 2>/dev/null)"
+LIBS="$(pkg-config --libs hwloc 2>/dev/null || echo -lhwloc) -lm -pthread"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-# 1. servet.h compiles as C99 and C++, gcc and clang, -Werror, static too
 compile() { # name, command...
   local name=$1; shift
   if "$@" >"$tmp/cc.log" 2>&1; then ok; else bad "compile: $name"; cat "$tmp/cc.log" >&2; fi
 }
-compile "gcc C99"   gcc -std=c99 -pthread -Wall -Wextra -Werror $HW -c servet_impl.c -o "$tmp/a.o"
-compile "gcc C++"   g++ -x c++ -Wall -Wextra -Werror $HW -c servet_impl.c -o "$tmp/b.o"
-compile "static"    gcc -std=c99 -Wall -Wextra -Werror -DSERVET_STATIC $HW -c servet_impl.c -o "$tmp/c.o"
-if command -v clang >/dev/null; then
-  compile "clang C99" clang -std=c99 -Wall -Wextra -Werror $HW -c servet_impl.c -o "$tmp/d.o"
-  compile "clang C++" clang++ -x c++ -Wall -Wextra -Werror $HW -c servet_impl.c -o "$tmp/e.o"
-fi
-# the header alone (no implementation) is plain declarations in C and C++
-printf '#include "servet.h"\nint main(void){return SERVET_OK;}\n' > "$tmp/h.c"
-compile "header C"   gcc -std=c99 -Wall -Wextra -Werror -I. -c "$tmp/h.c" -o "$tmp/h.o"
-compile "header C++" g++ -x c++ -Wall -Wextra -Werror -I. -c "$tmp/h.c" -o "$tmp/h2.o"
-# every exported symbol of the library starts with servet_
-if nm -g --defined-only lib/libservet.a 2>/dev/null | awk 'NF==3{print $3}' | grep -v '^servet_' >"$tmp/sym"; then
-  bad "exported symbols without servet_ prefix: $(tr '\n' ' ' <"$tmp/sym")"
-else ok; fi
-
-# 2. the test programs (each prints "N passed, N failed")
-run_prog() {
-  local out
+run_prog() { # runs a program that prints "N passed, N failed"; adds its counts
+  local out rc line p f
   out=$("$@" 2>"$tmp/err"); rc=$?
-  cat "$tmp/err" >&2
+  grep -v '^hwloc: Failed to instantiate' "$tmp/err" >&2
   line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n1)
-  if [ -z "$line" ]; then bad "$* printed no summary (rc $rc)"; return; fi
+  if [ -z "$line" ]; then bad "$* printed no summary (rc $rc)"; printf '%s\n' "$out" | tail -5 >&2; return; fi
   p=${line%% passed*}; f=${line#*, }; f=${f%% failed*}
   pass=$((pass+p)); fail=$((fail+f))
   [ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || bad "$* exited $rc"
   echo "  $*: $line"
 }
-run_prog ./tests/test_compile_two_tu
-run_prog ./tests/test_unit
-run_prog ./tests/test_file
-run_prog ./tests/test_concurrent 16
-run_prog ./tests/test_shared
 
-# 3. the CLI: usage errors, help, simulate, a quick probe into a temp dir
+SAN="-fsanitize=address,undefined,float-cast-overflow,float-divide-by-zero -fno-sanitize-recover=all -fno-omit-frame-pointer"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+if [ "$mode" = all ]; then
+  echo "== compile matrix: gcc/clang, C99/C++, default/SERVET_STATIC, strict warnings"
+  STRICT="-Wall -Wextra -Werror -Wsign-conversion -pedantic"
+  for cc in gcc clang; do
+    command -v $cc >/dev/null || continue
+    cxx=g++; [ $cc = clang ] && cxx=clang++
+    for st in "" "-DSERVET_STATIC"; do
+      compile "$cc C99 $st"  $cc -std=c99 $STRICT $st $HW -pthread -c servet_impl.c -o "$tmp/a.o"
+      compile "$cxx C++ $st" $cxx -x c++ $STRICT $st $HW -c servet_impl.c -o "$tmp/b.o"
+    done
+  done
+  printf '#include "servet.h"\nint main(void){return SERVET_OK;}\n' > "$tmp/h.c"
+  compile "header alone, C"   gcc -std=c99 $STRICT -I. -c "$tmp/h.c" -o "$tmp/h.o"
+  compile "header alone, C++" g++ -x c++ $STRICT -I. -c "$tmp/h.c" -o "$tmp/h2.o"
+  if command -v mpicc >/dev/null; then
+    # MPI flavour: mpi.h first turns on SERVET_USE_MPI
+    printf '#include <mpi.h>\n#define SERVET_IMPLEMENTATION\n#include "servet.h"\nint main(void){return SERVET_USE_MPI - 1;}\n' > "$tmp/m.c"
+    compile "MPI build (mpicc)" mpicc -std=c99 -Wall -Wextra -Werror -I. $HW "$tmp/m.c" -o "$tmp/m" $LIBS
+  else
+    echo "  (mpicc not found: MPI flavour not compiled)"
+  fi
+  # every exported symbol of the library starts with servet_
+  if nm -g --defined-only lib/libservet.a 2>/dev/null | awk 'NF==3{print $3}' | grep -v '^servet_' >"$tmp/sym"; then
+    bad "exported symbols without servet_ prefix: $(tr '\n' ' ' <"$tmp/sym")"
+  else ok; fi
+
+  echo "== test programs"
+  run_prog ./tests/test_compile_two_tu
+  run_prog ./tests/test_unit
+  run_prog ./tests/test_file
+  run_prog ./tests/test_concurrent 16
+  run_prog ./tests/test_concurrent 64
+  run_prog ./tests/test_shared
+  run_prog ./tests/test_faults
+fi
+
+echo "== the same under ASan + UBSan"
+for t in test_unit test_file test_shared test_faults test_concurrent; do
+  if gcc -std=c99 -O1 -g $SAN $HW -o "$tmp/san_$t" tests/$t.c $LIBS 2>"$tmp/cc.log"; then
+    arg=""; [ $t = test_concurrent ] && arg=16
+    run_prog "$tmp/san_$t" $arg
+  else bad "sanitizer build of $t"; cat "$tmp/cc.log" >&2; fi
+done
+
+echo "== fuzz corpus replay (seeds + regressions) and a bounded fuzz run"
+if gcc -std=c99 -O1 -g $SAN -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION $HW -o "$tmp/replay" tests/fuzz_reader.c $LIBS 2>"$tmp/cc.log"; then
+  run_prog "$tmp/replay" tests/fuzz/seeds tests/fuzz/regressions
+else bad "replay build"; cat "$tmp/cc.log" >&2; fi
+FZ=${FUZZ_SECONDS:-20}
+if [ "$mode" = all ] && [ "$FZ" != 0 ]; then
+  if clang -g -O1 -fsanitize=fuzzer,address,undefined -DSERVET_FUZZ_LIBFUZZER -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
+       $HW -o "$tmp/fuzz" tests/fuzz_reader.c $LIBS 2>"$tmp/cc.log"; then
+    mkdir -p "$tmp/corpus" tests/fuzz/regressions && cp tests/fuzz/seeds/* "$tmp/corpus/"
+    if "$tmp/fuzz" -max_total_time="$FZ" -artifact_prefix=tests/fuzz/regressions/ "$tmp/corpus" >"$tmp/fuzz.log" 2>&1; then
+      ok; echo "  libFuzzer: $(grep -E '^Done [0-9]+ runs' "$tmp/fuzz.log")"
+    else
+      bad "fuzzer found a crash (saved under tests/fuzz/regressions/)"; tail -30 "$tmp/fuzz.log" >&2
+    fi
+  else
+    echo "  (clang with libFuzzer not available: fuzz run skipped)"
+  fi
+fi
+
+echo "== the CLI"
+export SERVET_CACHE_DIR="$tmp/cache"
 expect_rc() { # rc, description, command...
   local want=$1 what=$2; shift 2
   "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
   if [ "$rc" -eq "$want" ]; then ok; else bad "$what: rc $rc, wanted $want"; cat "$tmp/err" >&2; fi
 }
-expect_rc 0 "help" ./bin/servet --help
-expect_rc 2 "no command" ./bin/servet
-expect_rc 2 "bad command" ./bin/servet frobnicate
-expect_rc 2 "bad probe" ./bin/servet probe --only nonsense
-expect_rc 2 "bad max-size" ./bin/servet probe --max-size 12x
-expect_rc 2 "simulate without spec" ./bin/servet simulate
-expect_rc 1 "simulate missing file" ./bin/servet simulate /nonexistent.spec
-printf 'level=1 size=bogus\n' > "$tmp/bad.spec"
-expect_rc 1 "simulate bad spec" ./bin/servet simulate "$tmp/bad.spec"
-grep -q "servet:" "$tmp/err" && ok || bad "bad spec message"
-printf 'level=1 size=32K ways=8\nlevel=2 size=1M ways=16\nnoise=0.02\n' > "$tmp/ok.spec"
-expect_rc 0 "simulate" ./bin/servet simulate "$tmp/ok.spec"
-grep -q '"caches":\[{"level":1,"size_bytes":32768' "$tmp/out" && ok || { bad "simulate output"; cat "$tmp/out" >&2; }
-export SERVET_CACHE_DIR="$tmp/cache"
-expect_rc 1 "show --no-probe on empty cache" ./bin/servet show --no-probe
-expect_rc 0 "quick probe" ./bin/servet probe --quick --max-size 4194304
-expect_rc 0 "json from cache" ./bin/servet json --no-probe
-python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["machine"]["from_cache_file"] and j["caches"][0]["level"]==1 and "size_bytes" in j["caches"][0] and "latency_ns" in j["caches"][0]' "$tmp/out" \
-  && ok || bad "json schema"
-expect_rc 0 "plot" ./bin/servet plot "$tmp/plot" --no-probe
-grep -q '<svg' "$tmp/plot/cache_curve.svg" 2>/dev/null && ok || bad "plot wrote no SVG"
-expect_rc 0 "path" ./bin/servet path
+if [ "$mode" = all ]; then
+  expect_rc 0 "help" ./bin/servet --help
+  expect_rc 0 "version" ./bin/servet --version
+  expect_rc 2 "no command" ./bin/servet
+  expect_rc 2 "bad command" ./bin/servet frobnicate
+  expect_rc 2 "bad probe" ./bin/servet probe --only nonsense
+  expect_rc 2 "empty probe list" ./bin/servet probe --only ''
+  expect_rc 2 "--only without list" ./bin/servet probe --only
+  expect_rc 2 "bad max-size" ./bin/servet probe --max-size 12x
+  expect_rc 2 "tiny max-size" ./bin/servet probe --max-size 100
+  expect_rc 2 "--cache-dir without dir" ./bin/servet show --cache-dir
+  expect_rc 2 "plot without dir" ./bin/servet plot
+  expect_rc 2 "unknown option" ./bin/servet json --frobnicate
+  expect_rc 2 "simulate without spec" ./bin/servet simulate
+  expect_rc 2 "simulate bad noise" ./bin/servet simulate x.spec --noise banana
+  expect_rc 2 "simulate bad coloring" ./bin/servet simulate x.spec --coloring maybe
+  expect_rc 1 "simulate missing file" ./bin/servet simulate /nonexistent.spec
+  printf 'level=1 size=bogus\n' > "$tmp/bad.spec"
+  expect_rc 1 "simulate bad spec" ./bin/servet simulate "$tmp/bad.spec"
+  grep -q "servet:" "$tmp/err" && ok || bad "bad spec message"
+  head -c 3000 /dev/urandom > "$tmp/random.spec"
+  expect_rc 1 "simulate random bytes" ./bin/servet simulate "$tmp/random.spec"
+  printf 'level=1 size=32K ways=8\nlevel=2 size=1M ways=16\nnoise=0.02\n' > "$tmp/ok.spec"
+  expect_rc 0 "simulate" ./bin/servet simulate "$tmp/ok.spec"
+  grep -q '"caches":\[{"level":1,"size_bytes":32768' "$tmp/out" && ok || { bad "simulate output"; cat "$tmp/out" >&2; }
+  expect_rc 1 "show --no-probe on an empty cache" ./bin/servet show --no-probe
+  echo x > "$tmp/afile"
+  expect_rc 0 "cache dir under a regular file: profile still printed" ./bin/servet show --only topology --cache-dir "$tmp/afile/sub"
+  expect_rc 0 "quick probe" ./bin/servet probe --quick --max-size 4194304
+  expect_rc 0 "json from cache" ./bin/servet json --no-probe
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); c=j["caches"][0]; assert j["machine"]["from_cache_file"] and c["level"]==1 and "size_bytes" in c and "latency_ns" in c and "shared_by" in c and "ref_bandwidth_bytes_per_s" in j["memory"]' "$tmp/out" \
+    && ok || bad "json schema"
+  expect_rc 0 "plot" ./bin/servet plot "$tmp/plot" --no-probe
+  grep -q '<svg' "$tmp/plot/cache_curve.svg" 2>/dev/null && ok || bad "plot wrote no SVG"
+  expect_rc 0 "path" ./bin/servet path
+fi
+if command -v valgrind >/dev/null && [ -x bin/servet ]; then
+  [ -s "$SERVET_CACHE_DIR"/servet-*.prof ] 2>/dev/null || ./bin/servet probe --quick --max-size 4194304 >/dev/null 2>&1
+  VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
+  for args in "show --no-probe" "json --no-probe" "probe --only topology --force" "frobnicate" "simulate $tmp/bad.spec"; do
+    $VG ./bin/servet $args >/dev/null 2>"$tmp/vg"; rc=$?
+    if [ "$rc" -eq 99 ]; then bad "valgrind: servet $args"; cat "$tmp/vg" >&2; else ok; fi
+  done
+  printf 'level=1 size=16K ways=4\nlevel=2 size=256K ways=8\n' > "$tmp/small.spec"
+  $VG ./bin/servet simulate "$tmp/small.spec" >/dev/null 2>"$tmp/vg"; rc=$?
+  if [ "$rc" -eq 99 ]; then bad "valgrind: servet simulate"; cat "$tmp/vg" >&2; else ok; fi
+else
+  echo "  (valgrind not found: CLI memory check skipped)"
+fi
+
+if [ "$mode" = all ] && [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+  echo "== noisy neighbour: a memory-bound load on another PU"
+  l1() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["caches"][0]["size_bytes"])' "$1"; }
+  taskset -c 0 ./bin/servet probe --only cache --quick --force --max-size 4194304 >/dev/null 2>&1
+  ./bin/servet json --no-probe > "$tmp/quiet.json"
+  ( taskset -c 1 dd if=/dev/zero of=/dev/null bs=64M count=100000 2>/dev/null ) & loadpid=$!
+  sleep 0.3
+  taskset -c 0 ./bin/servet probe --only cache --quick --force --max-size 4194304 >/dev/null 2>"$tmp/noisy.err"
+  kill $loadpid 2>/dev/null; wait $loadpid 2>/dev/null
+  ./bin/servet json --no-probe > "$tmp/noisy.json"
+  q=$(l1 "$tmp/quiet.json"); n=$(l1 "$tmp/noisy.json")
+  if [ "$q" = "$n" ]; then ok; echo "  L1 $q bytes quiet and beside the load"
+  elif grep -q "stayed noisy" "$tmp/noisy.err"; then ok; echo "  L1 $q quiet, $n loaded, and the probe said it was disturbed"
+  else bad "noisy neighbour: L1 $q quiet vs $n loaded, and no warning"; fi
+fi
 unset SERVET_CACHE_DIR
 
 echo "$pass passed, $fail failed"

@@ -25,7 +25,7 @@ static unsigned char *all_allowed(const servet_profile *p) {
     memset(a, 1, (size_t)p->npus);
     return a;
 }
-static int anc(const servet_profile *p, int pu, int depth) { return p->anc[(size_t)pu * p->ndepth + depth]; }
+static int anc(const servet_profile *p, int pu, int depth) { return p->anc[(size_t)pu * (size_t)p->ndepth + (size_t)depth]; }
 
 /* ---- oracles ---- */
 static int oracle_calls;
@@ -200,8 +200,12 @@ static void test_pair_counts_and_placement(void) {
             CHECK(servet_choose_placement(p, 4, (servet_placement_policy)7, pus) == SERVET_ERROR_INVALID_ARGUMENT,
                   "bad policy rejected");
             CHECK(servet_choose_placement(NULL, 4, SERVET_PLACE_SPREAD, pus) == SERVET_ERROR_INVALID_ARGUMENT, "NULL");
-            n = servet_choose_placement(p, 200, SERVET_PLACE_SPREAD, (int *)calloc(200, sizeof(int)));
-            CHECK(n == 200, "more threads than PUs wrap around");
+            {
+                int *many = (int *)calloc(200, sizeof(int));
+                n = servet_choose_placement(p, 200, SERVET_PLACE_SPREAD, many);
+                CHECK(n == 200, "more threads than PUs wrap around");
+                free(many);
+            }
         }
         free(pr);
         free(al);

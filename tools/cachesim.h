@@ -166,7 +166,7 @@ SIM_UNUSED static int sim_load_spec(const char *path, sim_spec *sp, char *err, s
     FILE *f = fopen(path, "rb");
     char text[16384];
     size_t n;
-    if (!f) { snprintf(err, errcap, "cannot open %s", path); return 0; }
+    if (!f) { snprintf(err, errcap, "cannot open %.200s", path); return 0; }
     n = fread(text, 1, sizeof text - 1, f);
     fclose(f);
     text[n] = 0;
@@ -181,7 +181,7 @@ SIM_UNUSED static uint64_t sim_phys_line(const sim_spec *sp, uint64_t vl, int li
     lines_per_page = (uint64_t)(sp->page / line);
     if (lines_per_page == 0) lines_per_page = 1;
     vpage = vl / lines_per_page;
-    frame = sim_mix((sp->seed + (uint64_t)replica * 1000003ull) * 0x51ED27ull ^ (vpage * 0x9E3779B1ull)) >> 28;
+    frame = sim_mix((sp->seed + (uint64_t)replica * (uint64_t)1000003) * (uint64_t)0x51ED27 ^ (vpage * (uint64_t)0x9E3779B1)) >> 28;
     return frame * lines_per_page + vl % lines_per_page;
 }
 

@@ -348,19 +348,19 @@ static int cmd_simulate(int argc, char **argv) {
         else return die_usage("simulate takes one SPEC file", argv[i]);
     }
     if (!spec) return die_usage("simulate needs a SPEC file", NULL);
+    /* usage errors first (exit 2), then the file (exit 1) */
+    if (coloring && strcmp(coloring, "on") && strcmp(coloring, "off")) return die_usage("--coloring takes on or off", coloring);
+    if (noise) {
+        char *end;
+        double v = strtod(noise, &end);
+        if (*end || !(v >= 0 && v <= 0.5)) return die_usage("--noise takes a number in [0,0.5]", noise);
+    }
     if (!sim_load_spec(spec, &sp, err, sizeof err)) {
         fprintf(stderr, "servet: %s: %s\n", spec, err);
         return 1;
     }
-    if (coloring) {
-        if (strcmp(coloring, "on") && strcmp(coloring, "off")) return die_usage("--coloring takes on or off", coloring);
-        sp.coloring = !strcmp(coloring, "on");
-    }
-    if (noise) {
-        char *end;
-        sp.noise = strtod(noise, &end);
-        if (*end || !(sp.noise >= 0 && sp.noise <= 0.5)) return die_usage("--noise takes a number in [0,0.5]", noise);
-    }
+    if (coloring) sp.coloring = !strcmp(coloring, "on");
+    if (noise) sp.noise = strtod(noise, NULL);
     if (seed) sp.seed = strtoull(seed, NULL, 10);
     if (hash_last) sp.lv[sp.nlevels - 1].hash = 1;
     curve = (servet_curve *)calloc(1, sizeof *curve);
@@ -449,7 +449,16 @@ int main(int argc, char **argv) {
     d.log = log_stderr;
     d.log_level = verbose ? SERVET_LOG_INFO : SERVET_LOG_WARN;
     if (isatty(2)) d.progress = progress_tty;
-    r = servet_open(&p, &d);
+    r = SERVET_ERROR_NOT_CACHED;
+    if (strcmp(cmd, "probe") && !d.probes && !d.force) {
+        /* show/json/plot without --only: whatever is cached, probe only if nothing is */
+        servet_desc any = d;
+        any.probes = SERVET_PROBE_TOPOLOGY;
+        any.no_probe = 1;
+        any.log = NULL;
+        r = servet_open(&p, &any);
+    }
+    if (r != SERVET_OK) r = servet_open(&p, &d);
     if (r != SERVET_OK) {
         fprintf(stderr, "servet: %s\n", servet_result_string(r));
         if (r == SERVET_ERROR_NOT_CACHED) fprintf(stderr, "servet: run 'servet probe' first\n");

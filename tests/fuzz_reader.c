@@ -1,0 +1,83 @@
+/* libFuzzer target for the cache-file reader (make fuzz). Built with
+   FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, so CRC mismatches do not stop
+   the parser and the fuzzer reaches every section's bounded reader. After a
+   successful parse it does what a user does with a profile: accessors, JSON,
+   the inference from the stored curves, a placement decision.
+   Without libFuzzer (replay mode, make test) main() feeds it every file
+   named on the command line or found in the directories given. */
+#define SERVET_IMPLEMENTATION
+#include "../servet.h"
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FUZZ_FINGERPRINT "servet-fuzz-fingerprint\ncpu=fuzz\n"
+static int accepted;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    servet_profile *p = (servet_profile *)calloc(1, sizeof *p);
+    const char *why = "";
+    if (!p) return 0;
+    if (servet__parse(p, data, size, FUZZ_FINGERPRINT, &why) == SERVET_OK) {
+        servet_machine_info m;
+        accepted++;
+        servet_cache_info c;
+        servet_memory_info mi;
+        int i, pus[64];
+        size_t n = servet_json(p, NULL, 0);
+        char *js = (char *)malloc(n + 1);
+        if (js) { servet_json(p, js, n + 1); free(js); }
+        servet_machine(p, &m);
+        for (i = 0; i < servet_cache_count(p); i++) {
+            servet_cache(p, i, &c);
+            servet_cache_shared_group(p, i + 1, 0, pus, 64);
+            servet_cache_reported_group(p, i + 1, 0, pus, 64);
+        }
+        servet_memory(p, &mi);
+        servet_memory_level_group(p, 0, 0, pus, 64);
+        servet_choose_placement(p, 8, SERVET_PLACE_SPREAD, pus);
+        servet_choose_placement(p, 8, SERVET_PLACE_COMPACT, pus);
+        servet__infer_profile_caches(p);
+    }
+    servet__clear_measured(p);
+    free(p);
+    return 0;
+}
+
+#ifndef SERVET_FUZZ_LIBFUZZER
+static int run_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf;
+    long n;
+    if (!f) return 0;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = (unsigned char *)malloc((size_t)(n > 0 ? n : 1));
+    if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) LLVMFuzzerTestOneInput(buf, (size_t)n);
+    free(buf);
+    fclose(f);
+    return 1;
+}
+int main(int argc, char **argv) {
+    int i, files = 0;
+    for (i = 1; i < argc; i++) {
+        DIR *d = opendir(argv[i]);
+        struct dirent *e;
+        if (!d) { files += run_file(argv[i]); continue; }
+        while ((e = readdir(d)) != NULL) {
+            char path[4096];
+            if (e->d_name[0] == '.') continue;
+            snprintf(path, sizeof path, "%s/%s", argv[i], e->d_name);
+            files += run_file(path);
+        }
+        closedir(d);
+    }
+    printf("replayed %d files without a crash, %d accepted by the parser\n", files, accepted);
+    /* the valid seeds must parse, or the fuzzer explores nothing but rejection */
+    printf("%d passed, %d failed\n", (files > 0) + (accepted >= 2), (files == 0) + (accepted < 2));
+    return files > 0 && accepted >= 2 ? 0 : 1;
+}
+#endif

@@ -1,0 +1,104 @@
+/* Writes the fuzz seed corpus: a complete synthetic profile (topology of
+   16 PUs, cache levels and curves, sharing, memory levels and scaling) with
+   the fuzz fingerprint, and damaged copies of it. Deterministic. */
+#define SERVET_IMPLEMENTATION
+#include "../servet.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FUZZ_FINGERPRINT "servet-fuzz-fingerprint\ncpu=fuzz\n"
+
+static void put(const char *dir, const char *name, const unsigned char *d, size_t n) {
+    char path[4096];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "wb");
+    if (!f) { perror(path); exit(1); }
+    fwrite(d, 1, n, f);
+    fclose(f);
+}
+
+int main(int argc, char **argv) {
+    const char *dir = argc > 1 ? argv[1] : "tests/fuzz/seeds";
+    hwloc_topology_t t;
+    servet_profile *p = (servet_profile *)calloc(1, sizeof *p);
+    servet__wbuf w;
+    unsigned char *bad;
+    int i, lv;
+    hwloc_topology_init(&t);
+    hwloc_topology_set_synthetic(t, "pack:2 l3:1 l2:2 core:2 pu:2");
+    hwloc_topology_load(t);
+    servet__topo_extract(p, t);
+    hwloc_topology_destroy(t);
+    strcpy(p->cpu_model, "fuzz");
+    strcpy(p->hostname, "fuzz");
+    p->sections = SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE | SERVET_PROBE_SHARED | SERVET_PROBE_MEMORY;
+    p->ghz = 3.0;
+    p->huge_pages = 1;
+    p->curve = (servet_curve *)calloc(1, sizeof *p->curve);
+    p->curve->page_bytes = 2097152;
+    for (i = 0; i < 40; i++) {
+        double b = 4096.0 * pow(2.0, i / 4.0);
+        p->curve->bytes[i] = ceil(b / 64) * 64;
+        p->curve->ns[i] = b <= 32768 ? 1.2 : b <= 1048576 ? 4.0 : b <= 8388608 ? 30.0 : 100.0;
+        p->curve->spread[i] = 0.01;
+    }
+    p->curve->n = 40;
+    p->curve_tlb = (servet_curve *)calloc(1, sizeof *p->curve_tlb);
+    *p->curve_tlb = *p->curve;
+    servet__infer_profile_caches(p);
+    p->nshare = p->nlevels;
+    p->share = (servet__share *)calloc((size_t)p->nshare, sizeof *p->share);
+    for (lv = 0; lv < p->nshare; lv++) {
+        servet__share *S = &p->share[lv];
+        S->level = lv + 1;
+        S->array_bytes = p->levels[lv].size_bytes * 2 / 3;
+        S->ref_ns = p->levels[lv].latency;
+        S->threshold = 1.8;
+        S->npairs = 3;
+        S->pairs = (servet__pairres *)calloc(3, sizeof *S->pairs);
+        for (i = 0; i < 3; i++) {
+            S->pairs[i].a = 0; S->pairs[i].b = 1 + 4 * i; S->pairs[i].cls = i; S->pairs[i].flags = 1;
+            S->pairs[i].value = i == lv ? 3.0 : 1.0;
+        }
+        S->group_of = (int32_t *)calloc((size_t)p->npus, sizeof(int32_t));
+        for (i = 0; i < p->npus; i++) S->group_of[i] = lv == 0 ? -1 : (i / (lv == 1 ? 4 : 8)) * (lv == 1 ? 4 : 8);
+    }
+    p->memory = (servet__memory *)calloc(1, sizeof *p->memory);
+    p->memory->ref_bw = 10e9;
+    p->memory->tolerance = 0.06;
+    p->memory->npairs = 2;
+    p->memory->pairs = (servet__pairres *)calloc(2, sizeof(servet__pairres));
+    p->memory->pairs[0].a = 0; p->memory->pairs[0].b = 1; p->memory->pairs[0].value = 6e9; p->memory->pairs[0].flags = 1;
+    p->memory->pairs[1].a = 0; p->memory->pairs[1].b = 8; p->memory->pairs[1].value = 10e9; p->memory->pairs[1].flags = 1;
+    p->memory->nlevels = 1;
+    p->memory->levels[0].bandwidth = 6e9;
+    p->memory->levels[0].ratio = 0.6;
+    p->memory->levels[0].group_of = (int32_t *)calloc((size_t)p->npus, sizeof(int32_t));
+    for (i = 0; i < p->npus; i++) p->memory->levels[0].group_of[i] = (i / 8) * 8;
+    p->memory->levels[0].nscale = 3;
+    for (i = 0; i < 3; i++) { p->memory->levels[0].scale_pus[i] = i; p->memory->levels[0].scale_bw[i] = 10e9 * (i + 1) * 0.7; }
+    if (servet__serialize(p, FUZZ_FINGERPRINT, &w) != SERVET_OK) return 1;
+    put(dir, "valid-full.prof", w.d, w.len);
+    put(dir, "truncated-half.prof", w.d, w.len / 2);
+    put(dir, "header-only.prof", w.d, 56);
+    bad = (unsigned char *)malloc(w.len);
+    memcpy(bad, w.d, w.len);
+    bad[w.len / 3] ^= 0x10;
+    put(dir, "bitflip.prof", bad, w.len);
+    memcpy(bad, w.d, w.len);
+    memset(bad + 120, 0xff, 16); /* a section header's length field */
+    put(dir, "huge-length.prof", bad, w.len);
+    {   /* topology only */
+        servet__wbuf w2;
+        p->sections = SERVET_PROBE_TOPOLOGY;
+        servet__serialize(p, FUZZ_FINGERPRINT, &w2);
+        put(dir, "valid-topology.prof", w2.d, w2.len);
+        free(w2.d);
+    }
+    free(bad);
+    free(w.d);
+    printf("seeds written to %s\n", dir);
+    return 0;
+}
