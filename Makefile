@@ -9,12 +9,12 @@ CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c99 $(WARN) $(CFLAGS) $(HWLOC_CFLAGS) -pthread
 LDLIBS  = $(HWLOC_LIBS) -lm -lpthread
 
-TESTS   := tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_faults tests/test_compile_two_tu
+TESTS   := tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_faults tests/test_mbsp tests/test_compile_two_tu
 TOOLS   := bin/servet
-EXAMPLES:= examples/quickstart
+EXAMPLES:= examples/quickstart examples/mbsp_inner_product
 
 FUZZ_SECONDS ?= 60
-.PHONY: fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared install clean check-deps
+.PHONY: fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp install clean check-deps
 
 all: check-deps lib tools examples tests
 
@@ -46,6 +46,8 @@ bin/bench_open: tools/bench_open.c lib/libservet.a servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tools/bench_open.c lib/libservet.a $(LDLIBS)
 
 examples: $(EXAMPLES)
+examples/mbsp_inner_product: examples/mbsp_inner_product.c servet.h
+	$(CC) -O2 -g -Wall -Wextra $(HWLOC_CFLAGS) -pthread -I. -o $@ examples/mbsp_inner_product.c $(LDLIBS)
 examples/quickstart: examples/quickstart.c lib/libservet.a servet.h
 	$(CC) $(ALL_CFLAGS) -I. -o $@ examples/quickstart.c lib/libservet.a $(LDLIBS)
 
@@ -58,6 +60,8 @@ tests/test_concurrent: tests/test_concurrent.c tests/harness.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_concurrent.c $(LDLIBS)
 tests/test_shared: tests/test_shared.c tests/harness.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_shared.c $(LDLIBS)
+tests/test_mbsp: tests/test_mbsp.c tests/harness.h servet.h
+	$(CC) $(ALL_CFLAGS) -o $@ tests/test_mbsp.c $(LDLIBS)
 tests/test_faults: tests/test_faults.c tests/harness.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_faults.c $(LDLIBS)
 # two translation units, one with the implementation: no duplicate symbols
@@ -88,7 +92,7 @@ install: all
 
 clean:
 	rm -rf lib bin tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_compile_two_tu \
-	  examples/quickstart tests/tmp tests/fuzz_replay tests/fuzz_seeds tests/test_faults
+	  examples/quickstart examples/mbsp_inner_product tests/test_mbsp tests/tmp tests/fuzz_replay tests/fuzz_seeds tests/test_faults
 
 # issue 3's acceptance on this machine: 10 quiet runs, 10 with a busy neighbour
 bench-cache: bin/servet
@@ -118,3 +122,7 @@ tests/fuzz_seeds: tests/fuzz_seeds.c servet.h
 # the test programs under ASan + UBSan, the fuzz replay, and the CLI under valgrind
 test-sanitize: all
 	./tests/run.sh --sanitize-only
+
+# MultiBSP validation (MBSPDiscover Sec. 4.3): predicted vs measured inner product
+bench-mbsp: examples/mbsp_inner_product
+	./examples/mbsp_inner_product bench_data/mbsp_validation.json

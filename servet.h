@@ -42,6 +42,11 @@
    SERVET_PROBE_MEMORY    copy bandwidth alone and in pairs, overhead levels
                           and their PU groups, bandwidth as a group fills
                           (Fig. 6, Fig. 9).
+   SERVET_PROBE_MBSP      MultiBSP <p, m, g, L> per level (MBSPDiscover): tree
+                          from the topology, g and L from h-relations, every
+                          component measured. servet_mbsp().
+   SERVET_PROBE_APEX      Apex-Map surface, bandwidth per (alpha, L); not in
+                          the default set (servet_apex() runs one ad hoc).
    Shared and memory imply cache (their arrays are sized from it). Asking for
    a probe the file lacks runs just that probe and keeps the rest; re-running
    the cache probe drops the sections that were sized from the old levels.
@@ -140,7 +145,8 @@
    CHANGES
    ============================================================================
    0.1.0  topology, binary cache file, cache-size probe, shared caches,
-          memory contention, thread placement, servet command.
+          memory contention, thread placement, MultiBSP, Apex-Map, servet
+          command.
 */
 /* The implementation needs POSIX/GNU declarations (clock_gettime, mmap flags,
    flock): if the file that defines SERVET_IMPLEMENTATION includes system
@@ -203,8 +209,11 @@ SERVET_API const char *servet_result_string(servet_result r);
 #define SERVET_PROBE_COMM 0x10u
 #define SERVET_PROBE_MBSP 0x20u
 #define SERVET_PROBE_APEX 0x40u
-#define SERVET_PROBE_IMPLEMENTED (SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE | SERVET_PROBE_SHARED | SERVET_PROBE_MEMORY)
-#define SERVET_PROBE_DEFAULT SERVET_PROBE_IMPLEMENTED
+#define SERVET_PROBE_IMPLEMENTED (SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE | SERVET_PROBE_SHARED | \
+                                  SERVET_PROBE_MEMORY | SERVET_PROBE_MBSP | SERVET_PROBE_APEX)
+/* Apex-Map is a characterisation surface (a minute), not an input of any
+   decision: asked for explicitly (the `servet probe` command runs it). */
+#define SERVET_PROBE_DEFAULT (SERVET_PROBE_IMPLEMENTED & ~SERVET_PROBE_APEX)
 
 /* "topology,cache" -> bits. Unknown or not-yet-implemented names are an error. */
 SERVET_API servet_result servet_probes_parse(const char *list, unsigned *out_bits);
@@ -326,6 +335,45 @@ SERVET_API servet_result servet_memory(const servet_profile *p, servet_memory_in
 SERVET_API double servet_memory_level_bandwidth(const servet_profile *p, int level);
 /* Group g of level i: PU OS indices; returns the size or a negative result. */
 SERVET_API int servet_memory_level_group(const servet_profile *p, int level, int group, int *pus, int max);
+
+/* MultiBSP (servet probe mbsp): the machine as <p_i, m_i, g_i, L_i>, level 0
+   (the PUs) left out as in the paper. g in flops per word, L in flops. */
+typedef struct servet_mbsp_level {
+    int p;                  /* components of the level below in one of this level */
+    double m_bytes;         /* memory of one component */
+    double g, L;            /* first component's fit: T(h) = g h + L (flops) */
+    double r2;              /* its quality */
+    double flops_per_s;     /* DAXPY rate per PU used to turn seconds into flops */
+    int components, pus_per_component;
+    double g_min, g_max, L_min, L_max; /* spread over every component measured */
+} servet_mbsp_level;
+SERVET_API int servet_mbsp_count(const servet_profile *p);
+SERVET_API servet_result servet_mbsp(const servet_profile *p, int level, servet_mbsp_level *out);
+/* Least squares y = slope x + intercept, with R^2 (may be NULL). */
+SERVET_API servet_result servet_fit_line(const double *x, const double *y, int n, double *slope, double *intercept,
+                                         double *r2);
+
+/* Apex-Map (servet probe apex, or ad hoc with servet_apex()). */
+typedef struct servet_apex_point {
+    double alpha;           /* temporal locality: 1 uniform, small = concentrated */
+    int block_words;        /* spatial locality L */
+    double ns_per_word;
+    double bandwidth_bytes_per_s; /* all threads together */
+} servet_apex_point;
+typedef struct servet_apex_desc {
+    double memory_words;    /* M; 0 -> 32 Mi words (256 MiB) */
+    const double *alphas;   /* 0/NULL -> {0.001, 0.01, 0.1, 1} */
+    int nalpha;
+    const int *blocks;      /* 0/NULL -> {1, 16, 256, 4096} */
+    int nblock;
+    int threads;            /* 0 -> one per allowed PU */
+    double accesses;        /* words per thread per point; 0 -> 2 Mi */
+} servet_apex_desc;
+SERVET_API servet_result servet_apex(const servet_apex_desc *desc, servet_apex_point *out, int max, int *count);
+SERVET_API int servet_apex_count(const servet_profile *p);
+SERVET_API servet_result servet_apex_get(const servet_profile *p, int i, servet_apex_point *out);
+/* Apex-Map's start address: floor(range * u^(1/alpha)), u uniform from *state. */
+SERVET_API double servet_apex_start(uint64_t *state, double alpha, double range);
 
 /* ------------------------------------------------------------- decisions */
 typedef enum servet_placement_policy {
@@ -626,6 +674,11 @@ struct servet_profile {
     int32_t nshare;
     struct servet__share *share;
     struct servet__memory *memory;
+    int32_t nmbsp;
+    struct servet__mbsplevel *mbsp;
+    int32_t napex;
+    double apex_words;
+    struct servet__apexpt *apex;
 };
 
 static void servet__free_topology(servet_profile *p) {
@@ -2519,6 +2572,499 @@ int servet_memory_level_group(const servet_profile *p, int level, int group, int
     return servet__nth_group(p, p->memory->levels[level].group_of, group, pus, max);
 }
 
+/* ========================================================================== >>probe-mbsp
+   MultiBSP (MBSPDiscover, Alaniz et al. 2014). The machine as a list of
+   tuples <p_i, m_i, g_i, L_i> (Eq. 1, 2), built bottom-up from the topology:
+   a level wherever a group of PUs shares memory - a cache shared by more
+   than one PU (measured sharing when the shared probe ran, else the OS's),
+   a NUMA node, the machine - keeping a partition only when it is coarser
+   than the one below (equal partitions, e.g. one L3 per NUMA node, are one
+   level). p_i = components of level i-1 per component of level i; m_i = the
+   component's memory (the measured cache size when there is one, else the
+   OS's; the node's or the machine's memory).
+   MEASUREMENT (Alg. 1.2): one thread per PU of a component, pinned with
+   hwloc; r = DAXPY flops/s per PU (in cache); then for h = 0, 16, ..., 256
+   full h-relations: each thread writes h single words cyclically into the
+   other threads' inboxes (the pessimistic pattern of bspbench), then all
+   meet at a spin barrier of this component only, repeated over supersteps.
+   T(h) in flops = seconds * r; least squares T = g h + L gives g (flops per
+   word) and L (flops), with R^2. The prototype measured the first component
+   of each level only; we measure every component (up to 64 per level) and
+   report the spread.
+   ========================================================================== */
+typedef struct servet__mbsplevel {
+    int32_t p, components, pus_per_component;
+    double m_bytes, g, L, r2, rate, g_min, g_max, L_min, L_max;
+    int32_t nh;
+    double h[32], t_flops[32]; /* T(h) of the first component */
+} servet__mbsplevel;
+
+servet_result servet_fit_line(const double *x, const double *y, int n, double *slope, double *intercept, double *r2) {
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, d, a, b, ssr = 0, sst = 0, my;
+    int i;
+    if (!x || !y || n < 2 || !slope || !intercept) return SERVET_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < n; i++) {
+        if (!isfinite(x[i]) || !isfinite(y[i])) return SERVET_ERROR_BAD_DATA;
+        sx += x[i]; sy += y[i]; sxx += x[i] * x[i]; sxy += x[i] * y[i];
+    }
+    d = (double)n * sxx - sx * sx;
+    if (!(fabs(d) > 0.0)) return SERVET_ERROR_BAD_DATA; /* all x equal */
+    a = ((double)n * sxy - sx * sy) / d;
+    b = (sy - a * sx) / (double)n;
+    my = sy / (double)n;
+    for (i = 0; i < n; i++) {
+        double e = y[i] - (a * x[i] + b);
+        ssr += e * e;
+        sst += (y[i] - my) * (y[i] - my);
+    }
+    *slope = a;
+    *intercept = b;
+    if (r2) *r2 = sst > 0.0 ? 1.0 - ssr / sst : 1.0;
+    return SERVET_OK;
+}
+
+static int servet__cache_group(const servet_profile *p, int level, int i);
+
+/* The MultiBSP levels as partitions of the PUs: part[l * npus + i] =
+   component id of PU index i at level l (part holds max * npus entries).
+   Returns the number of levels (<= max), -1 without memory. Pure. */
+#define SERVET__PART(a, l, i) (a)[(size_t)(l) * (size_t)p->npus + (size_t)(i)]
+static int servet__mbsp_tree(const servet_profile *p, int32_t *part, double *mem, int max) {
+    int32_t *cand = (int32_t *)servet__calloc(&p->ctx, 24 * (size_t)p->npus, sizeof(int32_t));
+    double cmem[24];
+    int nc = 0, lvl, i, j, n = 0, maxlevel = servet__reported_levels(p);
+    if (!cand) return -1;
+    for (lvl = 1; lvl <= maxlevel && nc < 20; lvl++) { /* shared caches */
+        int shared = 0;
+        double size = 0.0;
+        for (i = 0; i < p->npus; i++) {
+            SERVET__PART(cand, nc, i) = servet__cache_group(p, lvl, i);
+        }
+        for (i = 0; i < p->npus && !shared; i++)
+            for (j = i + 1; j < p->npus; j++) if (SERVET__PART(cand, nc, i) == SERVET__PART(cand, nc, j)) { shared = 1; break; }
+        if (!shared) continue;
+        if (lvl <= p->nlevels) size = p->levels[lvl - 1].size_bytes;
+        for (i = 0; i < p->ncacheobjs && size <= 0.0; i++) if (p->cacheobjs[i].level == lvl) size = (double)p->cacheobjs[i].size;
+        cmem[nc++] = size;
+    }
+    for (i = 0; i < p->npus; i++) SERVET__PART(cand, nc, i) = p->pus[i].numa; /* NUMA nodes */
+    cmem[nc++] = p->nnuma > 0 ? (double)p->memory_bytes / p->nnuma : (double)p->memory_bytes;
+    for (i = 0; i < p->npus; i++) SERVET__PART(cand, nc, i) = 0; /* the machine */
+    cmem[nc++] = (double)p->memory_bytes;
+    /* keep strictly coarser partitions, in order of component size */
+    for (lvl = 0; lvl < nc && n < max; lvl++) {
+        int coarser = 1, finer_or_equal = 1;
+        if (n > 0) {
+            /* every component of the previous level inside one of this one's */
+            for (i = 0; i < p->npus && coarser; i++)
+                for (j = 0; j < p->npus; j++)
+                    if (SERVET__PART(part, n - 1, i) == SERVET__PART(part, n - 1, j) &&
+                        SERVET__PART(cand, lvl, i) != SERVET__PART(cand, lvl, j)) { coarser = 0; break; }
+            /* and not the same partition */
+            for (i = 0; i < p->npus && finer_or_equal; i++)
+                for (j = 0; j < p->npus; j++)
+                    if (SERVET__PART(cand, lvl, i) == SERVET__PART(cand, lvl, j) &&
+                        SERVET__PART(part, n - 1, i) != SERVET__PART(part, n - 1, j)) { finer_or_equal = 0; break; }
+            if (!coarser || finer_or_equal) continue;
+        } else {
+            int single = 1; /* a level needs a component of 2+ PUs */
+            for (i = 0; i < p->npus && single; i++)
+                for (j = i + 1; j < p->npus; j++) if (SERVET__PART(cand, lvl, i) == SERVET__PART(cand, lvl, j)) { single = 0; break; }
+            if (single) continue;
+        }
+        memcpy(&SERVET__PART(part, n, 0), &SERVET__PART(cand, lvl, 0), sizeof(int32_t) * (size_t)p->npus);
+        mem[n] = cmem[lvl];
+        n++;
+    }
+    servet__free(&p->ctx, cand);
+    return n;
+}
+
+/* ---- the h-relation workers ---- */
+typedef struct servet__bsp {
+    volatile int count, sense;
+    int p;
+    double *inbox; /* p x 4096 words */
+} servet__bsp;
+
+static void servet__bsp_barrier(servet__bsp *b, int *local_sense) {
+    *local_sense = !*local_sense;
+    if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == b->p) {
+        __atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&b->sense, *local_sense, __ATOMIC_RELEASE);
+    } else {
+        while (__atomic_load_n(&b->sense, __ATOMIC_ACQUIRE) != *local_sense) {
+#if defined(__x86_64__) || defined(__i386__)
+            __asm__ volatile("pause");
+#endif
+        }
+    }
+}
+
+typedef struct servet__bspw {
+    servet__bsp *b;
+    int id, hmax, hstep, iters;
+    double rate, t[32];
+} servet__bspw;
+
+static void servet__bsp_run(servet__worker *w) {
+    servet__bspw *s = (servet__bspw *)w->state;
+    servet__bsp *b = s->b;
+    double x[2048], y[2048], a = 1.0000001, t0;
+    int i, r, h, it, sense = 0, k, pi = 0;
+    long reps = 2000;
+    /* r: DAXPY in cache */
+    for (i = 0; i < 2048; i++) { x[i] = (double)i; y[i] = 1.0; }
+    t0 = servet__now();
+    for (r = 0; r < reps; r++)
+        for (i = 0; i < 2048; i++) y[i] = a * x[i] + y[i];
+    t0 = servet__now() - t0;
+    servet__sink = (void *)(uintptr_t)(y[7] > 0);
+    s->rate = 2.0 * 2048.0 * (double)reps / t0;
+    servet__bsp_barrier(b, &sense);
+    for (h = 0; h <= s->hmax; h += s->hstep, pi++) {
+        double best = 1e300;
+        for (r = 0; r < 3; r++) {
+            servet__bsp_barrier(b, &sense);
+            t0 = servet__now();
+            for (it = 0; it < s->iters; it++) {
+                for (k = 0; k < h; k++) { /* h single words, cyclically to the others */
+                    int dest = b->p > 1 ? (s->id + 1 + k % (b->p - 1)) % b->p : 0;
+                    b->inbox[(size_t)dest * 4096 + (size_t)((k * b->p + s->id) & 4095)] = (double)k;
+                }
+                servet__bsp_barrier(b, &sense);
+            }
+            t0 = servet__now() - t0;
+            if (t0 < best) best = t0;
+        }
+        s->t[pi] = best / s->iters;
+    }
+}
+
+static void servet__free_mbsp(servet_profile *p);
+
+static servet_result servet__probe_mbsp(servet_profile *p, hwloc_topology_t t, const servet_desc *d) {
+    int32_t *part;
+    double mem[8];
+    unsigned char *al;
+    int n, lv, i, hmax = 256, hstep = 16, nh = 256 / 16 + 1;
+    servet_result r = SERVET_OK;
+    if (p->npus > 4096) return SERVET_ERROR_PROBE_FAILED;
+    servet__free_mbsp(p);
+    part = (int32_t *)servet__calloc(&p->ctx, 8 * (size_t)p->npus, sizeof(int32_t));
+    if (!part) return SERVET_ERROR_OUT_OF_MEMORY;
+    n = servet__mbsp_tree(p, part, mem, 8);
+    al = servet__allowed_pus(p, t);
+    if (!al || n < 0) { servet__free(&p->ctx, al); servet__free(&p->ctx, part); return SERVET_ERROR_OUT_OF_MEMORY; }
+    p->mbsp = (servet__mbsplevel *)servet__calloc(&p->ctx, (size_t)(n ? n : 1), sizeof *p->mbsp);
+    if (!p->mbsp) { servet__free(&p->ctx, al); return SERVET_ERROR_OUT_OF_MEMORY; }
+    p->nmbsp = n;
+    for (lv = 0; lv < n && r == SERVET_OK; lv++) {
+        servet__mbsplevel *M = &p->mbsp[lv];
+        int32_t comps[4096];
+        int ncomp = 0, c, below = 0;
+        double gsum = 0;
+        M->m_bytes = mem[lv];
+        M->g_min = M->L_min = 1e300;
+        M->g_max = M->L_max = -1e300;
+        for (i = 0; i < p->npus; i++) {
+            int known = 0, q;
+            for (q = 0; q < ncomp; q++) if (comps[q] == SERVET__PART(part, lv, i)) { known = 1; break; }
+            if (!known && ncomp < 4096) comps[ncomp++] = SERVET__PART(part, lv, i);
+        }
+        M->components = ncomp;
+        /* p_i: components of the level below inside one component here */
+        {
+            int32_t seen[4096];
+            int ns = 0;
+            for (i = 0; i < p->npus; i++) {
+                int q, known = 0, key = lv > 0 ? SERVET__PART(part, lv - 1, i) : i;
+                if (SERVET__PART(part, lv, i) != comps[0]) continue;
+                M->pus_per_component++;
+                for (q = 0; q < ns; q++) if (seen[q] == key) { known = 1; break; }
+                if (!known) seen[ns++] = key;
+            }
+            below = ns;
+        }
+        M->p = below;
+        for (c = 0; c < ncomp && c < (d->quick ? 2 : 64); c++) {
+            servet__worker w[256];
+            servet__bspw st[256];
+            servet__bsp b;
+            int k = 0, q;
+            double x[32], y[32], rate = 0, g, L, r2;
+            memset(&b, 0, sizeof b);
+            for (i = 0; i < p->npus && k < 256; i++)
+                if (SERVET__PART(part, lv, i) == comps[c] && al[i]) {
+                    memset(&w[k], 0, sizeof w[k]);
+                    w[k].topo = t;
+                    w[k].os_index = p->pus[i].os_index;
+                    w[k].run = servet__bsp_run;
+                    st[k].b = &b; st[k].id = k; st[k].hmax = hmax; st[k].hstep = hstep;
+                    st[k].iters = d->quick ? 50 : 300;
+                    w[k].state = &st[k];
+                    k++;
+                }
+            if (k < 2) continue;
+            b.p = k;
+            b.inbox = (double *)servet__calloc(&p->ctx, (size_t)k * 4096, sizeof(double));
+            if (!b.inbox) { r = SERVET_ERROR_OUT_OF_MEMORY; break; }
+            if (!servet__run_workers(w, k)) { servet__free(&p->ctx, b.inbox); r = SERVET_ERROR_PROBE_FAILED; break; }
+            servet__free(&p->ctx, b.inbox);
+            for (q = 0; q < k; q++) rate += st[q].rate / k;
+            for (q = 0; q < nh; q++) {
+                double worst = 0; /* a superstep lasts as long as its slowest thread */
+                int z;
+                for (z = 0; z < k; z++) if (st[z].t[q] > worst) worst = st[z].t[q];
+                x[q] = (double)(q * hstep);
+                y[q] = worst * rate;
+            }
+            if (servet_fit_line(x, y, nh, &g, &L, &r2) != SERVET_OK) continue;
+            if (c == 0) {
+                M->rate = rate;
+                M->g = g; M->L = L; M->r2 = r2;
+                M->nh = nh;
+                memcpy(M->h, x, sizeof(double) * (size_t)nh);
+                memcpy(M->t_flops, y, sizeof(double) * (size_t)nh);
+            }
+            gsum += g;
+            if (g < M->g_min) M->g_min = g;
+            if (g > M->g_max) M->g_max = g;
+            if (L < M->L_min) M->L_min = L;
+            if (L > M->L_max) M->L_max = L;
+            if (d->progress) d->progress(d->progress_user, "mbsp", ((double)lv + (double)(c + 1) / ncomp) / n);
+        }
+        (void)gsum;
+        if (M->g_min > M->g_max) M->g_min = M->g_max = M->L_min = M->L_max = 0.0;
+    }
+    servet__free(&p->ctx, al);
+    servet__free(&p->ctx, part);
+    return r;
+}
+
+/* ========================================================================== >>probe-apex
+   Apex-Map (Strohmaier & Shan). Global memory of M words; each access is a
+   block of L consecutive words starting at X = (M - L) * u^(1/alpha), u
+   uniform in [0,1): alpha = 1 is uniform random (no temporal locality),
+   small alpha concentrates the starts near the origin (P(X <= x) =
+   (x/(M-L))^alpha, the power law of the paper). Every block is summed (the
+   Compute module). One thread per allowed PU, pinned with hwloc; thread t
+   owns words [t*M/P, (t+1)*M/P) and shifts the generated start by its own
+   origin (wrapping), so with high temporal locality it stays in its own
+   part, with alpha = 1 it reads everyone's. Output per (alpha, L): ns and
+   cycles per word accessed, aggregate bandwidth. The indices are generated
+   before the clock starts (Table 1).
+   ========================================================================== */
+double servet_apex_start(uint64_t *state, double alpha, double range) {
+    double u;
+    if (!state || !(alpha > 0.0) || !(range >= 0.0)) return NAN;
+    u = (double)(servet__rng_next(state) >> 11) * (1.0 / 9007199254740992.0);
+    return floor(range * pow(u, 1.0 / alpha));
+}
+
+typedef struct servet__apexw {
+    const double *data;
+    size_t words, origin, accesses;
+    uint32_t *starts;
+    double alpha;
+    int block;
+    uint64_t seed;
+    double seconds, sum;
+} servet__apexw;
+
+static void servet__apex_prepare(servet__worker *w) {
+    servet__apexw *a = (servet__apexw *)w->state;
+    size_t n = a->accesses / (size_t)a->block, i;
+    uint64_t st = a->seed;
+    double range = (double)(a->words - (size_t)a->block);
+    if (n < 1) n = 1;
+    a->starts = (uint32_t *)malloc(n * sizeof(uint32_t));
+    if (!a->starts) { w->ok = 0; return; }
+    for (i = 0; i < n; i++)
+        a->starts[i] = (uint32_t)(((size_t)servet_apex_start(&st, a->alpha, range) + a->origin) % (a->words - (size_t)a->block));
+}
+static void servet__apex_run(servet__worker *w) {
+    servet__apexw *a = (servet__apexw *)w->state;
+    size_t n = a->accesses / (size_t)a->block, i;
+    int k;
+    double sum = 0.0, t0;
+    if (!a->starts) return;
+    if (n < 1) n = 1;
+    t0 = servet__now();
+    for (i = 0; i < n; i++) {
+        const double *blk = a->data + a->starts[i];
+        for (k = 0; k < a->block; k++) sum += blk[k];
+    }
+    a->seconds = servet__now() - t0;
+    a->sum = sum;
+}
+static void servet__apex_cleanup(servet__worker *w) {
+    servet__apexw *a = (servet__apexw *)w->state;
+    free(a->starts);
+    a->starts = NULL;
+}
+
+typedef struct servet__apexpt {
+    double alpha;
+    int32_t block;
+    double ns_per_word, bandwidth;
+} servet__apexpt;
+
+static const double servet__apex_alphas[] = {0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0};
+static const int servet__apex_blocks[] = {1, 4, 16, 64, 256, 1024, 4096};
+
+/* The surface on the allowed PUs of a loaded topology. */
+static servet_result servet__apex_surface(hwloc_topology_t t, const unsigned char *al, const servet_profile *p,
+                                          double mwords, const double *alphas, int na, const int *blocks, int nb,
+                                          double accesses, servet__apexpt *out, int *nout,
+                                          servet_progress_fn progress, void *progress_user) {
+    double *data;
+    size_t words = (size_t)mwords, i;
+    int np = 0, a, b, k, os[256];
+    if (words < 8192 || na < 1 || nb < 1) return SERVET_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < (size_t)p->npus && np < 256; i++) if (al[i]) os[np++] = p->pus[i].os_index;
+    if (np < 1) return SERVET_ERROR_PROBE_FAILED;
+    data = (double *)mmap(NULL, words * sizeof(double), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (data == (double *)MAP_FAILED) return SERVET_ERROR_OUT_OF_MEMORY;
+    for (i = 0; i < words; i++) data[i] = 1.0;
+    *nout = 0;
+    for (a = 0; a < na; a++)
+        for (b = 0; b < nb; b++) {
+            servet__worker w[256];
+            servet__apexw st[256];
+            double total = 0.0, worst = 0.0;
+            if (blocks[b] < 1 || (size_t)blocks[b] * 4 > words || !(alphas[a] > 0.0)) continue;
+            memset(w, 0, sizeof w);
+            for (k = 0; k < np; k++) {
+                memset(&st[k], 0, sizeof st[k]);
+                st[k].data = data;
+                st[k].words = words;
+                st[k].origin = words / (size_t)np * (size_t)k;
+                st[k].accesses = (size_t)accesses;
+                st[k].alpha = alphas[a];
+                st[k].block = blocks[b];
+                st[k].seed = 0xa9e3 + (uint64_t)k * 7919u + (uint64_t)a * 31u + (uint64_t)b;
+                w[k].topo = t; w[k].os_index = os[k]; w[k].state = &st[k];
+                w[k].prepare = servet__apex_prepare; w[k].run = servet__apex_run; w[k].cleanup = servet__apex_cleanup;
+            }
+            if (!servet__run_workers(w, np)) { munmap(data, words * sizeof(double)); return SERVET_ERROR_PROBE_FAILED; }
+            for (k = 0; k < np; k++) {
+                double wds = (double)((size_t)accesses / (size_t)blocks[b] * (size_t)blocks[b]);
+                total += wds;
+                if (st[k].seconds > worst) worst = st[k].seconds;
+                servet__sink = (void *)(uintptr_t)(st[k].sum > 0);
+            }
+            out[*nout].alpha = alphas[a];
+            out[*nout].block = blocks[b];
+            out[*nout].ns_per_word = worst * 1e9 / (total / np);
+            out[*nout].bandwidth = total * 8.0 / worst;
+            (*nout)++;
+            if (progress) progress(progress_user, "apex", (double)(a * nb + b + 1) / (na * nb));
+        }
+    munmap(data, words * sizeof(double));
+    return SERVET_OK;
+}
+
+static void servet__free_apex(servet_profile *p);
+
+static servet_result servet__probe_apex(servet_profile *p, hwloc_topology_t t, const servet_desc *d) {
+    unsigned char *al = servet__allowed_pus(p, t);
+    servet_result r;
+    double mw = d->quick ? 2.0 * 1048576.0 : 32.0 * 1048576.0; /* 256 MiB: beyond any last level here */
+    int na = (int)(sizeof servet__apex_alphas / sizeof servet__apex_alphas[0]);
+    int nb = (int)(sizeof servet__apex_blocks / sizeof servet__apex_blocks[0]);
+    if (!al) return SERVET_ERROR_OUT_OF_MEMORY;
+    servet__free_apex(p);
+    p->apex = (servet__apexpt *)servet__calloc(&p->ctx, (size_t)(na * nb), sizeof *p->apex);
+    if (!p->apex) { servet__free(&p->ctx, al); return SERVET_ERROR_OUT_OF_MEMORY; }
+    r = servet__apex_surface(t, al, p, mw, servet__apex_alphas, na, servet__apex_blocks, nb,
+                             d->quick ? 65536.0 : 2097152.0, p->apex, &p->napex, d->progress, d->progress_user);
+    p->apex_words = mw;
+    servet__free(&p->ctx, al);
+    return r;
+}
+
+servet_result servet_apex(const servet_apex_desc *desc, servet_apex_point *out, int max, int *count) {
+    hwloc_topology_t t;
+    servet_profile tmp;
+    unsigned char *al;
+    servet__apexpt pts[1024];
+    int n = 0, i, na, nb;
+    servet_result r;
+    static const double dal[] = {0.001, 0.01, 0.1, 1.0};
+    static const int dbl[] = {1, 16, 256, 4096};
+    if (!out || !count || max < 0) return SERVET_ERROR_INVALID_ARGUMENT;
+    na = desc && desc->nalpha > 0 ? desc->nalpha : 4;
+    nb = desc && desc->nblock > 0 ? desc->nblock : 4;
+    if (na * nb > 1024 || (desc && desc->nalpha > 0 && !desc->alphas) || (desc && desc->nblock > 0 && !desc->blocks))
+        return SERVET_ERROR_INVALID_ARGUMENT;
+    memset(&tmp, 0, sizeof tmp);
+    r = servet__topo_load(&tmp.ctx, &t);
+    if (r != SERVET_OK) return r;
+    r = servet__topo_extract(&tmp, t);
+    al = r == SERVET_OK ? servet__allowed_pus(&tmp, t) : NULL;
+    if (r == SERVET_OK && !al) r = SERVET_ERROR_OUT_OF_MEMORY;
+    if (r == SERVET_OK && desc && desc->threads > 0) { /* the first `threads` allowed PUs */
+        int k = 0;
+        for (i = 0; i < tmp.npus; i++) if (al[i] && ++k > desc->threads) al[i] = 0;
+    }
+    if (r == SERVET_OK)
+        r = servet__apex_surface(t, al, &tmp, desc && desc->memory_words > 0 ? desc->memory_words : 32.0 * 1048576.0,
+                                 desc && desc->nalpha > 0 ? desc->alphas : dal, na,
+                                 desc && desc->nblock > 0 ? desc->blocks : dbl, nb,
+                                 desc && desc->accesses > 0 ? desc->accesses : 2097152.0, pts, &n, NULL, NULL);
+    free(al);
+    servet__free_topology(&tmp);
+    hwloc_topology_destroy(t);
+    if (r != SERVET_OK) return r;
+    for (i = 0; i < n && i < max; i++) {
+        out[i].alpha = pts[i].alpha;
+        out[i].block_words = pts[i].block;
+        out[i].ns_per_word = pts[i].ns_per_word;
+        out[i].bandwidth_bytes_per_s = pts[i].bandwidth;
+    }
+    *count = n;
+    return SERVET_OK;
+}
+
+static void servet__free_mbsp(servet_profile *p) {
+    servet__free(&p->ctx, p->mbsp);
+    p->mbsp = NULL;
+    p->nmbsp = 0;
+}
+static void servet__free_apex(servet_profile *p) {
+    servet__free(&p->ctx, p->apex);
+    p->apex = NULL;
+    p->napex = 0;
+}
+int servet_mbsp_count(const servet_profile *p) { return p ? p->nmbsp : 0; }
+servet_result servet_mbsp(const servet_profile *p, int level, servet_mbsp_level *o) {
+    const servet__mbsplevel *M;
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (level < 0 || level >= p->nmbsp) return SERVET_ERROR_NOT_FOUND;
+    M = &p->mbsp[level];
+    o->p = M->p;
+    o->m_bytes = M->m_bytes;
+    o->g = M->g;
+    o->L = M->L;
+    o->r2 = M->r2;
+    o->flops_per_s = M->rate;
+    o->components = M->components;
+    o->pus_per_component = M->pus_per_component;
+    o->g_min = M->g_min; o->g_max = M->g_max; o->L_min = M->L_min; o->L_max = M->L_max;
+    return SERVET_OK;
+}
+int servet_apex_count(const servet_profile *p) { return p ? p->napex : 0; }
+servet_result servet_apex_get(const servet_profile *p, int i, servet_apex_point *o) {
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (i < 0 || i >= p->napex) return SERVET_ERROR_NOT_FOUND;
+    o->alpha = p->apex[i].alpha;
+    o->block_words = p->apex[i].block;
+    o->ns_per_word = p->apex[i].ns_per_word;
+    o->bandwidth_bytes_per_s = p->apex[i].bandwidth;
+    return SERVET_OK;
+}
+
 /* ========================================================================== >>decide
    Decisions read the profile only: deterministic, no measurement, no
    allocation beyond a few words.
@@ -2652,6 +3198,8 @@ int servet_choose_placement(const servet_profile *p, int nthreads, servet_placem
 #define SERVET__SEC_CACHE 2u
 #define SERVET__SEC_SHARED 3u
 #define SERVET__SEC_MEMORY 4u
+#define SERVET__SEC_MBSP 5u
+#define SERVET__SEC_APEX 6u
 
 typedef struct servet__wbuf {
     const servet__ctx *ctx;
@@ -3033,6 +3581,81 @@ static void servet__read_memory(servet__rbuf *r, servet_profile *p) {
     }
 }
 
+static void servet__write_mbsp(servet__wbuf *w, const servet_profile *p) {
+    int i, k;
+    servet__put_i32(w, p->nmbsp);
+    for (i = 0; i < p->nmbsp; i++) {
+        const servet__mbsplevel *M = &p->mbsp[i];
+        servet__put_i32(w, M->p);
+        servet__put_i32(w, M->components);
+        servet__put_i32(w, M->pus_per_component);
+        servet__put_f64(w, M->m_bytes);
+        servet__put_f64(w, M->g);
+        servet__put_f64(w, M->L);
+        servet__put_f64(w, M->r2);
+        servet__put_f64(w, M->rate);
+        servet__put_f64(w, M->g_min);
+        servet__put_f64(w, M->g_max);
+        servet__put_f64(w, M->L_min);
+        servet__put_f64(w, M->L_max);
+        servet__put_i32(w, M->nh);
+        for (k = 0; k < M->nh; k++) { servet__put_f64(w, M->h[k]); servet__put_f64(w, M->t_flops[k]); }
+    }
+}
+static void servet__read_mbsp(servet__rbuf *r, servet_profile *p) {
+    int i, k;
+    int32_t n = servet__get_count(r, 8, 88);
+    if (r->bad) return;
+    p->mbsp = (servet__mbsplevel *)servet__calloc(&p->ctx, (size_t)(n ? n : 1), sizeof *p->mbsp);
+    if (!p->mbsp) { r->bad = 1; return; }
+    p->nmbsp = n;
+    for (i = 0; i < n && !r->bad; i++) {
+        servet__mbsplevel *M = &p->mbsp[i];
+        M->p = servet__get_i32(r);
+        M->components = servet__get_i32(r);
+        M->pus_per_component = servet__get_i32(r);
+        M->m_bytes = servet__get_range(r, 0.0, 1e18);
+        M->g = servet__get_f64(r);
+        M->L = servet__get_f64(r);
+        M->r2 = servet__get_f64(r);
+        M->rate = servet__get_range(r, 0.0, 1e15);
+        M->g_min = servet__get_f64(r);
+        M->g_max = servet__get_f64(r);
+        M->L_min = servet__get_f64(r);
+        M->L_max = servet__get_f64(r);
+        M->nh = servet__get_count(r, 32, 16);
+        for (k = 0; k < M->nh; k++) { M->h[k] = servet__get_f64(r); M->t_flops[k] = servet__get_f64(r); }
+        if (M->p < 0 || M->components < 0 || M->pus_per_component < 0) r->bad = 1;
+    }
+}
+static void servet__write_apex(servet__wbuf *w, const servet_profile *p) {
+    int i;
+    servet__put_f64(w, p->apex_words);
+    servet__put_i32(w, p->napex);
+    for (i = 0; i < p->napex; i++) {
+        servet__put_f64(w, p->apex[i].alpha);
+        servet__put_i32(w, p->apex[i].block);
+        servet__put_f64(w, p->apex[i].ns_per_word);
+        servet__put_f64(w, p->apex[i].bandwidth);
+    }
+}
+static void servet__read_apex(servet__rbuf *r, servet_profile *p) {
+    int i;
+    int32_t n;
+    p->apex_words = servet__get_range(r, 0.0, 1e15);
+    n = servet__get_count(r, 1024, 28);
+    if (r->bad) return;
+    p->apex = (servet__apexpt *)servet__calloc(&p->ctx, (size_t)(n ? n : 1), sizeof *p->apex);
+    if (!p->apex) { r->bad = 1; return; }
+    p->napex = n;
+    for (i = 0; i < n; i++) {
+        p->apex[i].alpha = servet__get_range(r, 0.0, 1e6);
+        p->apex[i].block = servet__get_i32(r);
+        p->apex[i].ns_per_word = servet__get_range(r, 0.0, 1e12);
+        p->apex[i].bandwidth = servet__get_range(r, 0.0, 1e18);
+    }
+}
+
 /* Serialise the profile into a freshly allocated buffer. */
 static servet_result servet__serialize(const servet_profile *p, const char *fp, servet__wbuf *out) {
     servet__wbuf pay;
@@ -3072,6 +3695,18 @@ static servet_result servet__serialize(const servet_profile *p, const char *fp, 
         pay.len = 0;
         servet__write_memory(&pay, p);
         servet__section(out, SERVET__SEC_MEMORY, 1, &pay);
+        nsec++;
+    }
+    if (p->sections & SERVET_PROBE_MBSP) {
+        pay.len = 0;
+        servet__write_mbsp(&pay, p);
+        servet__section(out, SERVET__SEC_MBSP, 1, &pay);
+        nsec++;
+    }
+    if (p->sections & SERVET_PROBE_APEX) {
+        pay.len = 0;
+        servet__write_apex(&pay, p);
+        servet__section(out, SERVET__SEC_APEX, 1, &pay);
         nsec++;
     }
     servet__free(&p->ctx, pay.d);
@@ -3177,6 +3812,14 @@ static servet_result servet__parse(servet_profile *p, const unsigned char *d, si
             if ((p->sections & SERVET_PROBE_MEMORY) || !(p->sections & SERVET_PROBE_TOPOLOGY)) return SERVET_ERROR_CORRUPT;
             servet__read_memory(&r, p);
             p->sections |= SERVET_PROBE_MEMORY;
+        } else if (id == SERVET__SEC_MBSP) {
+            if (p->sections & SERVET_PROBE_MBSP) return SERVET_ERROR_CORRUPT;
+            servet__read_mbsp(&r, p);
+            p->sections |= SERVET_PROBE_MBSP;
+        } else if (id == SERVET__SEC_APEX) {
+            if (p->sections & SERVET_PROBE_APEX) return SERVET_ERROR_CORRUPT;
+            servet__read_apex(&r, p);
+            p->sections |= SERVET_PROBE_APEX;
         } else {
             *why = "unknown section";
             return SERVET_ERROR_CORRUPT;
@@ -3199,9 +3842,13 @@ static servet_result servet__parse(servet_profile *p, const unsigned char *d, si
 
 static void servet__free_share(servet_profile *p);
 static void servet__free_memory(servet_profile *p);
+static void servet__free_mbsp(servet_profile *p);
+static void servet__free_apex(servet_profile *p);
 static void servet__clear_measured(servet_profile *p) {
     servet__free_share(p);
     servet__free_memory(p);
+    servet__free_mbsp(p);
+    servet__free_apex(p);
     servet__free_topology(p);
     servet__free(&p->ctx, p->curve);
     servet__free(&p->ctx, p->curve_tlb);
@@ -3469,6 +4116,24 @@ static servet_result servet__run_probes(servet_profile *p, unsigned todo, const 
         if (r == SERVET_OK) {
             p->sections |= SERVET_PROBE_MEMORY;
             p->probe_seconds[3] = servet__now() - t0;
+        }
+    }
+    if (r == SERVET_OK && (todo & SERVET_PROBE_MBSP)) {
+        t0 = servet__now();
+        servet__logf(&p->ctx, SERVET_LOG_INFO, "running the MultiBSP probe");
+        r = servet__probe_mbsp(p, t, d);
+        if (r == SERVET_OK) {
+            p->sections |= SERVET_PROBE_MBSP;
+            p->probe_seconds[5] = servet__now() - t0;
+        }
+    }
+    if (r == SERVET_OK && (todo & SERVET_PROBE_APEX)) {
+        t0 = servet__now();
+        servet__logf(&p->ctx, SERVET_LOG_INFO, "running the Apex-Map probe");
+        r = servet__probe_apex(p, t, d);
+        if (r == SERVET_OK) {
+            p->sections |= SERVET_PROBE_APEX;
+            p->probe_seconds[6] = servet__now() - t0;
         }
     }
     hwloc_topology_destroy(t);
@@ -3845,7 +4510,55 @@ size_t servet_json(const servet_profile *p, char *buf, size_t cap) {
         }
         servet__sb_printf(&b, "]");
     }
-    servet__sb_printf(&b, "},\"tlb\":[");
+    servet__sb_printf(&b, "}");
+    if (p->sections & SERVET_PROBE_MBSP) {
+        int q, k;
+        servet__sb_printf(&b, ",\"mbsp\":{\"levels\":[");
+        for (q = 0; q < p->nmbsp; q++) {
+            const servet__mbsplevel *M = &p->mbsp[q];
+            servet__sb_printf(&b, "%s{\"p\":%d,\"m_bytes\":%.0f,\"g_flops_per_word\":", q ? "," : "", M->p, M->m_bytes);
+            servet__json_num(&b, M->g);
+            servet__sb_printf(&b, ",\"L_flops\":");
+            servet__json_num(&b, M->L);
+            servet__sb_printf(&b, ",\"r2\":");
+            servet__json_num(&b, M->r2);
+            servet__sb_printf(&b, ",\"flops_per_s\":");
+            servet__json_num(&b, M->rate);
+            servet__sb_printf(&b, ",\"components\":%d,\"pus_per_component\":%d,\"g_range\":[", M->components, M->pus_per_component);
+            servet__json_num(&b, M->g_min);
+            servet__sb_printf(&b, ",");
+            servet__json_num(&b, M->g_max);
+            servet__sb_printf(&b, "],\"L_range\":[");
+            servet__json_num(&b, M->L_min);
+            servet__sb_printf(&b, ",");
+            servet__json_num(&b, M->L_max);
+            servet__sb_printf(&b, "],\"h_relation\":[");
+            for (k = 0; k < M->nh; k++) {
+                servet__sb_printf(&b, "%s[%.0f,", k ? "," : "", M->h[k]);
+                servet__json_num(&b, M->t_flops[k]);
+                servet__sb_printf(&b, "]");
+            }
+            servet__sb_printf(&b, "]}");
+        }
+        servet__sb_printf(&b, "]}");
+    }
+    if (p->sections & SERVET_PROBE_APEX) {
+        int q;
+        servet__sb_printf(&b, ",\"apexmap\":{\"memory_words\":%.0f,\"points\":[", p->apex_words);
+        for (q = 0; q < p->napex; q++) {
+            servet__sb_printf(&b, "%s{\"alpha\":", q ? "," : "");
+            servet__json_num(&b, p->apex[q].alpha);
+            servet__sb_printf(&b, ",\"block_words\":%d,\"ns_per_word\":", p->apex[q].block);
+            servet__json_num(&b, p->apex[q].ns_per_word);
+            servet__sb_printf(&b, ",\"cycles_per_word\":");
+            servet__json_num(&b, p->apex[q].ns_per_word * p->ghz);
+            servet__sb_printf(&b, ",\"bandwidth_bytes_per_s\":");
+            servet__json_num(&b, p->apex[q].bandwidth);
+            servet__sb_printf(&b, "}");
+        }
+        servet__sb_printf(&b, "]}");
+    }
+    servet__sb_printf(&b, ",\"tlb\":[");
     for (i = 0; i < p->ntlb; i++) servet__sb_printf(&b, "%s{\"reach_bytes\":%.0f}", i ? "," : "", p->tlb_bytes[i]);
     servet__sb_printf(&b, "],\"curves\":{");
     if (p->curve) { servet__sb_printf(&b, "\"primary\":"); servet__json_curve(&b, p->curve); }

@@ -79,6 +79,21 @@ int main(int argc, char **argv) {
     for (i = 0; i < p->npus; i++) p->memory->levels[0].group_of[i] = (i / 8) * 8;
     p->memory->levels[0].nscale = 3;
     for (i = 0; i < 3; i++) { p->memory->levels[0].scale_pus[i] = i; p->memory->levels[0].scale_bw[i] = 10e9 * (i + 1) * 0.7; }
+    p->sections |= SERVET_PROBE_MBSP | SERVET_PROBE_APEX;
+    p->nmbsp = 2;
+    p->mbsp = (servet__mbsplevel *)calloc(2, sizeof *p->mbsp);
+    for (lv = 0; lv < 2; lv++) {
+        servet__mbsplevel *M = &p->mbsp[lv];
+        M->p = lv ? 2 : 4; M->components = lv ? 1 : 2; M->pus_per_component = lv ? 16 : 4;
+        M->m_bytes = lv ? 64e9 : 8e6; M->g = 40 + lv; M->L = 1900 * (lv + 1); M->r2 = 0.99; M->rate = 1e10;
+        M->g_min = M->g; M->g_max = M->g + 1; M->L_min = M->L; M->L_max = M->L + 10;
+        M->nh = 3;
+        for (i = 0; i < 3; i++) { M->h[i] = 16.0 * i; M->t_flops[i] = M->g * M->h[i] + M->L; }
+    }
+    p->napex = 4;
+    p->apex_words = 1048576;
+    p->apex = (servet__apexpt *)calloc(4, sizeof *p->apex);
+    for (i = 0; i < 4; i++) { p->apex[i].alpha = i < 2 ? 0.01 : 1; p->apex[i].block = i % 2 ? 64 : 1; p->apex[i].ns_per_word = 1 + i; p->apex[i].bandwidth = 1e9 * (4 - i); }
     if (servet__serialize(p, FUZZ_FINGERPRINT, &w) != SERVET_OK) return 1;
     put(dir, "valid-full.prof", w.d, w.len);
     put(dir, "truncated-half.prof", w.d, w.len / 2);

@@ -70,10 +70,11 @@ if [ "$mode" = all ]; then
   run_prog ./tests/test_concurrent 64
   run_prog ./tests/test_shared
   run_prog ./tests/test_faults
+  run_prog ./tests/test_mbsp
 fi
 
 echo "== the same under ASan + UBSan"
-for t in test_unit test_file test_shared test_faults test_concurrent; do
+for t in test_unit test_file test_shared test_faults test_mbsp test_concurrent; do
   if gcc -std=c99 -O1 -g $SAN $HW -o "$tmp/san_$t" tests/$t.c $LIBS 2>"$tmp/cc.log"; then
     arg=""; [ $t = test_concurrent ] && arg=16
     run_prog "$tmp/san_$t" $arg
@@ -138,7 +139,14 @@ if [ "$mode" = all ]; then
   expect_rc 0 "json from cache" ./bin/servet json --no-probe
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); c=j["caches"][0]; assert j["machine"]["from_cache_file"] and c["level"]==1 and "size_bytes" in c and "latency_ns" in c and "shared_by" in c and "ref_bandwidth_bytes_per_s" in j["memory"]' "$tmp/out" \
     && ok || bad "json schema"
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); m=j["mbsp"]; a=j["apexmap"]; assert isinstance(m["levels"],list) and len(a["points"])>0 and "bandwidth_bytes_per_s" in a["points"][0]' "$tmp/out" \
+    && ok || bad "json mbsp/apexmap"
+  expect_rc 0 "apex ad hoc" ./bin/servet apex --memory 1048576 --alpha 0.5,1 --block 1,64 --accesses 65536
+  [ "$(grep -c '^ *0.5 \| *1 ' "$tmp/out")" -ge 1 ] && ok || { bad "apex output"; cat "$tmp/out" >&2; }
+  expect_rc 2 "apex bad alpha" ./bin/servet apex --alpha 2
+  expect_rc 2 "apex bad block" ./bin/servet apex --block x
   expect_rc 0 "plot" ./bin/servet plot "$tmp/plot" --no-probe
+  grep -q '<svg' "$tmp/plot/apexmap.svg" 2>/dev/null && ok || bad "plot wrote no Apex-Map SVG"
   grep -q '<svg' "$tmp/plot/cache_curve.svg" 2>/dev/null && ok || bad "plot wrote no SVG"
   expect_rc 0 "path" ./bin/servet path
 fi

@@ -21,12 +21,15 @@ static const char *usage_text =
     "  json                the profile as JSON (probes first if nothing is cached)\n"
     "  plot DIR            write SVG charts of the measured curves into DIR\n"
     "  path                print the cache file path of this machine\n"
+    "  apex [--memory WORDS] [--alpha LIST] [--block LIST] [--threads N] [--accesses N]\n"
+    "                      run an Apex-Map surface now (not cached) and print it\n"
     "  simulate SPEC [--coloring on|off] [--noise X] [--hash-last] [--seed N] [--curve]\n"
     "                      run the cache probe's sweep and inference on a simulated\n"
     "                      hierarchy; prints {\"caches\":[{\"level\":1,\"size_bytes\":N},...]}\n"
     "\n"
     "options for probe/show/json/plot:\n"
-    "  --only LIST         comma-separated probes: topology,cache,shared,memory (default: all)\n"
+    "  --only LIST         comma-separated probes: topology,cache,shared,memory,mbsp,apex\n"
+    "                      (probe: all; show/json/plot: whatever is cached)\n"
     "  --all-pairs         shared/memory: measure every PU pair, not one per relation\n"
     "  --force             re-run the probes even if cached\n"
     "  --no-probe          fail instead of probing when nothing is cached\n"
@@ -208,6 +211,37 @@ static void show(const servet_profile *p, const servet_desc *d) {
         }
         print_memory_pairs(p);
     }
+    if (m.probes & SERVET_PROBE_MBSP) {
+        servet_mbsp_level ml;
+        printf("\nMultiBSP: M = [");
+        for (i = 0; i < servet_mbsp_count(p); i++) {
+            servet_mbsp(p, i, &ml);
+            human_bytes(ml.m_bytes, a, sizeof a);
+            printf("%s<p=%d, m=%s, g=%.1f, L=%.0f>", i ? ", " : "", ml.p, a, ml.g, ml.L);
+        }
+        printf("]  (g flops/word, L flops)\n");
+        for (i = 0; i < servet_mbsp_count(p); i++) {
+            servet_mbsp(p, i, &ml);
+            printf("  level %d: %d component%s of %d PUs, R^2 %.3f, g %.1f..%.1f, L %.0f..%.0f over components, r %.2f GFlop/s per PU\n",
+                   i + 1, ml.components, ml.components == 1 ? "" : "s", ml.pus_per_component, ml.r2, ml.g_min, ml.g_max,
+                   ml.L_min, ml.L_max, ml.flops_per_s / 1e9);
+        }
+        if (servet_mbsp_count(p) == 0) printf("  (no PUs share memory below the machine: one level, nothing to measure)\n");
+    }
+    if (m.probes & SERVET_PROBE_APEX) {
+        servet_apex_point ap;
+        double last_alpha = -1;
+        printf("\nApex-Map (GB/s, all threads; rows alpha, columns L words)\n");
+        for (i = 0; i < servet_apex_count(p); i++) {
+            servet_apex_get(p, i, &ap);
+            if (ap.alpha != last_alpha) {
+                printf("%s  alpha %-6g", i ? "\n" : "", ap.alpha);
+                last_alpha = ap.alpha;
+            }
+            printf(" %8.2f", ap.bandwidth_bytes_per_s / 1e9);
+        }
+        printf("\n");
+    }
     if (m.probes & SERVET_PROBE_CACHE) {
         printf("memory %-12s %.2f ns\n", "", servet_memory_latency_ns(p));
         if (servet_tlb_count(p)) {
@@ -326,6 +360,47 @@ static int plot(const servet_profile *p, const char *dir) {
     fclose(f);
     printf("wrote %s\n", path);
     free(c);
+    if (servet_apex_count(p) > 0) { /* Apex-Map heatmap (the paper's Fig. 7 as a contour-like map) */
+        double lo = 1e300, hi = 0;
+        double alphas[64];
+        int blocks[64], na = 0, nb = 0, k, q;
+        servet_apex_point ap;
+        for (k = 0; k < servet_apex_count(p); k++) {
+            int seen = 0;
+            servet_apex_get(p, k, &ap);
+            if (ap.bandwidth_bytes_per_s < lo) lo = ap.bandwidth_bytes_per_s;
+            if (ap.bandwidth_bytes_per_s > hi) hi = ap.bandwidth_bytes_per_s;
+            for (q = 0; q < na; q++) if (alphas[q] == ap.alpha) seen = 1;
+            if (!seen && na < 64) alphas[na++] = ap.alpha;
+            seen = 0;
+            for (q = 0; q < nb; q++) if (blocks[q] == ap.block_words) seen = 1;
+            if (!seen && nb < 64) blocks[nb++] = ap.block_words;
+        }
+        snprintf(path, sizeof path, "%s/apexmap.svg", dir);
+        f = fopen(path, "w");
+        if (!f) { fprintf(stderr, "servet: cannot write %s\n", path); return 1; }
+        fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif' font-size='11'>\n",
+                120 + 70 * nb, 110 + 40 * na);
+        fprintf(f, "<rect width='100%%' height='100%%' fill='white'/><text x='10' y='18' font-size='13'>Apex-Map: aggregate "
+                   "bandwidth (GB/s), log colour scale; rows temporal locality alpha, columns spatial locality L</text>\n");
+        for (k = 0; k < servet_apex_count(p); k++) {
+            int row = 0, col = 0;
+            double tt;
+            servet_apex_get(p, k, &ap);
+            for (q = 0; q < na; q++) if (alphas[q] == ap.alpha) row = q;
+            for (q = 0; q < nb; q++) if (blocks[q] == ap.block_words) col = q;
+            tt = hi > lo ? (log(ap.bandwidth_bytes_per_s) - log(lo)) / (log(hi) - log(lo)) : 0.5;
+            fprintf(f, "<rect x='%d' y='%d' width='70' height='40' fill='rgb(%d,%d,%d)' stroke='white'/>"
+                       "<text x='%d' y='%d' text-anchor='middle' fill='%s'>%.2f</text>\n",
+                    100 + 70 * col, 40 + 40 * row, (int)(255 * tt), (int)(60 + 120 * tt), (int)(255 * (1 - tt)),
+                    135 + 70 * col, 65 + 40 * row, tt > 0.5 ? "black" : "white", ap.bandwidth_bytes_per_s / 1e9);
+        }
+        for (q = 0; q < na; q++) fprintf(f, "<text x='95' y='%d' text-anchor='end'>alpha %g</text>\n", 65 + 40 * q, alphas[q]);
+        for (q = 0; q < nb; q++) fprintf(f, "<text x='%d' y='%d' text-anchor='middle'>L=%d</text>\n", 135 + 70 * q, 55 + 40 * na, blocks[q]);
+        fprintf(f, "</svg>\n");
+        fclose(f);
+        printf("wrote %s\n", path);
+    }
     return 0;
 }
 
@@ -386,6 +461,61 @@ static int cmd_simulate(int argc, char **argv) {
     return 0;
 }
 
+/* comma-separated numbers -> array; 0 on a bad item */
+static int parse_list(const char *s, double *out, int max) {
+    int n = 0;
+    while (*s && n < max) {
+        char *end;
+        double v = strtod(s, &end);
+        if (end == s || !(v > 0)) return 0;
+        out[n++] = v;
+        s = end;
+        if (*s == ',') s++;
+        else if (*s) return 0;
+    }
+    return *s ? 0 : n;
+}
+
+static int cmd_apex(int argc, char **argv) {
+    servet_apex_desc d;
+    servet_apex_point pts[1024];
+    double al[64], bl[64];
+    int blocks[64], i, n = 0;
+    servet_result r;
+    memset(&d, 0, sizeof d);
+    for (i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        char *end;
+        if (i + 1 >= argc) return die_usage("option needs a value", a);
+        if (!strcmp(a, "--memory")) {
+            d.memory_words = strtod(argv[++i], &end);
+            if (*end || !(d.memory_words >= 65536)) return die_usage("--memory takes a word count >= 65536", argv[i]);
+        } else if (!strcmp(a, "--alpha")) {
+            d.nalpha = parse_list(argv[++i], al, 64);
+            if (!d.nalpha) return die_usage("--alpha takes numbers in (0,1], comma-separated", argv[i]);
+            for (int k = 0; k < d.nalpha; k++) if (al[k] > 1) return die_usage("--alpha values must be <= 1", argv[i]);
+            d.alphas = al;
+        } else if (!strcmp(a, "--block")) {
+            d.nblock = parse_list(argv[++i], bl, 64);
+            if (!d.nblock) return die_usage("--block takes word counts, comma-separated", argv[i]);
+            for (int k = 0; k < d.nblock; k++) blocks[k] = (int)bl[k];
+            d.blocks = blocks;
+        } else if (!strcmp(a, "--threads")) {
+            d.threads = atoi(argv[++i]);
+            if (d.threads < 1) return die_usage("--threads takes a positive count", argv[i]);
+        } else if (!strcmp(a, "--accesses")) {
+            d.accesses = strtod(argv[++i], &end);
+            if (*end || !(d.accesses >= 1024)) return die_usage("--accesses takes a count >= 1024", argv[i]);
+        } else return die_usage("unknown option for apex", a);
+    }
+    r = servet_apex(&d, pts, 1024, &n);
+    if (r != SERVET_OK) { fprintf(stderr, "servet: apex: %s\n", servet_result_string(r)); return 1; }
+    printf("%8s %8s %12s %14s\n", "alpha", "L words", "ns/word", "GB/s (all)");
+    for (i = 0; i < n; i++)
+        printf("%8g %8d %12.3f %14.3f\n", pts[i].alpha, pts[i].block_words, pts[i].ns_per_word, pts[i].bandwidth_bytes_per_s / 1e9);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     servet_desc d;
     servet_profile *p = NULL;
@@ -407,6 +537,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "simulate")) return cmd_simulate(argc - 2, argv + 2);
+    if (!strcmp(cmd, "apex")) return cmd_apex(argc - 2, argv + 2);
     if (strcmp(cmd, "probe") && strcmp(cmd, "show") && strcmp(cmd, "json") && strcmp(cmd, "plot") &&
         strcmp(cmd, "path"))
         return die_usage("unknown command", cmd);
@@ -415,7 +546,7 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "--only")) {
             if (i + 1 >= argc) return die_usage("--only needs a list", NULL);
             if (servet_probes_parse(argv[++i], &d.probes) != SERVET_OK)
-                return die_usage("unknown or unavailable probe in --only (available: topology,cache,shared,memory)", argv[i]);
+                return die_usage("unknown or unavailable probe in --only (available: topology,cache,shared,memory,mbsp,apex)", argv[i]);
         } else if (!strcmp(a, "--force")) d.force = 1;
         else if (!strcmp(a, "--all-pairs")) d.all_pairs = 1;
         else if (!strcmp(a, "--no-probe")) d.no_probe = 1;
