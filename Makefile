@@ -28,7 +28,15 @@ lib/libservet.a: servet_impl.c servet.h
 	$(CC) $(ALL_CFLAGS) -c servet_impl.c -o lib/servet_impl.o
 	ar rcs $@ lib/servet_impl.o
 
+MPICC   := $(shell command -v mpicc 2>/dev/null)
+ifneq ($(MPICC),)
+TOOLS   += bin/servet-mpi
+endif
 tools: $(TOOLS)
+# the MPI flavour of the command (mpicc found): MPI-only features enabled
+bin/servet-mpi: tools/servet.c tools/cachesim.h servet.h
+	@mkdir -p bin
+	$(MPICC) -DSERVET_USE_MPI $(ALL_CFLAGS) -o $@ tools/servet.c $(LDLIBS)
 bin/servet: tools/servet.c tools/cachesim.h servet.h
 	@mkdir -p bin
 	$(CC) $(ALL_CFLAGS) -o $@ tools/servet.c $(LDLIBS)
@@ -88,6 +96,7 @@ install: all
 	install -m 644 servet.h $(DESTDIR)$(PREFIX)/include/servet.h
 	install -m 644 lib/libservet.a $(DESTDIR)$(PREFIX)/lib/libservet.a
 	install -m 755 bin/servet $(DESTDIR)$(PREFIX)/bin/servet
+	if [ -x bin/servet-mpi ]; then install -m 755 bin/servet-mpi $(DESTDIR)$(PREFIX)/bin/servet-mpi; fi
 	sed -e 's|@PREFIX@|$(PREFIX)|g' servet.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/servet.pc
 
 clean:

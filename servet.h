@@ -372,6 +372,11 @@ typedef struct servet_apex_desc {
 SERVET_API servet_result servet_apex(const servet_apex_desc *desc, servet_apex_point *out, int max, int *count);
 SERVET_API int servet_apex_count(const servet_profile *p);
 SERVET_API servet_result servet_apex_get(const servet_profile *p, int i, servet_apex_point *out);
+/* Apex-Map over MPI ranks, remote blocks fetched with MPI_Get: pass a pointer
+   to an MPI_Comm (NULL: MPI_COMM_WORLD); collective; every rank gets the
+   points. Without MPI (SERVET_USE_MPI undefined): SERVET_ERROR_NO_MPI. */
+SERVET_API servet_result servet_apex_mpi(void *mpi_comm, const servet_apex_desc *desc, servet_apex_point *out,
+                                         int max, int *count);
 /* Apex-Map's start address: floor(range * u^(1/alpha)), u uniform from *state. */
 SERVET_API double servet_apex_start(uint64_t *state, double alpha, double range);
 
@@ -491,6 +496,9 @@ SERVET_API servet_result servet_sweep(servet_measure_fn measure, void *user,
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <hwloc.h>
+#ifdef SERVET_USE_MPI
+#include <mpi.h>
+#endif
 
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
@@ -3064,6 +3072,113 @@ servet_result servet_apex_get(const servet_profile *p, int i, servet_apex_point 
     o->bandwidth_bytes_per_s = p->apex[i].bandwidth;
     return SERVET_OK;
 }
+
+/* ---- Apex-Map over MPI ranks (the paper's MPI version) ----
+   The global array of M words is spread over the ranks, M/P each, exposed in
+   an MPI window. Starts are generated as for threads, shifted by the rank's
+   own origin; a block that lies in another rank's part is fetched with
+   MPI_Get (passive target, lock_all) - one message per remote access, no
+   aggregation, as the paper insists - with up to 16 fetches outstanding
+   before a flush (the paper's B receive buffers). Bandwidth = all words
+   read by all ranks / the slowest rank's time. */
+#ifdef SERVET_USE_MPI
+servet_result servet_apex_mpi(void *mpi_comm, const servet_apex_desc *desc, servet_apex_point *out, int max, int *count) {
+    MPI_Comm comm = mpi_comm ? *(MPI_Comm *)mpi_comm : MPI_COMM_WORLD;
+    static const double dal[] = {0.001, 0.01, 0.1, 1.0};
+    static const int dbl[] = {1, 16, 256, 4096};
+    const double *alphas;
+    const int *blocks;
+    int na, nb, rank, size, a, b, n = 0, initialized = 0;
+    double mwords, accesses, *local, *fetch;
+    size_t per, i;
+    MPI_Win win;
+    if (!out || !count || max < 0) return SERVET_ERROR_INVALID_ARGUMENT;
+    MPI_Initialized(&initialized);
+    if (!initialized) return SERVET_ERROR_INVALID_ARGUMENT;
+    na = desc && desc->nalpha > 0 ? desc->nalpha : 4;
+    nb = desc && desc->nblock > 0 ? desc->nblock : 4;
+    alphas = desc && desc->nalpha > 0 ? desc->alphas : dal;
+    blocks = desc && desc->nblock > 0 ? desc->blocks : dbl;
+    mwords = desc && desc->memory_words > 0 ? desc->memory_words : 32.0 * 1048576.0;
+    accesses = desc && desc->accesses > 0 ? desc->accesses : 2097152.0;
+    if (!alphas || !blocks) return SERVET_ERROR_INVALID_ARGUMENT;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    per = (size_t)(mwords / size);
+    if (per < 8192) return SERVET_ERROR_INVALID_ARGUMENT;
+    local = (double *)malloc(per * sizeof(double));
+    fetch = (double *)malloc(16 * 4096 * sizeof(double));
+    if (!local || !fetch) { free(local); free(fetch); return SERVET_ERROR_OUT_OF_MEMORY; }
+    for (i = 0; i < per; i++) local[i] = 1.0;
+    MPI_Win_create(local, (MPI_Aint)(per * sizeof(double)), (int)sizeof(double), MPI_INFO_NULL, comm, &win);
+    for (a = 0; a < na; a++)
+        for (b = 0; b < nb; b++) {
+            int L = blocks[b], pending = 0;
+            size_t nacc = (size_t)accesses / (size_t)(L > 0 ? L : 1), total = per * (size_t)size, j;
+            uint64_t st = 0xa9e3 + (uint64_t)rank * 7919u + (uint64_t)a * 31u + (uint64_t)b;
+            size_t *starts;
+            double t0, t, tmax, sum = 0.0, words = 0.0, allwords = 0.0;
+            if (L < 1 || L > 4096 || (size_t)L * 4 > per || !(alphas[a] > 0.0)) continue;
+            starts = (size_t *)malloc((nacc ? nacc : 1) * sizeof(size_t));
+            if (!starts) continue;
+            for (j = 0; j < nacc; j++) { /* generated before the clock starts (Table 1) */
+                size_t x = (size_t)servet_apex_start(&st, alphas[a], (double)(total - (size_t)L));
+                x = (x + per * (size_t)rank) % (total - (size_t)L);
+                if (x % per + (size_t)L > per) x -= (x % per + (size_t)L) - per; /* blocks stay in one rank */
+                starts[j] = x;
+            }
+            MPI_Barrier(comm);
+            MPI_Win_lock_all(0, win);
+            t0 = MPI_Wtime();
+            for (j = 0; j < nacc; j++) {
+                int owner = (int)(starts[j] / per), k;
+                size_t off = starts[j] % per;
+                if (owner == rank) {
+                    for (k = 0; k < L; k++) sum += local[off + (size_t)k];
+                } else {
+                    MPI_Get(fetch + (size_t)pending * 4096, L, MPI_DOUBLE, owner, (MPI_Aint)off, L, MPI_DOUBLE, win);
+                    if (++pending == 16) {
+                        int q;
+                        MPI_Win_flush_all(win);
+                        for (q = 0; q < pending; q++)
+                            for (k = 0; k < L; k++) sum += fetch[(size_t)q * 4096 + (size_t)k];
+                        pending = 0;
+                    }
+                }
+                words += L;
+            }
+            if (pending) {
+                int q, k;
+                MPI_Win_flush_all(win);
+                for (q = 0; q < pending; q++)
+                    for (k = 0; k < L; k++) sum += fetch[(size_t)q * 4096 + (size_t)k];
+            }
+            t = MPI_Wtime() - t0;
+            MPI_Win_unlock_all(win);
+            free(starts);
+            servet__sink = (void *)(uintptr_t)(sum > 0);
+            MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm);
+            MPI_Allreduce(&words, &allwords, 1, MPI_DOUBLE, MPI_SUM, comm);
+            if (n < max) {
+                out[n].alpha = alphas[a];
+                out[n].block_words = L;
+                out[n].ns_per_word = tmax * 1e9 / (allwords / size);
+                out[n].bandwidth_bytes_per_s = allwords * 8.0 / tmax;
+            }
+            n++;
+        }
+    MPI_Win_free(&win);
+    free(local);
+    free(fetch);
+    *count = n < max ? n : max;
+    return SERVET_OK;
+}
+#else
+servet_result servet_apex_mpi(void *mpi_comm, const servet_apex_desc *desc, servet_apex_point *out, int max, int *count) {
+    (void)mpi_comm; (void)desc; (void)out; (void)max; (void)count;
+    return SERVET_ERROR_NO_MPI;
+}
+#endif
 
 /* ========================================================================== >>decide
    Decisions read the profile only: deterministic, no measurement, no

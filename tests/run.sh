@@ -143,6 +143,15 @@ if [ "$mode" = all ]; then
     && ok || bad "json mbsp/apexmap"
   expect_rc 0 "apex ad hoc" ./bin/servet apex --memory 1048576 --alpha 0.5,1 --block 1,64 --accesses 65536
   [ "$(grep -c '^ *0.5 \| *1 ' "$tmp/out")" -ge 1 ] && ok || { bad "apex output"; cat "$tmp/out" >&2; }
+  expect_rc 1 "apex --mpi without MPI says so" ./bin/servet apex --mpi
+  grep -q "built without MPI" "$tmp/err" && ok || bad "apex --mpi message"
+  if [ -x bin/servet-mpi ] && command -v mpirun >/dev/null; then
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+      expect_rc 0 "apex over 2 MPI ranks" timeout 120 mpirun -np 2 ./bin/servet-mpi apex --mpi --memory 1048576 \
+      --alpha 0.01,1 --block 1,64 --accesses 16384
+    grep -q "Apex-Map over 2 MPI ranks" "$tmp/out" && [ "$(grep -cE '^ +(0.01|1) ' "$tmp/out")" -eq 4 ] && ok \
+      || { bad "apex MPI output"; cat "$tmp/out" >&2; }
+  fi
   expect_rc 2 "apex bad alpha" ./bin/servet apex --alpha 2
   expect_rc 2 "apex bad block" ./bin/servet apex --block x
   expect_rc 0 "plot" ./bin/servet plot "$tmp/plot" --no-probe

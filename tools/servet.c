@@ -21,8 +21,9 @@ static const char *usage_text =
     "  json                the profile as JSON (probes first if nothing is cached)\n"
     "  plot DIR            write SVG charts of the measured curves into DIR\n"
     "  path                print the cache file path of this machine\n"
-    "  apex [--memory WORDS] [--alpha LIST] [--block LIST] [--threads N] [--accesses N]\n"
-    "                      run an Apex-Map surface now (not cached) and print it\n"
+    "  apex [--memory WORDS] [--alpha LIST] [--block LIST] [--threads N] [--accesses N] [--mpi]\n"
+    "                      run an Apex-Map surface now (not cached) and print it; --mpi\n"
+    "                      (MPI build, under mpirun): ranks, remote blocks via MPI_Get\n"
     "  simulate SPEC [--coloring on|off] [--noise X] [--hash-last] [--seed N] [--curve]\n"
     "                      run the cache probe's sweep and inference on a simulated\n"
     "                      hierarchy; prints {\"caches\":[{\"level\":1,\"size_bytes\":N},...]}\n"
@@ -134,8 +135,8 @@ static void show(const servet_profile *p, const servet_desc *d) {
            m.numa_nodes == 1 ? "" : "s", a);
     printf("cache file  %s (%s)\n", path[0] ? path : "(none)", m.from_file ? "read from the file" : "probed now");
     if (m.probes & SERVET_PROBE_CACHE)
-        printf("probe time  cache %.1f s, shared %.1f s, memory %.1f s\n", m.probe_seconds[1], m.probe_seconds[2],
-               m.probe_seconds[3]);
+        printf("probe time  cache %.1f s, shared %.1f s, memory %.1f s, mbsp %.1f s, apex %.1f s\n", m.probe_seconds[1],
+               m.probe_seconds[2], m.probe_seconds[3], m.probe_seconds[5], m.probe_seconds[6]);
     printf("\n%-6s %-12s %-20s %-12s %-5s %-5s %-9s %-14s %s\n", "level", "measured", "hit latency",
            "OS reports", "ways", "line", "shared by", "method", "note");
     n = servet_cache_count(p);
@@ -480,12 +481,13 @@ static int cmd_apex(int argc, char **argv) {
     servet_apex_desc d;
     servet_apex_point pts[1024];
     double al[64], bl[64];
-    int blocks[64], i, n = 0;
+    int blocks[64], i, n = 0, mpi = 0, rank = 0;
     servet_result r;
     memset(&d, 0, sizeof d);
     for (i = 0; i < argc; i++) {
         const char *a = argv[i];
         char *end;
+        if (!strcmp(a, "--mpi")) { mpi = 1; continue; }
         if (i + 1 >= argc) return die_usage("option needs a value", a);
         if (!strcmp(a, "--memory")) {
             d.memory_words = strtod(argv[++i], &end);
@@ -508,8 +510,26 @@ static int cmd_apex(int argc, char **argv) {
             if (*end || !(d.accesses >= 1024)) return die_usage("--accesses takes a count >= 1024", argv[i]);
         } else return die_usage("unknown option for apex", a);
     }
-    r = servet_apex(&d, pts, 1024, &n);
+    if (mpi) {
+#ifdef SERVET_USE_MPI
+        int size;
+        MPI_Init(NULL, NULL);
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        r = servet_apex_mpi(NULL, &d, pts, 1024, &n);
+        MPI_Finalize();
+        if (rank == 0 && r == SERVET_OK) printf("Apex-Map over %d MPI ranks\n", size);
+#else
+        r = servet_apex_mpi(NULL, &d, pts, 1024, &n);
+        fprintf(stderr, "servet: apex --mpi: %s; build bin/servet-mpi (needs mpicc) and run it under mpirun\n",
+                servet_result_string(r));
+        return 1;
+#endif
+    } else {
+        r = servet_apex(&d, pts, 1024, &n);
+    }
     if (r != SERVET_OK) { fprintf(stderr, "servet: apex: %s\n", servet_result_string(r)); return 1; }
+    if (rank != 0) return 0;
     printf("%8s %8s %12s %14s\n", "alpha", "L words", "ns/word", "GB/s (all)");
     for (i = 0; i < n; i++)
         printf("%8g %8d %12.3f %14.3f\n", pts[i].alpha, pts[i].block_words, pts[i].ns_per_word, pts[i].bandwidth_bytes_per_s / 1e9);
