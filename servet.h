@@ -390,7 +390,7 @@ typedef enum servet_placement_policy {
 SERVET_API int servet_choose_placement(const servet_profile *p, int nthreads, servet_placement_policy policy,
                                        int *pus);
 
-/* TLB reach steps seen with 4 KiB pages but not with huge pages (bytes). */
+/* TLB reach steps (bytes of array), from a walk touching one line per 4 KiB page. */
 SERVET_API int servet_tlb_count(const servet_profile *p);
 SERVET_API double servet_tlb_reach_bytes(const servet_profile *p, int i);
 

@@ -246,7 +246,7 @@ static void show(const servet_profile *p, const servet_desc *d) {
     if (m.probes & SERVET_PROBE_CACHE) {
         printf("memory %-12s %.2f ns\n", "", servet_memory_latency_ns(p));
         if (servet_tlb_count(p)) {
-            printf("\nTLB reach steps (4 KiB pages vs huge pages):");
+            printf("\nTLB reach steps (walk of one line per 4 KiB page):");
             for (i = 0; i < servet_tlb_count(p); i++) {
                 human_bytes(servet_tlb_reach_bytes(p, i), a, sizeof a);
                 printf(" %s", a);
