@@ -1330,8 +1330,9 @@ static int servet__infer(const double *bytes, const double *latency, const doubl
         /* sharp step? misses begin (MR <= 0.08 until k), then MR >= 0.8
            within 35% of size: the gradient peak of Fig. 2 (a 2-way set's
            deterministic ramp spans 1.34x) */
-        for (jj = T->a_end; jj <= hi && mr[jj] < 0.8; jj++) {} /* first high point */
-        for (k = jj - 1; k > lo && mr[k] > 0.08; k--) {}      /* last low one before it */
+        /* first high point, last low one before it (unreliable points skipped) */
+        for (jj = T->a_end; jj <= hi && (mr[jj] < 0.8 || (spread && spread[jj] > 0.15)); jj++) {}
+        for (k = jj - 1; k > lo && (mr[k] > 0.08 || (spread && spread[k] > 0.15)); k--) {}
         if (jj <= hi && k >= T->a_end && mr[k] <= 0.08 && bytes[jj] / bytes[k] <= 1.35) sharp = 1;
         if (sharp) {
             L->size_bytes = bytes[k];
@@ -1414,6 +1415,39 @@ static int servet__measure_point(servet_measure_fn measure, void *user, double b
     return 1;
 }
 
+static int servet__nreplicas(const servet_sweep_desc *d, double bytes);
+static int servet__reps_per(int reps, int nr);
+
+/* Consistency: the time per access can only grow with the array. A point
+   more than 5% above its successor was hit by interference that its own
+   repetitions could not see (a vCPU descheduled for longer than the whole
+   point, bursts from an SMT sibling): measure both again, keep the lower,
+   twice at most. A point still above its successor after that is marked
+   unreliable (spread 0.5): no plateau, no step, little weight in a fit. */
+static servet_result servet__sweep_fix(servet_measure_fn measure, void *user, const servet_sweep_desc *d, int reps,
+                                       servet_curve *out) {
+    int k, i;
+    for (k = 0; k < 2; k++) {
+        int fixed = 0;
+        for (i = 0; i + 1 < out->n; i++) {
+            double v, sp;
+            int q, nr;
+            if (out->ns[i] <= out->ns[i + 1] * 1.05) continue;
+            for (q = i; q <= i + 1; q++) {
+                nr = servet__nreplicas(d, out->bytes[q]);
+                if (!servet__measure_point(measure, user, out->bytes[q], servet__reps_per(reps, nr), nr, &v, &sp))
+                    return SERVET_ERROR_PROBE_FAILED;
+                if (v < out->ns[q]) { out->ns[q] = v; out->spread[q] = sp; }
+            }
+            fixed++;
+        }
+        if (!fixed) break;
+    }
+    for (i = 0; i + 1 < out->n; i++)
+        if (out->ns[i] > out->ns[i + 1] * 1.05 && out->spread[i] < 0.5) out->spread[i] = 0.5;
+    return SERVET_OK;
+}
+
 static int servet__nreplicas(const servet_sweep_desc *d, double bytes) {
     double rb = d && d->replica_bytes > 0 ? d->replica_bytes : 8.0 * 1048576.0;
     int r = d && d->replicas > 1 ? d->replicas : 1;
@@ -1442,7 +1476,7 @@ static void servet__curve_insert(servet_curve *c, double bytes, double value, do
 servet_result servet_sweep(servet_measure_fn measure, void *user, const servet_sweep_desc *d,
                            servet_curve *out) {
     double minb, maxb, line, coarse[SERVET_CURVE_MAX], cval[SERVET_CURVE_MAX], cspr[SERVET_CURVE_MAX];
-    int reps, nc = 0, k, total;
+    int reps, nc = 0, k, total, pass;
     if (!measure || !out) return SERVET_ERROR_INVALID_ARGUMENT;
     minb = d && d->min_bytes > 0 ? d->min_bytes : 4096.0;
     maxb = d && d->max_bytes > 0 ? d->max_bytes : 256.0 * 1048576.0;
@@ -1468,48 +1502,60 @@ servet_result servet_sweep(servet_measure_fn measure, void *user, const servet_s
         servet__curve_insert(out, s, v, sp);
         if (d && d->progress) d->progress(d->progress_user, "cache", 0.8 * (double)k / (double)total);
     }
-    /* refine each gradient peak on a 1/32-octave grid */
-    for (k = 0; k + 1 < nc; k++) {
-        double r = cval[k + 1] / cval[k];
-        double rp = k > 0 ? cval[k] / cval[k - 1] : 0.0;
-        double rn = k + 2 < nc ? cval[k + 2] / cval[k + 1] : 0.0;
-        double g, s;
-        /* a peak, and one the noise cannot explain: refining noise is wasted time */
-        if (r <= 1.10 || r < rp || r < rn) continue;
-        if (r - 1.0 < 3.0 * (cspr[k] > cspr[k + 1] ? cspr[k] : cspr[k + 1])) continue;
-        /* 1/32 octave up to 8 MiB (exact L1/L2 sizes), 1/16 above: finer
-           than any fit's resolution there, and each point is expensive */
-        g = pow(2.0, floor(log2(coarse[k]))) / (coarse[k] > 8.0 * 1048576.0 ? 16.0 : 32.0);
-        if (g < line) g = line;
-        for (s = (floor(coarse[k] / g) + 1.0) * g; s < coarse[k + 1] && out->n < SERVET_CURVE_MAX; s += g) {
-            double v, sp;
-            int nr = servet__nreplicas(d, s);
-            if (!servet__measure_point(measure, user, s, servet__reps_per(reps, nr), nr, &v, &sp))
-                return SERVET_ERROR_PROBE_FAILED;
-            servet__curve_insert(out, s, v, sp);
-        }
-        if (d && d->progress) d->progress(d->progress_user, "cache", 0.8 + 0.2 * (double)k / (double)nc);
-    }
-    /* Consistency: the time per access can only grow with the array. A point
-       more than 5% above its successor was hit by interference that its own
-       repetitions could not see (a vCPU descheduled for longer than the
-       whole point): measure both again, keep the lower, twice at most. */
-    for (k = 0; k < 2; k++) {
-        int i, fixed = 0;
-        for (i = 0; i + 1 < out->n; i++) {
-            double v, sp;
-            int q, nr;
-            if (out->ns[i] <= out->ns[i + 1] * 1.05) continue;
-            for (q = i; q <= i + 1; q++) {
-                nr = servet__nreplicas(d, out->bytes[q]);
-                if (!servet__measure_point(measure, user, out->bytes[q], servet__reps_per(reps, nr), nr, &v, &sp))
+    /* the coarse curve made consistent before it chooses where to refine */
+    if (servet__sweep_fix(measure, user, d, reps, out) != SERVET_OK) return SERVET_ERROR_PROBE_FAILED;
+    for (k = 0; k < nc && k < out->n; k++) { cval[k] = out->ns[k]; cspr[k] = out->spread[k]; }
+    /* refine each gradient peak on a 1/32-octave grid; then a second look
+       at the coarse points up to 4 MiB (cheap there), minutes later than
+       the first: interference that lasted over several neighbouring points
+       leaves a monotone curve that nothing else would flag, and it decides
+       where the exact L1/L2 steps are looked for. Peaks that moved are
+       refined too. */
+    for (pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            int changed = 0, i;
+            for (k = 0; k < nc && coarse[k] <= 4.0 * 1048576.0; k++) {
+                double v, sp;
+                int nr = servet__nreplicas(d, coarse[k]);
+                if (!servet__measure_point(measure, user, coarse[k], servet__reps_per(reps, nr), nr, &v, &sp))
                     return SERVET_ERROR_PROBE_FAILED;
-                if (v < out->ns[q]) { out->ns[q] = v; out->spread[q] = sp; }
+                if (v < cval[k] * 0.95) {
+                    for (i = 0; i < out->n; i++)
+                        if (out->bytes[i] == coarse[k]) { out->ns[i] = v; out->spread[i] = sp; }
+                    cval[k] = v;
+                    cspr[k] = sp;
+                    changed++;
+                }
             }
-            fixed++;
+            if (!changed) break;
         }
-        if (!fixed) break;
+        for (k = 0; k + 1 < nc; k++) {
+            double r = cval[k + 1] / cval[k];
+            double rp = k > 0 ? cval[k] / cval[k - 1] : 0.0;
+            double rn = k + 2 < nc ? cval[k + 2] / cval[k + 1] : 0.0;
+            double g, s;
+            int i, done = 0;
+            /* a peak, and one the noise cannot explain: refining noise is wasted time */
+            if (r <= 1.10 || r < rp || r < rn) continue;
+            if (r - 1.0 < 3.0 * (cspr[k] > cspr[k + 1] ? cspr[k] : cspr[k + 1])) continue;
+            for (i = 0; i < out->n; i++)
+                if (out->bytes[i] > coarse[k] && out->bytes[i] < coarse[k + 1]) done = 1;
+            if (done) continue; /* refined in the first pass */
+            /* 1/32 octave up to 8 MiB (exact L1/L2 sizes), 1/16 above: finer
+               than any fit's resolution there, and each point is expensive */
+            g = pow(2.0, floor(log2(coarse[k]))) / (coarse[k] > 8.0 * 1048576.0 ? 16.0 : 32.0);
+            if (g < line) g = line;
+            for (s = (floor(coarse[k] / g) + 1.0) * g; s < coarse[k + 1] && out->n < SERVET_CURVE_MAX; s += g) {
+                double v, sp;
+                int nr = servet__nreplicas(d, s);
+                if (!servet__measure_point(measure, user, s, servet__reps_per(reps, nr), nr, &v, &sp))
+                    return SERVET_ERROR_PROBE_FAILED;
+                servet__curve_insert(out, s, v, sp);
+            }
+            if (d && d->progress) d->progress(d->progress_user, "cache", 0.8 + 0.2 * (double)k / (double)nc);
+        }
     }
+    if (servet__sweep_fix(measure, user, d, reps, out) != SERVET_OK) return SERVET_ERROR_PROBE_FAILED;
     return SERVET_OK;
 }
 
