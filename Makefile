@@ -62,15 +62,15 @@ examples/quickstart: examples/quickstart.c lib/libservet.a servet.h
 tests: $(TESTS)
 tests/test_unit: tests/test_unit.c tests/harness.h tools/cachesim.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_unit.c $(LDLIBS)
-tests/test_file: tests/test_file.c tests/harness.h servet.h
+tests/test_file: tests/test_file.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_file.c $(LDLIBS)
-tests/test_concurrent: tests/test_concurrent.c tests/harness.h servet.h
+tests/test_concurrent: tests/test_concurrent.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_concurrent.c $(LDLIBS)
 tests/test_shared: tests/test_shared.c tests/harness.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_shared.c $(LDLIBS)
 tests/test_mbsp: tests/test_mbsp.c tests/harness.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_mbsp.c $(LDLIBS)
-tests/test_faults: tests/test_faults.c tests/harness.h servet.h
+tests/test_faults: tests/test_faults.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_faults.c $(LDLIBS)
 # two translation units, one with the implementation: no duplicate symbols
 tests/test_compile_two_tu: tests/tu_a.c tests/tu_b.c servet.h

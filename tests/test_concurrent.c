@@ -4,6 +4,7 @@
 #define SERVET_IMPLEMENTATION
 #include "../servet.h"
 #include "harness.h"
+#include "helpers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,17 +14,6 @@
 
 static int probed;
 static void on_progress(void *u, const char *probe, double f) { (void)u; (void)probe; (void)f; probed = 1; }
-
-static char *normalized_json(const servet_profile *p) {
-    size_t n = servet_json(p, NULL, 0);
-    char *s = (char *)malloc(n + 1), *f;
-    servet_json(p, s, n + 1);
-    if ((f = strstr(s, "\"from_cache_file\":"))) {
-        char *v = f + 18, *e = strchr(v, ',');
-        if (e) memmove(v, e, strlen(e) + 1);
-    }
-    return s;
-}
 
 int main(int argc, char **argv) {
     int nproc = argc > 1 ? atoi(argv[1]) : 16, i, probers = 0, readers = 0, failed = 0, same = 1;

@@ -4,6 +4,7 @@
 #define SERVET_IMPLEMENTATION
 #include "../servet.h"
 #include "harness.h"
+#include "helpers.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -96,20 +97,6 @@ static void test_alloc_failures(void) {
 }
 
 /* ---- a full disk while writing ---- */
-static unsigned char *slurp(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    unsigned char *b;
-    long sz;
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b = (unsigned char *)malloc((size_t)sz + 1);
-    *n = fread(b, 1, (size_t)sz, f);
-    fclose(f);
-    return b;
-}
-
 static int count_tmp(const char *dir) {
     char cmd[400];
     FILE *f;

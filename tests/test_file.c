@@ -4,6 +4,7 @@
 #define SERVET_IMPLEMENTATION
 #include "../servet.h"
 #include "harness.h"
+#include "helpers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,19 +32,6 @@ static servet_desc desc_for(const char *dir) {
     return d;
 }
 
-static unsigned char *slurp(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    unsigned char *b;
-    long sz;
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b = (unsigned char *)malloc((size_t)sz + 1);
-    *n = fread(b, 1, (size_t)sz, f);
-    fclose(f);
-    return b;
-}
 static void spit(const char *path, const unsigned char *d, size_t n) {
     FILE *f = fopen(path, "wb");
     if (!f) { perror(path); exit(2); }
@@ -56,18 +44,6 @@ static servet_result open_cached(const char *dir, servet_profile **p) {
     servet_desc d = desc_for(dir);
     d.no_probe = 1;
     return servet_open(p, &d);
-}
-
-static char *json_of(const servet_profile *p) {
-    size_t n = servet_json(p, NULL, 0);
-    char *s = (char *)malloc(n + 1), *f;
-    servet_json(p, s, n + 1);
-    /* the only field that differs between a probe and a read: drop its value */
-    if ((f = strstr(s, "\"from_cache_file\":"))) {
-        char *v = f + 18, *e = strchr(v, ',');
-        if (e) memmove(v, e, strlen(e) + 1);
-    }
-    return s;
 }
 
 static void test_round_trip_and_damage(void) {
@@ -88,8 +64,8 @@ static void test_round_trip_and_damage(void) {
     CHECK(servet_open(&q, &d) == SERVET_OK, "second open");
     servet_machine(q, &m);
     CHECK(m.from_file, "second open reads the file");
-    j1 = json_of(p);
-    j2 = json_of(q);
+    j1 = normalized_json(p);
+    j2 = normalized_json(q);
     CHECK(strcmp(j1, j2) == 0, "round trip gives the same profile");
     free(j1); free(j2);
     servet_close(p);

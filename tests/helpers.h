@@ -1,0 +1,41 @@
+/* Helpers shared by the test programs (include after servet.h). */
+#ifndef SERVET_TEST_HELPERS_H
+#define SERVET_TEST_HELPERS_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the whole file, malloc'ed, length in *n; NULL if it cannot be read */
+#if defined(__GNUC__) || defined(__clang__)
+#define SERVET_TEST_UNUSED __attribute__((unused))
+#else
+#define SERVET_TEST_UNUSED
+#endif
+SERVET_TEST_UNUSED static unsigned char *slurp(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    unsigned char *b;
+    long sz;
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    sz = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    b = (unsigned char *)malloc((size_t)sz + 1);
+    *n = b ? fread(b, 1, (size_t)sz, f) : 0;
+    fclose(f);
+    return b;
+}
+
+/* the profile as JSON without the one field that differs between a probe
+   and a read of the same profile (from_cache_file); malloc'ed */
+SERVET_TEST_UNUSED static char *normalized_json(const servet_profile *p) {
+    size_t n = servet_json(p, NULL, 0);
+    char *s = (char *)malloc(n + 1), *f;
+    if (!s) return NULL;
+    servet_json(p, s, n + 1);
+    if ((f = strstr(s, "\"from_cache_file\":"))) {
+        char *v = f + 18, *e = strchr(v, ',');
+        if (e) memmove(v, e, strlen(e) + 1);
+    }
+    return s;
+}
+#endif
