@@ -131,8 +131,10 @@
    profiles; a profile is immutable after open and may be read by any number of
    threads. The probes bind the calling thread with hwloc and restore its
    previous binding before returning. servet_open() is not async-signal-safe.
+   The probes start their own threads (pthreads; link with -pthread).
    MPI: define SERVET_USE_MPI (or include mpi.h first) to get the MPI-only API;
-   functions that exist in both builds return SERVET_ERROR_NO_MPI without it.
+   functions that exist in both builds return SERVET_ERROR_NO_MPI without it
+   (servet_apex_mpi: Apex-Map over the ranks of a communicator).
 
    ============================================================================
    ENVIRONMENT
@@ -4095,7 +4097,7 @@ static servet_result servet__save(servet_profile *p, const char *dir, const char
     if (r != SERVET_OK) return r;
     tmp = (char *)servet__alloc(&p->ctx, tl);
     if (!tmp) { servet__free(&p->ctx, w.d); return SERVET_ERROR_OUT_OF_MEMORY; }
-    snprintf(tmp, tl, "%s.tmp.%ld.%u", path, (long)getpid(), counter++);
+    snprintf(tmp, tl, "%s.tmp.%ld.%u", path, (long)getpid(), __atomic_fetch_add(&counter, 1u, __ATOMIC_RELAXED));
     fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
         servet__logf(&p->ctx, SERVET_LOG_WARN, "cannot create %s: %s; profile not saved", tmp, strerror(errno));
