@@ -396,6 +396,13 @@ SERVET_API int servet_choose_placement(const servet_profile *p, int nthreads, se
 SERVET_API int servet_tlb_count(const servet_profile *p);
 SERVET_API double servet_tlb_reach_bytes(const servet_profile *p, int i);
 
+/* Measured pair i of cache level `level` (shared probe) or of the memory
+   probe: PU OS indices, and the ratio (sharing) or per-PU bandwidth in B/s
+   (memory). SERVET_ERROR_NOT_FOUND past the last pair. */
+SERVET_API servet_result servet_cache_sharing_pair(const servet_profile *p, int level, int i, int *pu_a, int *pu_b,
+                                                   double *ratio, double *threshold);
+SERVET_API servet_result servet_memory_pair(const servet_profile *p, int i, int *pu_a, int *pu_b, double *bandwidth);
+
 /* The profile as JSON (schema in README). Like snprintf: returns the length
    needed without the NUL; writes at most cap bytes including the NUL. */
 SERVET_API size_t servet_json(const servet_profile *p, char *buf, size_t cap);
@@ -412,6 +419,9 @@ typedef struct servet_curve {
     double cycles[SERVET_CURVE_MAX]; /* ns * measured core GHz (0 if unknown) */
     double spread[SERVET_CURVE_MAX]; /* (median - min) / min over the repeats */
 } servet_curve;
+
+/* The cache probe's latency curve (NULL if it did not run); owned by p. */
+SERVET_API const servet_curve *servet_cache_curve(const servet_profile *p);
 
 typedef struct servet_cache_level {
     double size_bytes;
@@ -2615,6 +2625,31 @@ int servet_cache_shared_group(const servet_profile *p, int level, int group, int
     return servet__nth_group(p, p->share[level - 1].group_of, group, pus, max);
 }
 
+const servet_curve *servet_cache_curve(const servet_profile *p) { return p ? p->curve : NULL; }
+
+servet_result servet_cache_sharing_pair(const servet_profile *p, int level, int i, int *a, int *b, double *ratio,
+                                        double *threshold) {
+    const servet__share *S;
+    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!p->share || level < 1 || level > p->nshare) return SERVET_ERROR_NOT_FOUND;
+    S = &p->share[level - 1];
+    if (i < 0 || i >= S->npairs) return SERVET_ERROR_NOT_FOUND;
+    if (a) *a = p->pus[S->pairs[i].a].os_index;
+    if (b) *b = p->pus[S->pairs[i].b].os_index;
+    if (ratio) *ratio = S->pairs[i].value;
+    if (threshold) *threshold = S->threshold;
+    return SERVET_OK;
+}
+
+servet_result servet_memory_pair(const servet_profile *p, int i, int *a, int *b, double *bandwidth) {
+    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!p->memory || i < 0 || i >= p->memory->npairs) return SERVET_ERROR_NOT_FOUND;
+    if (a) *a = p->pus[p->memory->pairs[i].a].os_index;
+    if (b) *b = p->pus[p->memory->pairs[i].b].os_index;
+    if (bandwidth) *bandwidth = p->memory->pairs[i].value;
+    return SERVET_OK;
+}
+
 servet_result servet_memory(const servet_profile *p, servet_memory_info *o) {
     if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
     memset(o, 0, sizeof *o);
@@ -4552,9 +4587,22 @@ static void servet__json_curve(servet__sb *b, const servet_curve *c) {
     servet__sb_printf(b, "]}");
 }
 
+/* [[pu, ..], ..]: every group `getter` returns for `level` */
+typedef int (*servet__group_fn)(const servet_profile *p, int level, int group, int *pus, int max);
+static void servet__json_groups(servet__sb *b, const servet_profile *p, servet__group_fn getter, int level) {
+    int g, k, pus[1024], np;
+    servet__sb_printf(b, "[");
+    for (g = 0; (np = getter(p, level, g, pus, 1024)) >= 0; g++) {
+        servet__sb_printf(b, "%s[", g ? "," : "");
+        for (k = 0; k < np && k < 1024; k++) servet__sb_printf(b, "%s%d", k ? "," : "", pus[k]);
+        servet__sb_printf(b, "]");
+    }
+    servet__sb_printf(b, "]");
+}
+
 size_t servet_json(const servet_profile *p, char *buf, size_t cap) {
     servet__sb b;
-    int i, k, first = 1, n;
+    int i, first = 1, n;
     b.buf = buf;
     b.cap = buf ? cap : 0;
     b.len = 0;
@@ -4577,7 +4625,6 @@ size_t servet_json(const servet_profile *p, char *buf, size_t cap) {
     n = servet_cache_count(p);
     for (i = 0; i < n; i++) {
         servet_cache_info c;
-        int g;
         servet_cache(p, i, &c);
         servet__sb_printf(&b, "%s{\"level\":%d,\"size_bytes\":", i ? "," : "", c.level);
         if (c.size_bytes) servet__sb_printf(&b, "%llu", (unsigned long long)c.size_bytes);
@@ -4593,27 +4640,14 @@ size_t servet_json(const servet_profile *p, char *buf, size_t cap) {
         servet__sb_printf(&b, ",\"reported_size_bytes\":");
         if (c.reported_size_bytes) servet__sb_printf(&b, "%llu", (unsigned long long)c.reported_size_bytes);
         else servet__sb_printf(&b, "null");
-        servet__sb_printf(&b, ",\"ways\":%d,\"line_bytes\":%d,\"reported_shared_by\":[", c.reported_ways, c.line_bytes);
-        for (g = 0;; g++) {
-            int pus[1024], np = servet_cache_reported_group(p, c.level, g, pus, 1024);
-            if (np < 0) break;
-            servet__sb_printf(&b, "%s[", g ? "," : "");
-            for (k = 0; k < np && k < 1024; k++) servet__sb_printf(&b, "%s%d", k ? "," : "", pus[k]);
-            servet__sb_printf(&b, "]");
-        }
-        servet__sb_printf(&b, "]");
+        servet__sb_printf(&b, ",\"ways\":%d,\"line_bytes\":%d,\"reported_shared_by\":", c.reported_ways, c.line_bytes);
+        servet__json_groups(&b, p, servet_cache_reported_group, c.level);
         if (p->share && i < p->nshare) {
             const servet__share *S = &p->share[i];
             int q;
-            servet__sb_printf(&b, ",\"shared_by\":[");
-            for (g = 0;; g++) {
-                int pus[1024], np = servet_cache_shared_group(p, c.level, g, pus, 1024);
-                if (np < 0) break;
-                servet__sb_printf(&b, "%s[", g ? "," : "");
-                for (k = 0; k < np && k < 1024; k++) servet__sb_printf(&b, "%s%d", k ? "," : "", pus[k]);
-                servet__sb_printf(&b, "]");
-            }
-            servet__sb_printf(&b, "],\"sharing\":{\"array_bytes\":%.0f,\"ref_ns\":", S->array_bytes);
+            servet__sb_printf(&b, ",\"shared_by\":");
+            servet__json_groups(&b, p, servet_cache_shared_group, c.level);
+            servet__sb_printf(&b, ",\"sharing\":{\"array_bytes\":%.0f,\"ref_ns\":", S->array_bytes);
             servet__json_num(&b, S->ref_ns);
             servet__sb_printf(&b, ",\"threshold\":");
             servet__json_num(&b, S->threshold);
@@ -4634,7 +4668,7 @@ size_t servet_json(const servet_profile *p, char *buf, size_t cap) {
     if (p->sections & SERVET_PROBE_CACHE) servet__json_num(&b, p->mem_latency_ns); else servet__sb_printf(&b, "null");
     if (p->memory) {
         const servet__memory *M = p->memory;
-        int q, g;
+        int q;
         servet__sb_printf(&b, ",\"ref_bandwidth_bytes_per_s\":");
         servet__json_num(&b, M->ref_bw);
         servet__sb_printf(&b, ",\"ref_spread\":");
@@ -4656,15 +4690,9 @@ size_t servet_json(const servet_profile *p, char *buf, size_t cap) {
             servet__json_num(&b, M->levels[q].bandwidth);
             servet__sb_printf(&b, ",\"ratio\":");
             servet__json_num(&b, M->levels[q].ratio);
-            servet__sb_printf(&b, ",\"groups\":[");
-            for (g = 0;; g++) {
-                int pus[1024], np = servet_memory_level_group(p, q, g, pus, 1024), k;
-                if (np < 0) break;
-                servet__sb_printf(&b, "%s[", g ? "," : "");
-                for (k = 0; k < np && k < 1024; k++) servet__sb_printf(&b, "%s%d", k ? "," : "", pus[k]);
-                servet__sb_printf(&b, "]");
-            }
-            servet__sb_printf(&b, "]}");
+            servet__sb_printf(&b, ",\"groups\":");
+            servet__json_groups(&b, p, servet_memory_level_group, q);
+            servet__sb_printf(&b, "}");
         }
         servet__sb_printf(&b, "],\"scaling\":[");
         for (q = 0; q < M->nlevels; q++) {

@@ -10,6 +10,15 @@
 #define SERVET_TEST_UNUSED __attribute__((unused))
 #else
 #define SERVET_TEST_UNUSED
+/* a topology-only desc on `dir` with a logger: fast opens for file tests */
+SERVET_TEST_UNUSED static servet_desc topology_desc(const char *dir, servet_log_fn log) {
+    servet_desc d;
+    memset(&d, 0, sizeof d);
+    d.cache_dir = dir;
+    d.probes = SERVET_PROBE_TOPOLOGY;
+    d.log = log;
+    return d;
+}
 #endif
 SERVET_TEST_UNUSED static unsigned char *slurp(const char *path, size_t *n) {
     FILE *f = fopen(path, "rb");
@@ -37,5 +46,14 @@ SERVET_TEST_UNUSED static char *normalized_json(const servet_profile *p) {
         if (e) memmove(v, e, strlen(e) + 1);
     }
     return s;
+}
+/* a topology-only desc on `dir` with a logger: fast opens for file tests */
+SERVET_TEST_UNUSED static servet_desc topology_desc(const char *dir, servet_log_fn log) {
+    servet_desc d;
+    memset(&d, 0, sizeof d);
+    d.cache_dir = dir;
+    d.probes = SERVET_PROBE_TOPOLOGY;
+    d.log = log;
+    return d;
 }
 #endif

@@ -39,14 +39,7 @@ static void *f_alloc(void *u, size_t n) {
 }
 static void f_free(void *u, void *p) { (void)u; if (p) f_count++; free(p); }
 
-static servet_desc base_desc(const char *dir) {
-    servet_desc d;
-    memset(&d, 0, sizeof d);
-    d.cache_dir = dir;
-    d.probes = SERVET_PROBE_TOPOLOGY;
-    d.log = logger;
-    return d;
-}
+static servet_desc base_desc(const char *dir) { return topology_desc(dir, logger); }
 
 static void test_alloc_failures(void) {
     char dir[300];

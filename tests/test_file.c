@@ -23,14 +23,7 @@ static void logger(void *user, servet_log_level lv, const char *msg) {
     }
 }
 
-static servet_desc desc_for(const char *dir) {
-    servet_desc d;
-    memset(&d, 0, sizeof d);
-    d.cache_dir = dir;
-    d.probes = SERVET_PROBE_TOPOLOGY;
-    d.log = logger;
-    return d;
-}
+static servet_desc desc_for(const char *dir) { return topology_desc(dir, logger); }
 
 static void spit(const char *path, const unsigned char *d, size_t n) {
     FILE *f = fopen(path, "wb");

@@ -75,52 +75,24 @@ static const char *method_name(servet_cache_method m) {
     }
 }
 
-/* pair details come from the JSON, to stay on the public API */
-static char *profile_json(const servet_profile *p) {
-    size_t n = servet_json(p, NULL, 0);
-    char *s = (char *)malloc(n + 1);
-    if (s) servet_json(p, s, n + 1);
-    return s;
-}
-static void print_pair_ratios(const servet_profile *p) {
-    char *js = profile_json(p), *s = js;
-    int level = 0;
-    if (!js) return;
-    while ((s = strstr(s, "\"sharing\":{"))) {
-        char *end = strstr(s, "]}"), *q = s;
-        double thr = 0;
-        level++;
-        sscanf(strstr(s, "\"threshold\":") + 12, "%lf", &thr);
+static void print_pair_ratios(const servet_profile *p, int levels) {
+    int level, i, a, b;
+    double r, thr;
+    for (level = 1; level <= levels; level++) {
+        if (servet_cache_sharing_pair(p, level, 0, NULL, NULL, NULL, &thr) != SERVET_OK) continue;
         printf("    L%d pairs (threshold %.2f):", level, thr);
-        while ((q = strstr(q, "{\"pus\":[")) && (!end || q < end)) {
-            int a, b;
-            double r;
-            if (sscanf(q, "{\"pus\":[%d,%d],\"ratio\":%lf", &a, &b, &r) == 3)
-                printf(" %d-%d %.2f%s", a, b, r, r > thr ? " (shared)" : r > 1.15 ? " (contends, below threshold)" : "");
-            q += 8;
-        }
+        for (i = 0; servet_cache_sharing_pair(p, level, i, &a, &b, &r, NULL) == SERVET_OK; i++)
+            printf(" %d-%d %.2f%s", a, b, r, r > thr ? " (shared)" : r > 1.15 ? " (contends, below threshold)" : "");
         printf("\n");
-        s += 10;
     }
-    free(js);
 }
-static void print_memory_pairs(const servet_profile *p) {
-    char *js = profile_json(p), *s, *end;
-    if (!js) return;
-    s = strstr(js, "\"ref_bandwidth_bytes_per_s\"");
-    if (s && (s = strstr(s, "\"pairs\":["))) {
-        end = strstr(s, "\"levels\"");
-        printf("    pairs:");
-        while ((s = strstr(s, "{\"pus\":[")) && (!end || s < end)) {
-            int a, b;
-            double bw, r;
-            if (sscanf(s, "{\"pus\":[%d,%d],\"bandwidth_bytes_per_s\":%lf,\"ratio\":%lf", &a, &b, &bw, &r) == 4)
-                printf(" %d-%d %.2f GB/s (%.0f%%)", a, b, bw / 1e9, 100 * r);
-            s += 8;
-        }
-        printf("\n");
-    }
-    free(js);
+static void print_memory_pairs(const servet_profile *p, double ref) {
+    int i, a, b;
+    double bw;
+    printf("    pairs:");
+    for (i = 0; servet_memory_pair(p, i, &a, &b, &bw) == SERVET_OK; i++)
+        printf(" %d-%d %.2f GB/s (%.0f%%)", a, b, bw / 1e9, 100 * bw / ref);
+    printf("\n");
 }
 
 static void show(const servet_profile *p, const servet_desc *d) {
@@ -190,7 +162,7 @@ static void show(const servet_profile *p, const servet_desc *d) {
             }
             printf("]\n");
         }
-        print_pair_ratios(p);
+        print_pair_ratios(p, n);
     }
     if (m.probes & SERVET_PROBE_MEMORY) {
         servet_memory_info mi;
@@ -210,7 +182,7 @@ static void show(const servet_profile *p, const servet_desc *d) {
             }
             printf("\n");
         }
-        print_memory_pairs(p);
+        print_memory_pairs(p, mi.ref_bandwidth_bytes_per_s);
     }
     if (m.probes & SERVET_PROBE_MBSP) {
         servet_mbsp_level ml;
@@ -306,41 +278,17 @@ static void svg_curve(FILE *f, const char *title, const double *x, const double 
 static int plot(const servet_profile *p, const char *dir) {
     char path[4096];
     FILE *f;
-    char json[1];
     double marks[16], x[SERVET_CURVE_MAX], y[SERVET_CURVE_MAX], g[SERVET_CURVE_MAX];
     int i, nm = 0, n;
-    servet_curve *c;
-    (void)json;
+    const servet_curve *c;
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "servet: cannot create %s: %s\n", dir, strerror(errno));
         return 1;
     }
-    /* the curve travels in the JSON; re-read it from there to stay on the public API */
-    {
-        size_t len = servet_json(p, NULL, 0);
-        char *buf = (char *)malloc(len + 1), *s;
-        if (!buf) return 1;
-        servet_json(p, buf, len + 1);
-        s = strstr(buf, "\"primary\":{\"page_bytes\":");
-        if (!s) {
-            fprintf(stderr, "servet: the profile has no cache curve; run 'servet probe --only cache' first\n");
-            free(buf);
-            return 1;
-        }
-        c = (servet_curve *)calloc(1, sizeof *c);
-        s = strstr(s, "\"points\":[") + 10;
-        n = 0;
-        while (*s == '[' || *s == ',') {
-            double b, v, sp;
-            if (*s == ',') s++;
-            if (sscanf(s, "[%lf,%lf,%lf]", &b, &v, &sp) != 3 || n >= SERVET_CURVE_MAX) break;
-            c->bytes[n] = b;
-            c->ns[n] = v;
-            n++;
-            s = strchr(s, ']') + 1;
-        }
-        c->n = n;
-        free(buf);
+    c = servet_cache_curve(p);
+    if (!c) {
+        fprintf(stderr, "servet: the profile has no cache curve; run 'servet probe --only cache' first\n");
+        return 1;
     }
     for (i = 0; i < servet_cache_count(p) && nm < 16; i++) {
         servet_cache_info ci;
@@ -352,7 +300,7 @@ static int plot(const servet_profile *p, const char *dir) {
     for (i = 0; i + 1 < n; i++) g[i] = y[i + 1] / y[i];
     snprintf(path, sizeof path, "%s/cache_curve.svg", dir);
     f = fopen(path, "w");
-    if (!f) { fprintf(stderr, "servet: cannot write %s\n", path); free(c); return 1; }
+    if (!f) { fprintf(stderr, "servet: cannot write %s\n", path); return 1; }
     fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='760' height='620'>\n<g>\n");
     svg_curve(f, "time per access (ns) - mcalibrator curve, detected levels in red", x, y, n, 1, marks, nm, 0);
     fprintf(f, "</g>\n<g transform='translate(0,310)'>\n");
@@ -360,7 +308,6 @@ static int plot(const servet_profile *p, const char *dir) {
     fprintf(f, "</g>\n</svg>\n");
     fclose(f);
     printf("wrote %s\n", path);
-    free(c);
     if (servet_apex_count(p) > 0) { /* Apex-Map heatmap (the paper's Fig. 7 as a contour-like map) */
         double lo = 1e300, hi = 0;
         double alphas[64];
