@@ -47,6 +47,10 @@
                           component measured. servet_mbsp().
    SERVET_PROBE_APEX      Apex-Map surface, bandwidth per (alpha, L); not in
                           the default set (servet_apex() runs one ad hoc).
+   SERVET_PROBE_COMM      MPI communication layers (Fig. 7), per-layer
+                          ping-pong curves 1 B..4 MiB, scalability and
+                          aggregation (Fig. 10): collective, servet_open_mpi()
+                          only; cached per job layout. See >>probe-comm.
    Shared and memory imply cache (their arrays are sized from it). Asking for
    a probe the file lacks runs just that probe and keeps the rest; re-running
    the cache probe drops the sections that were sized from the old levels.
@@ -212,12 +216,16 @@ SERVET_API const char *servet_result_string(servet_result r);
 #define SERVET_PROBE_MBSP 0x20u
 #define SERVET_PROBE_APEX 0x40u
 #define SERVET_PROBE_IMPLEMENTED (SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE | SERVET_PROBE_SHARED | \
-                                  SERVET_PROBE_MEMORY | SERVET_PROBE_MBSP | SERVET_PROBE_APEX)
+                                  SERVET_PROBE_MEMORY | SERVET_PROBE_COMM | SERVET_PROBE_MBSP | SERVET_PROBE_APEX)
+/* What one process measures on its node; SERVET_PROBE_COMM is collective
+   and only servet_open_mpi() runs it. */
+#define SERVET_PROBE_NODE (SERVET_PROBE_IMPLEMENTED & ~SERVET_PROBE_COMM)
 /* Apex-Map is a characterisation surface (a minute), not an input of any
    decision: asked for explicitly (the `servet probe` command runs it). */
-#define SERVET_PROBE_DEFAULT (SERVET_PROBE_IMPLEMENTED & ~SERVET_PROBE_APEX)
+#define SERVET_PROBE_DEFAULT (SERVET_PROBE_NODE & ~SERVET_PROBE_APEX)
 
-/* "topology,cache" -> bits. Unknown or not-yet-implemented names are an error. */
+/* "topology,cache" -> bits; "all" = SERVET_PROBE_NODE (comm must be named).
+   Unknown names are an error. */
 SERVET_API servet_result servet_probes_parse(const char *list, unsigned *out_bits);
 
 /* ---------------------------------------------------------------- logging */
@@ -471,6 +479,69 @@ typedef struct servet_sweep_desc {
 SERVET_API servet_result servet_sweep(servet_measure_fn measure, void *user,
                                       const servet_sweep_desc *desc, servet_curve *out);
 
+/* ------------------------------------------- MPI communication layers */
+/* servet_open_mpi(): collective over the ranks of a communicator (pass a
+   pointer to an MPI_Comm; NULL means MPI_COMM_WORLD; MPI must be
+   initialised). Node-level probes run once per node (its lowest rank probes
+   or reads the node's cache file, the others wait asleep and get the
+   profile over MPI); the communication probe (SERVET_PROBE_COMM, run when
+   desc.probes is 0 or names it) runs once per job layout and is cached in
+   servet-<key>.comm beside the node files, the key hashing the nodes'
+   fingerprints and every rank's node and CPU binding. Every rank returns
+   the same communication results. desc.force re-measures, desc.no_probe
+   fails with SERVET_ERROR_NOT_CACHED instead. One rank: no pairs, no comm
+   section (a warning). Without MPI: SERVET_ERROR_NO_MPI. */
+SERVET_API servet_result servet_open_mpi(servet_profile **out, const servet_desc *desc, void *mpi_comm);
+
+typedef struct servet_comm_info {
+    int ranks, nodes, layers;
+    int pairs_measured;     /* rank pairs timed (representatives + sample, or all) */
+    int contradictions;     /* sampled pairs whose layer differs from their class's */
+    double message_bytes;   /* the Fig. 7 message: the L1 data cache size */
+    double noise;           /* relative noise of the Fig. 7 cost (see >>probe-comm) */
+    double tolerance;       /* pairs within this relative distance of a layer's
+                               first pair are "similar" (see >>probe-comm) */
+    double small_noise, small_tolerance; /* the same for the 8-byte message */
+    uint64_t key;           /* hash of the job layout these results belong to */
+    int from_file;          /* 1: read from the .comm file; 0: measured now */
+    double probe_seconds;
+} servet_comm_info;
+SERVET_API servet_result servet_comm(const servet_profile *p, servet_comm_info *out);
+
+typedef struct servet_comm_layer {
+    double latency_s;       /* one-way time of the Fig. 7 message, median over its pairs */
+    double latency_min_s, latency_max_s;
+    double small_latency_s; /* one-way time of an 8-byte message, median over its pairs */
+    int pairs;              /* measured pairs in this layer */
+    int rep_a, rep_b;       /* ranks of the representative pair (curves, aggregation) */
+    int intra_node;         /* 1: every pair on one node; 0: every pair across nodes; -1 mixed */
+    int curve_points, scaling_points, aggregation_points;
+} servet_comm_layer_info;
+/* Layers are ordered by latency, 0 the cheapest. */
+SERVET_API servet_result servet_comm_layer(const servet_profile *p, int layer, servet_comm_layer_info *out);
+/* Point i of the layer's ping-pong curve: message bytes (1 B .. 4 MiB),
+   one-way seconds (median of repeats) and bytes/s. Any out pointer may be NULL. */
+SERVET_API servet_result servet_comm_curve(const servet_profile *p, int layer, int i, double *bytes,
+                                           double *seconds, double *bytes_per_s);
+/* Scalability (Fig. 10b): point i = k disjoint pairs of the layer exchanging
+   the Fig. 7 message at once; seconds = mean one-way time per message. */
+SERVET_API servet_result servet_comm_scaling(const servet_profile *p, int layer, int i, int *pairs, double *seconds);
+/* Aggregation: `messages` messages of `bytes` each sent back to back vs one
+   message of messages*bytes (both including one acknowledgement). */
+SERVET_API servet_result servet_comm_aggregation(const servet_profile *p, int layer, int i, double *bytes,
+                                                 int *messages, double *separate_s, double *aggregated_s);
+/* Measured pair i: ranks, latency (one-way, Fig. 7 message), its layer. */
+SERVET_API servet_result servet_comm_pair(const servet_profile *p, int i, int *rank_a, int *rank_b,
+                                          double *latency_s, int *layer);
+/* Layer of any pair of ranks: measured, or that of its relation class
+   (same node and hwloc relation of the bound PUs / other node). < 0: error. */
+SERVET_API int servet_comm_pair_layer(const servet_profile *p, int rank_a, int rank_b);
+/* Predicted one-way time of a message of `bytes` between two ranks, from
+   their layer's curve (log-log interpolation). < 0 when unknown. */
+SERVET_API double servet_comm_time(const servet_profile *p, int rank_a, int rank_b, double bytes);
+/* Node index of a rank (0-based, in order of first rank); hostname copied. */
+SERVET_API int servet_comm_rank_node(const servet_profile *p, int rank, char *hostname, size_t cap);
+
 #ifdef SERVET_USE_MPI
 /* MPI-only API is declared here (later sections). */
 #endif
@@ -555,8 +626,10 @@ static char *servet__strdup(const servet__ctx *c, const char *s) {
 
 #if defined(__GNUC__) || defined(__clang__)
 #define SERVET__PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define SERVET__MAYBE_UNUSED __attribute__((unused)) /* used by the MPI build and the tests */
 #else
 #define SERVET__PRINTF(a, b)
+#define SERVET__MAYBE_UNUSED
 #endif
 static void servet__logf(const servet__ctx *c, servet_log_level lv, const char *fmt, ...) SERVET__PRINTF(3, 4);
 static void servet__logf(const servet__ctx *c, servet_log_level lv, const char *fmt, ...) {
@@ -699,6 +772,7 @@ struct servet_profile {
     int32_t napex;
     double apex_words;
     struct servet__apexpt *apex;
+    struct servet__comm *comm; /* MPI layers (servet_open_mpi only) */
 };
 
 static void servet__free_topology(servet_profile *p) {
@@ -2025,20 +2099,23 @@ static int32_t servet__relation(const servet_profile *p, int a, int b) {
     return lca | ((p->pus[a].numa == p->pus[b].numa) ? 256 : 0);
 }
 
-/* Pairs to measure among the PUs with allowed[i] != 0: one representative
-   per relation class, then `sample` random others (or every pair). Returns
-   the count; *nclasses receives the number of classes. */
-static int servet__select_pairs(const servet_profile *p, const unsigned char *allowed, int all_pairs,
-                                uint64_t seed, servet__pairres *out, int max, int *nclasses) {
+/* Pairs to measure among items 0..n-1 with allowed[i] != 0 (allowed may be
+   NULL: all), classed by rel(user, a, b): one representative per class, then
+   `sample` random others (or every pair). Returns the count; *nclasses
+   receives the number of classes. Used for PU pairs (shared caches, memory)
+   and for MPI rank pairs (>>probe-comm) alike. */
+typedef int32_t (*servet__relation_fn)(const void *user, int a, int b);
+static int servet__select_pairs_by(int items, servet__relation_fn rel, const void *user, const unsigned char *allowed,
+                                   int all_pairs, uint64_t seed, servet__pairres *out, int max, int *nclasses) {
     int i, j, n = 0, nc = 0, sample, seen = 0;
     int32_t classes[256];
-    for (i = 0; i < p->npus; i++) {
-        if (!allowed[i]) continue;
-        for (j = i + 1; j < p->npus; j++) {
+    for (i = 0; i < items; i++) {
+        if (allowed && !allowed[i]) continue;
+        for (j = i + 1; j < items; j++) {
             int32_t key;
             int c, known = 0;
-            if (!allowed[j]) continue;
-            key = servet__relation(p, i, j);
+            if (allowed && !allowed[j]) continue;
+            key = rel(user, i, j);
             for (c = 0; c < nc; c++) if (classes[c] == key) { known = 1; break; }
             if ((all_pairs || !known) && n < max) {
                 out[n].a = i; out[n].b = j; out[n].cls = key; out[n].value = 0.0;
@@ -2054,22 +2131,22 @@ static int servet__select_pairs(const servet_profile *p, const unsigned char *al
     sample = nc < 2 ? 2 : nc;
     {
         int base = n;
-        for (i = 0; i < p->npus; i++) {
-            if (!allowed[i]) continue;
-            for (j = i + 1; j < p->npus; j++) {
+        for (i = 0; i < items; i++) {
+            if (allowed && !allowed[i]) continue;
+            for (j = i + 1; j < items; j++) {
                 int k, rep = 0;
-                if (!allowed[j]) continue;
+                if (allowed && !allowed[j]) continue;
                 for (k = 0; k < base; k++) if (out[k].a == i && out[k].b == j) { rep = 1; break; }
                 if (rep) continue;
                 seen++;
                 if (n - base < sample && n < max) {
-                    out[n].a = i; out[n].b = j; out[n].cls = servet__relation(p, i, j);
+                    out[n].a = i; out[n].b = j; out[n].cls = rel(user, i, j);
                     out[n].flags = SERVET__PAIR_SAMPLE; out[n].value = 0.0;
                     n++;
                 } else {
                     int r = (int)(servet__rng_next(&seed) % (uint64_t)seen);
                     if (r < sample && base + r < max) {
-                        out[base + r].a = i; out[base + r].b = j; out[base + r].cls = servet__relation(p, i, j);
+                        out[base + r].a = i; out[base + r].b = j; out[base + r].cls = rel(user, i, j);
                         out[base + r].flags = SERVET__PAIR_SAMPLE;
                     }
                 }
@@ -2077,6 +2154,13 @@ static int servet__select_pairs(const servet_profile *p, const unsigned char *al
         }
     }
     return n;
+}
+static int32_t servet__pu_relation(const void *p, int a, int b) {
+    return servet__relation((const servet_profile *)p, a, b);
+}
+static int servet__select_pairs(const servet_profile *p, const unsigned char *allowed, int all_pairs,
+                                uint64_t seed, servet__pairres *out, int max, int *nclasses) {
+    return servet__select_pairs_by(p->npus, servet__pu_relation, p, allowed, all_pairs, seed, out, max, nclasses);
 }
 
 /* union-find over PU indices */
@@ -3270,6 +3354,615 @@ servet_result servet_apex_mpi(void *mpi_comm, const servet_apex_desc *desc, serv
 }
 #endif
 
+/* ========================================================================== >>probe-comm
+   What it measures (Servet IPDPS'10 §III-D): what a message costs between
+   two MPI ranks of this job, as the job was laid out.
+
+   1. Layers (Fig. 7). The one-way time of a message as large as the L1 data
+      cache (the paper's choice: big enough to feel which caches the two
+      ranks share) is measured by ping-pong for a selection of rank pairs:
+      pairs are classed by relation - other node (hostnames), or same node
+      and the hwloc relation of the PUs the two ranks are bound to (same
+      core, shared L2/L3, package, NUMA node), or same node with a rank not
+      bound to one PU - and one representative per class plus a random
+      sample (as many as there are classes, at least 2) is measured, as in
+      the shared-cache probe; desc.all_pairs measures every pair. Each pair
+      is timed in R rounds (5, 3 with desc.quick) interleaved over the
+      pairs, so a burst of noise hits one round of many pairs, not all
+      rounds of one; the pair's latency is the median of its rounds. Each
+      round times two messages: the Fig. 7 one and 8 bytes (why: see
+      servet__comm_layers). "Similar" is decided from the noise measured in
+      this run, not a fixed guess, separately for each of the two costs:
+      noise = the larger of the median round-to-round spread of a pair and
+      the largest spread among measured pairs of one relation class
+      (servet__comm_noise says why both); tolerance = max(2 x noise, 10%).
+      Pairs taken in order of latency join the first layer whose first pair
+      they are similar to in both costs, else open a new layer (Fig. 7: "if
+      l is similar to a given L[i]", with L[i] the layer's first latency).
+      The 10% floor is the smallest difference any decision served here
+      (rank mapping, aggregation) acts on. A sampled pair that lands in
+      another layer than its class's representative is a contradiction:
+      flagged, counted, and its own layer kept.
+   2. Per layer, on the pair nearest the layer's median: ping-pong curve for
+      1 B .. 4 MiB (powers of two; each size R repeats of enough round trips
+      to last ~2 ms; the median kept, Fig. 10c/d); aggregation: N = 32
+      messages of S bytes back to back vs one of N*S bytes (S = 8 B ..
+      32 KiB), the evidence a message-aggregation decision needs; and
+      scalability (Fig. 10b): k = 1, 2, 4 .. all rank-disjoint measured
+      pairs of the layer exchanging the Fig. 7 message at the same time,
+      mean one-way time per message.
+   Idle ranks never spin: with more ranks than cores (emulated clusters,
+   oversubscribed nodes) a spinning rank steals the core of a measuring
+   one and shared-memory latencies read as milliseconds. Ranks that wait do
+   so in MPI_Ibarrier + MPI_Test + nanosleep (backing off to 1 ms); ranks
+   that measure block in MPI_Send/MPI_Recv as any application would.
+   Results are gathered on rank 0 and sent to every rank as the bytes of a
+   .comm file (the same bytes rank 0 saves), which every rank parses: one
+   code path, identical results everywhere.
+   ========================================================================== */
+typedef struct servet__commpair {
+    int32_t a, b;        /* ranks, a < b */
+    int32_t cls;         /* relation class, servet__comm_class() */
+    int32_t flags;       /* SERVET__PAIR_REP / _SAMPLE / _CONTRA */
+    int32_t layer;
+    double latency;      /* one-way seconds of the Fig. 7 message (median of rounds) */
+    double spread;       /* (max - min) / median over the rounds */
+    double small, small_spread; /* the same for an 8-byte message */
+} servet__commpair;
+
+#define SERVET__COMM_SIG 16    /* hwloc ancestor indices kept per rank */
+#define SERVET__COMM_CURVE 23  /* 1 B .. 4 MiB */
+#define SERVET__COMM_SCALE 16
+#define SERVET__COMM_AGG 8
+#define SERVET__COMM_MAX_RANKS 65536
+#define SERVET__COMM_CLASS_OTHER_NODE 0x20000
+#define SERVET__COMM_CLASS_UNBOUND 0x10000
+
+typedef struct servet__commrank {
+    int32_t node, pu;    /* node index; OS index of the bound PU, -1 if not bound to one */
+    int32_t depth, numa; /* hwloc tree depth of its node, NUMA node of its PU */
+    int32_t anc[SERVET__COMM_SIG]; /* its PU's ancestors per depth (servet__relation) */
+} servet__commrank;
+
+typedef struct servet__commlayer {
+    double latency, lat_min, lat_max, small;
+    int32_t npairs, rep_a, rep_b, intra;
+    int32_t ncurve;
+    double curve_bytes[SERVET__COMM_CURVE], curve_s[SERVET__COMM_CURVE], curve_spread[SERVET__COMM_CURVE];
+    int32_t nscale;
+    int32_t scale_k[SERVET__COMM_SCALE];
+    double scale_s[SERVET__COMM_SCALE];
+    int32_t nagg;
+    int32_t agg_n[SERVET__COMM_AGG];
+    double agg_bytes[SERVET__COMM_AGG], agg_many[SERVET__COMM_AGG], agg_one[SERVET__COMM_AGG];
+} servet__commlayer;
+
+typedef struct servet__comm {
+    int32_t nranks, nnodes, from_file, contradictions;
+    uint64_t key;
+    double msg_bytes, noise, tolerance, small_noise, small_tolerance, seconds;
+    servet__commrank *ranks;
+    char (*node_names)[64];
+    int32_t npairs;
+    servet__commpair *pairs;
+    int32_t nlayers;
+    servet__commlayer *layers;
+    int32_t nclass;
+    int32_t *class_key, *class_layer; /* class -> layer of its representative */
+} servet__comm;
+
+static void servet__comm_free(const servet__ctx *c, servet__comm *m) {
+    if (!m) return;
+    servet__free(c, m->ranks);
+    servet__free(c, m->node_names);
+    servet__free(c, m->pairs);
+    servet__free(c, m->layers);
+    servet__free(c, m->class_key);
+    servet__free(c, m->class_layer);
+    servet__free(c, m);
+}
+
+/* Relation class of two ranks: other node, same node with a rank not bound
+   to one PU, or the hwloc relation of their PUs (as servet__relation does
+   for PU pairs: lowest common ancestor depth | same NUMA node << 8). */
+static int32_t servet__comm_class(const servet__comm *m, int a, int b) {
+    const servet__commrank *x = &m->ranks[a], *y = &m->ranks[b];
+    int32_t d, lca = 0, depth;
+    if (x->node != y->node) return SERVET__COMM_CLASS_OTHER_NODE;
+    if (x->pu < 0 || y->pu < 0 || x->depth <= 0) return SERVET__COMM_CLASS_UNBOUND;
+    depth = x->depth < SERVET__COMM_SIG ? x->depth : SERVET__COMM_SIG;
+    for (d = 0; d < depth; d++) {
+        if (x->anc[d] < 0 || x->anc[d] != y->anc[d]) break;
+        lca = d;
+    }
+    return lca | (x->numa == y->numa ? 256 : 0);
+}
+SERVET__MAYBE_UNUSED static int32_t servet__comm_relation(const void *m, int a, int b) {
+    return servet__comm_class((const servet__comm *)m, a, b);
+}
+
+SERVET__MAYBE_UNUSED static double servet__median(double *v, int n) { /* sorts v */
+    int i, j;
+    if (n <= 0) return 0.0;
+    for (i = 1; i < n; i++)
+        for (j = i; j > 0 && v[j - 1] > v[j]; j--) { double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Fig. 7 on measured pairs. Each pair carries two costs: the one-way time
+   of the Fig. 7 message and of an 8-byte message. The paper compares the
+   first only; today it is a poor witness across kinds of layer: an L1-sized
+   message already streams, and shared memory (5-10 GB/s through one core)
+   and a TCP link on the same machine (2-5 GB/s) differ by 1.5x there while
+   their 8-byte latencies differ by 10-40x. Two pairs are similar when both
+   costs agree within the tolerance (relative distance, larger over smaller).
+   Pairs are taken in order of their Fig. 7 latency; each joins the first
+   layer whose first pair it is similar to, else opens a new layer (Fig. 7:
+   "if l is similar to a given L[i]"). Fills pair.layer, the layers'
+   statistics and representatives (the pair nearest the layer's median),
+   the class map and the contradiction flags. Pure: unit-tested with made-up
+   latencies. Returns the number of layers or a negative servet_result. */
+static int servet__comm_similar(double x, double y, double tol) {
+    double lo = x < y ? x : y, hi = x < y ? y : x;
+    return lo > 0 ? hi / lo - 1.0 <= tol : hi <= 0;
+}
+SERVET__MAYBE_UNUSED static int servet__comm_layers(const servet__ctx *c, servet__comm *m) {
+    int32_t *order, *first, i, j, nl = 0;
+    double *lat;
+    if (m->npairs <= 0) return 0;
+    order = (int32_t *)servet__alloc(c, (size_t)m->npairs * sizeof *order);
+    first = (int32_t *)servet__alloc(c, (size_t)m->npairs * sizeof *first);
+    lat = (double *)servet__alloc(c, (size_t)m->npairs * sizeof *lat);
+    servet__free(c, m->layers);
+    servet__free(c, m->class_key);
+    servet__free(c, m->class_layer);
+    m->layers = (servet__commlayer *)servet__calloc(c, (size_t)m->npairs, sizeof *m->layers);
+    m->class_key = (int32_t *)servet__alloc(c, (size_t)m->npairs * sizeof(int32_t));
+    m->class_layer = (int32_t *)servet__alloc(c, (size_t)m->npairs * sizeof(int32_t));
+    if (!order || !first || !lat || !m->layers || !m->class_key || !m->class_layer) {
+        servet__free(c, order);
+        servet__free(c, first);
+        servet__free(c, lat);
+        return SERVET_ERROR_OUT_OF_MEMORY;
+    }
+    for (i = 0; i < m->npairs; i++) order[i] = i;
+    for (i = 1; i < m->npairs; i++) { /* insertion sort: a few thousand pairs at most */
+        int32_t v = order[i];
+        for (j = i; j > 0 && m->pairs[order[j - 1]].latency > m->pairs[v].latency; j--) order[j] = order[j - 1];
+        order[j] = v;
+    }
+    for (i = 0; i < m->npairs; i++) {
+        servet__commpair *q = &m->pairs[order[i]];
+        q->layer = -1;
+        for (j = 0; j < nl && q->layer < 0; j++) {
+            const servet__commpair *f = &m->pairs[first[j]];
+            if (servet__comm_similar(q->latency, f->latency, m->tolerance) &&
+                servet__comm_similar(q->small, f->small, m->small_tolerance))
+                q->layer = j;
+        }
+        if (q->layer < 0) {
+            first[nl] = order[i];
+            q->layer = nl++;
+        }
+    }
+    m->nlayers = nl;
+    for (j = 0; j < nl; j++) {
+        servet__commlayer *L = &m->layers[j];
+        int32_t cnt = 0, best = -1, intra = 0, inter = 0;
+        double bestd = 1e300;
+        for (i = 0; i < m->npairs; i++) {
+            const servet__commpair *q = &m->pairs[order[i]];
+            if (q->layer != j) continue;
+            lat[cnt++] = q->latency;
+            if (m->ranks[q->a].node == m->ranks[q->b].node) intra++;
+            else inter++;
+        }
+        L->lat_min = lat[0];
+        L->lat_max = lat[cnt - 1];
+        L->latency = servet__median(lat, cnt);
+        for (i = 0; i < m->npairs; i++) {
+            const servet__commpair *q = &m->pairs[i];
+            if (q->layer == j && fabs(q->latency - L->latency) < bestd) { bestd = fabs(q->latency - L->latency); best = i; }
+        }
+        cnt = 0;
+        for (i = 0; i < m->npairs; i++) if (m->pairs[i].layer == j) lat[cnt++] = m->pairs[i].small;
+        L->small = servet__median(lat, cnt);
+        L->npairs = cnt;
+        L->rep_a = m->pairs[best].a;
+        L->rep_b = m->pairs[best].b;
+        L->intra = inter == 0 ? 1 : intra == 0 ? 0 : -1;
+    }
+    /* classes: the layer of each class's representative (first measured) */
+    m->nclass = 0;
+    for (i = 0; i < m->npairs; i++) {
+        const servet__commpair *q = &m->pairs[i];
+        int32_t k, known = -1;
+        for (k = 0; k < m->nclass; k++) if (m->class_key[k] == q->cls) known = k;
+        if (known < 0 && (q->flags & SERVET__PAIR_REP)) {
+            m->class_key[m->nclass] = q->cls;
+            m->class_layer[m->nclass] = q->layer;
+            m->nclass++;
+        }
+    }
+    m->contradictions = 0;
+    for (i = 0; i < m->npairs; i++) {
+        servet__commpair *q = &m->pairs[i];
+        int32_t k;
+        for (k = 0; k < m->nclass; k++)
+            if (m->class_key[k] == q->cls && m->class_layer[k] != q->layer) {
+                q->flags |= SERVET__PAIR_CONTRA;
+                m->contradictions++;
+                servet__logf(c, SERVET_LOG_WARN,
+                             "ranks %d-%d measure like layer %d, their relation class like layer %d: kept as measured",
+                             q->a, q->b, q->layer, m->class_layer[k]);
+            }
+    }
+    servet__free(c, order);
+    servet__free(c, first);
+    servet__free(c, lat);
+    return nl;
+}
+
+/* The noise of this run and the tolerance it implies (see the banner). */
+/* The noise of one cost (0: the Fig. 7 message, 1: 8 bytes): the larger of
+   (a) the median over pairs of the round-to-round spread and (b) the
+   largest spread, (max - min) / median, among measured pairs of one
+   relation class. (b) is what pairs that should cost the same actually do
+   on this machine: with ranks not bound to PUs the kernel's placement makes
+   pairs of one relation differ by up to 40% for a whole run, while each
+   pair repeats within 5% (measured on the emulated cluster, bench_data/
+   comm_cluster_runs.json); (a) alone would split them into layers that the
+   next run draws differently. */
+static double servet__comm_noise(const servet__ctx *c, const servet__comm *m, int which) {
+    double *v = (double *)servet__alloc(c, (size_t)(m->npairs > 0 ? m->npairs : 1) * sizeof(double));
+    double noise = 0.0;
+    int i, j, n;
+    if (!v || m->npairs <= 0) { servet__free(c, v); return 0.0; }
+    for (i = 0; i < m->npairs; i++) v[i] = which ? m->pairs[i].small_spread : m->pairs[i].spread;
+    noise = servet__median(v, m->npairs);
+    for (i = 0; i < m->npairs; i++) {
+        int seen = 0;
+        double lo = 1e300, hi = 0.0, med;
+        for (j = 0; j < i; j++) if (m->pairs[j].cls == m->pairs[i].cls) seen = 1;
+        if (seen) continue; /* each class once, from its first pair */
+        for (j = n = 0; j < m->npairs; j++)
+            if (m->pairs[j].cls == m->pairs[i].cls) {
+                double x = which ? m->pairs[j].small : m->pairs[j].latency;
+                v[n++] = x;
+                if (x < lo) lo = x;
+                if (x > hi) hi = x;
+            }
+        if (n < 2) continue;
+        med = servet__median(v, n);
+        if (med > 0 && (hi - lo) / med > noise) noise = (hi - lo) / med;
+    }
+    servet__free(c, v);
+    return noise;
+}
+/* Similar = within twice the noise (a range statistic already), at least
+   10%: the smallest difference a decision served here acts on. */
+SERVET__MAYBE_UNUSED static void servet__comm_tolerance(const servet__ctx *c, servet__comm *m) {
+    m->noise = servet__comm_noise(c, m, 0);
+    m->small_noise = servet__comm_noise(c, m, 1);
+    m->tolerance = 2.0 * m->noise > 0.10 ? 2.0 * m->noise : 0.10;
+    m->small_tolerance = 2.0 * m->small_noise > 0.10 ? 2.0 * m->small_noise : 0.10;
+}
+
+#ifdef SERVET_USE_MPI
+#define SERVET__TAG_CTL 27101
+#define SERVET__TAG_DATA 27102
+enum { SERVET__CTL_STOP = 0, SERVET__CTL_PINGPONG = 1, SERVET__CTL_MANY = 2, SERVET__CTL_ONE = 3 };
+
+/* Wait without spinning (see the banner); spin = 1 for ranks about to
+   measure together, so they leave the wait within microseconds of each other. */
+static void servet__mpi_wait(MPI_Request *req, int spin) {
+    int done = 0;
+    long ns = 20000;
+    for (;;) {
+        MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        if (done) return;
+        if (!spin) {
+            struct timespec ts;
+            ts.tv_sec = 0;
+            ts.tv_nsec = ns;
+            nanosleep(&ts, NULL);
+            if (ns < 1000000) ns *= 2;
+        }
+    }
+}
+static void servet__mpi_barrier(MPI_Comm comm, int spin) {
+    MPI_Request r;
+    MPI_Ibarrier(comm, &r);
+    servet__mpi_wait(&r, spin);
+}
+static void servet__mpi_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+    MPI_Request r;
+    MPI_Ibcast(buf, count, type, root, comm, &r);
+    servet__mpi_wait(&r, 0);
+}
+
+/* Rank b's side: execute rank a's orders until STOP. */
+static void servet__comm_serve(MPI_Comm comm, int a, char *buf) {
+    for (;;) {
+        int32_t ctl[4], it, k;
+        char ack = 0;
+        MPI_Recv(ctl, 4, MPI_INT32_T, a, SERVET__TAG_CTL, comm, MPI_STATUS_IGNORE);
+        if (ctl[0] == SERVET__CTL_STOP) return;
+        MPI_Send(&ack, 0, MPI_CHAR, a, SERVET__TAG_CTL, comm); /* ready */
+        for (it = 0; it < ctl[3]; it++) {
+            if (ctl[0] == SERVET__CTL_PINGPONG) {
+                MPI_Recv(buf, ctl[1], MPI_CHAR, a, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
+                MPI_Send(buf, ctl[1], MPI_CHAR, a, SERVET__TAG_DATA, comm);
+            } else if (ctl[0] == SERVET__CTL_MANY) {
+                for (k = 0; k < ctl[2]; k++)
+                    MPI_Recv(buf + (size_t)k * (size_t)ctl[1], ctl[1], MPI_CHAR, a, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
+                MPI_Send(&ack, 1, MPI_CHAR, a, SERVET__TAG_DATA, comm);
+            } else {
+                MPI_Recv(buf, ctl[1] * ctl[2], MPI_CHAR, a, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
+                MPI_Send(&ack, 1, MPI_CHAR, a, SERVET__TAG_DATA, comm);
+            }
+        }
+    }
+}
+/* Rank a's side: one timed run of `iters` iterations of `mode` with rank b.
+   Ping-pong returns the one-way time per message, the others the time of
+   one iteration (the messages and the acknowledgement). */
+static double servet__comm_drive(MPI_Comm comm, int b, char *buf, int mode, int bytes, int count, int iters) {
+    int32_t ctl[4];
+    int it, k;
+    char ack;
+    double t0;
+    ctl[0] = mode; ctl[1] = bytes; ctl[2] = count; ctl[3] = iters;
+    MPI_Send(ctl, 4, MPI_INT32_T, b, SERVET__TAG_CTL, comm);
+    /* b may leave the preceding barrier up to a sleep period after a (its
+       barrier can wait on a sleeping rank): start the clock once b is here */
+    MPI_Recv(&ack, 0, MPI_CHAR, b, SERVET__TAG_CTL, comm, MPI_STATUS_IGNORE);
+    t0 = MPI_Wtime();
+    for (it = 0; it < iters; it++) {
+        if (mode == SERVET__CTL_PINGPONG) {
+            MPI_Send(buf, bytes, MPI_CHAR, b, SERVET__TAG_DATA, comm);
+            MPI_Recv(buf, bytes, MPI_CHAR, b, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
+        } else if (mode == SERVET__CTL_MANY) {
+            for (k = 0; k < count; k++)
+                MPI_Send(buf + (size_t)k * (size_t)bytes, bytes, MPI_CHAR, b, SERVET__TAG_DATA, comm);
+            MPI_Recv(&ack, 1, MPI_CHAR, b, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Send(buf, bytes * count, MPI_CHAR, b, SERVET__TAG_DATA, comm);
+            MPI_Recv(&ack, 1, MPI_CHAR, b, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
+        }
+    }
+    return (MPI_Wtime() - t0) / (mode == SERVET__CTL_PINGPONG ? 2.0 * iters : (double)iters);
+}
+static void servet__comm_stop(MPI_Comm comm, int b) {
+    int32_t ctl[4] = {SERVET__CTL_STOP, 0, 0, 0};
+    MPI_Send(ctl, 4, MPI_INT32_T, b, SERVET__TAG_CTL, comm);
+}
+/* Iterations so that one timed run lasts about `target` seconds: a cold
+   iteration (connection set-up, page faults) thrown away, a second timed. */
+static int servet__comm_iters(MPI_Comm comm, int b, char *buf, int mode, int bytes, int count, double target) {
+    double t;
+    servet__comm_drive(comm, b, buf, mode, bytes, count, 1);
+    t = servet__comm_drive(comm, b, buf, mode, bytes, count, 2) * (mode == SERVET__CTL_PINGPONG ? 4.0 : 2.0);
+    double it = t > 0 ? target / t : 1000.0;
+    return it < 1 ? 1 : it > 100000 ? 100000 : (int)it;
+}
+/* Median (and relative spread) of `reps` timed runs. */
+static double servet__comm_time(MPI_Comm comm, int b, char *buf, int mode, int bytes, int count, int reps,
+                                double target, double *spread) {
+    double v[16];
+    int k, iters = servet__comm_iters(comm, b, buf, mode, bytes, count, target);
+    if (reps > 16) reps = 16;
+    for (k = 0; k < reps; k++) v[k] = servet__comm_drive(comm, b, buf, mode, bytes, count, iters);
+    {
+        double med = servet__median(v, reps);
+        if (spread) *spread = med > 0 ? (v[reps - 1] - v[0]) / med : 0.0;
+        return med;
+    }
+}
+
+/* The measurement (see the banner); collective over comm. m->ranks, nranks
+   and nnodes are filled on every rank; the results land in m on rank 0. */
+static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, const servet_desc *d, MPI_Comm comm,
+                                        int rank) {
+    const int reps = d->quick ? 3 : 5;
+    const double target = d->quick ? 0.5e-3 : 2e-3, scale_target = d->quick ? 5e-3 : 20e-3;
+    const int agg_n = 32;
+    static const int agg_sizes[] = {8, 64, 512, 4096, 32768};
+    const int nagg = (int)(sizeof agg_sizes / sizeof agg_sizes[0]);
+    size_t bufbytes = (size_t)4 << 20, maxpairs;
+    servet__pairres *sel = NULL;
+    double *vals = NULL, *allv = NULL, *lvals = NULL, *lall = NULL, t0 = MPI_Wtime();
+    int32_t *plan = NULL, *small_iters = NULL;
+    char *buf = NULL;
+    int npairs, nclasses, i, r, ok, allok, L, msg = (int)m->msg_bytes;
+    maxpairs = (size_t)m->nranks * (size_t)(m->nranks - 1) / 2;
+    if (!d->all_pairs && maxpairs > 4096) maxpairs = 4096;
+    sel = (servet__pairres *)servet__alloc(c, maxpairs * sizeof *sel);
+    buf = (char *)servet__alloc(c, bufbytes);
+    ok = sel && buf;
+    MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm);
+    if (!allok) { servet__free(c, sel); servet__free(c, buf); return SERVET_ERROR_OUT_OF_MEMORY; }
+    memset(buf, 1, bufbytes);
+    /* every rank selects the same pairs: same classes, same seed */
+    npairs = servet__select_pairs_by(m->nranks, servet__comm_relation, m, NULL, d->all_pairs, 0x5e47e7u, sel,
+                                     (int)maxpairs, &nclasses);
+    vals = (double *)servet__calloc(c, 2u * (size_t)npairs * (size_t)reps, sizeof(double));
+    allv = (double *)servet__calloc(c, 2u * (size_t)npairs * (size_t)reps, sizeof(double));
+    plan = (int32_t *)servet__calloc(c, (size_t)npairs + 4u * (size_t)npairs + 1u, sizeof(int32_t));
+    small_iters = (int32_t *)servet__calloc(c, (size_t)npairs + 1u, sizeof(int32_t));
+    ok = vals && allv && plan && small_iters;
+    MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm);
+    if (!allok) { ok = 0; goto out; }
+
+    /* 1. Fig. 7: rounds over the pairs, one pair at a time */
+    for (r = 0; r < reps; r++)
+        for (i = 0; i < npairs; i++) {
+            int a = sel[i].a, b = sel[i].b;
+            servet__mpi_barrier(comm, rank == a || rank == b);
+            if (rank == a) {
+                if (r == 0) {
+                    plan[i] = servet__comm_iters(comm, b, buf, SERVET__CTL_PINGPONG, msg, 1, target);
+                    small_iters[i] = servet__comm_iters(comm, b, buf, SERVET__CTL_PINGPONG, 8, 1, target);
+                }
+                vals[(size_t)i * (size_t)reps + (size_t)r] =
+                    servet__comm_drive(comm, b, buf, SERVET__CTL_PINGPONG, msg, 1, plan[i]);
+                vals[((size_t)npairs + (size_t)i) * (size_t)reps + (size_t)r] =
+                    servet__comm_drive(comm, b, buf, SERVET__CTL_PINGPONG, 8, 1, small_iters[i]);
+                servet__comm_stop(comm, b);
+            } else if (rank == b) {
+                servet__comm_serve(comm, a, buf);
+            }
+        }
+    servet__mpi_barrier(comm, 0);
+    MPI_Reduce(vals, allv, 2 * npairs * reps, MPI_DOUBLE, MPI_SUM, 0, comm);
+    if (rank == 0) {
+        m->pairs = (servet__commpair *)servet__calloc(c, (size_t)(npairs ? npairs : 1), sizeof *m->pairs);
+        if (m->pairs) {
+            m->npairs = npairs;
+            for (i = 0; i < npairs; i++) {
+                double *v = allv + (size_t)i * (size_t)reps, med;
+                m->pairs[i].a = sel[i].a;
+                m->pairs[i].b = sel[i].b;
+                m->pairs[i].cls = sel[i].cls;
+                m->pairs[i].flags = sel[i].flags;
+                med = servet__median(v, reps);
+                m->pairs[i].latency = med;
+                m->pairs[i].spread = med > 0 ? (v[reps - 1] - v[0]) / med : 0.0;
+                v = allv + ((size_t)npairs + (size_t)i) * (size_t)reps;
+                med = servet__median(v, reps);
+                m->pairs[i].small = med;
+                m->pairs[i].small_spread = med > 0 ? (v[reps - 1] - v[0]) / med : 0.0;
+            }
+            servet__comm_tolerance(c, m);
+            if (servet__comm_layers(c, m) < 0) ok = 0;
+        } else ok = 0;
+    }
+    /* the plan, from rank 0: per pair its layer, per layer the representative */
+    if (rank == 0) {
+        plan[0] = ok ? m->nlayers : -1;
+        for (i = 0; ok && i < npairs; i++) plan[1 + i] = m->pairs[i].layer;
+        for (L = 0; ok && L < m->nlayers; L++) {
+            plan[1 + npairs + 2 * L] = m->layers[L].rep_a;
+            plan[2 + npairs + 2 * L] = m->layers[L].rep_b;
+        }
+    }
+    servet__mpi_bcast(plan, 1 + 3 * npairs, MPI_INT32_T, 0, comm);
+    if (plan[0] < 0) { ok = 0; goto out; }
+    {
+        int nl = plan[0];
+        const int per = 3 * SERVET__COMM_CURVE + 2 * SERVET__COMM_SCALE + 2 * SERVET__COMM_AGG;
+        lvals = (double *)servet__calloc(c, (size_t)nl * (size_t)per, sizeof(double));
+        lall = (double *)servet__calloc(c, (size_t)nl * (size_t)per, sizeof(double));
+        ok = lvals && lall;
+        MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm);
+        if (!allok) { ok = 0; goto out; }
+        for (L = 0; L < nl; L++) {
+            int a = plan[1 + npairs + 2 * L], b = plan[2 + npairs + 2 * L], k, s;
+            double *lv = lvals + (size_t)L * (size_t)per;
+            int disjoint[2 * SERVET__COMM_SCALE], nd = 0, ks[SERVET__COMM_SCALE], nk = 0;
+            /* 2a. curve and aggregation on the representative pair */
+            servet__mpi_barrier(comm, rank == a || rank == b);
+            if (rank == a) {
+                for (s = 0; s < SERVET__COMM_CURVE; s++) {
+                    lv[s] = (double)(1 << s);
+                    lv[SERVET__COMM_CURVE + s] =
+                        servet__comm_time(comm, b, buf, SERVET__CTL_PINGPONG, 1 << s, 1, reps, target, &lv[2 * SERVET__COMM_CURVE + s]);
+                }
+                for (s = 0; s < nagg; s++) {
+                    double *g = lv + 3 * SERVET__COMM_CURVE + 2 * SERVET__COMM_SCALE;
+                    g[s] = servet__comm_time(comm, b, buf, SERVET__CTL_MANY, agg_sizes[s], agg_n, reps, target, NULL);
+                    g[SERVET__COMM_AGG + s] = servet__comm_time(comm, b, buf, SERVET__CTL_ONE, agg_sizes[s], agg_n, reps, target, NULL);
+                }
+                servet__comm_stop(comm, b);
+            } else if (rank == b) {
+                servet__comm_serve(comm, a, buf);
+            }
+            /* 2b. scalability: k rank-disjoint measured pairs of the layer at once */
+            for (i = 0; i < npairs && nd < SERVET__COMM_SCALE; i++) {
+                int q, clash = 0;
+                if (plan[1 + i] != L) continue;
+                for (q = 0; q < 2 * nd; q++) if (disjoint[q] == sel[i].a || disjoint[q] == sel[i].b) clash = 1;
+                if (clash) continue;
+                disjoint[2 * nd] = sel[i].a;
+                disjoint[2 * nd + 1] = sel[i].b;
+                nd++;
+            }
+            for (k = 1; k < nd; k *= 2) ks[nk++] = k;
+            if (nd > 0) ks[nk++] = nd;
+            {
+                /* the same iteration count for every k: from rank 0's layer latency */
+                int iters = 1;
+                double lat = 0.0;
+                if (rank == 0) lat = m->layers[L].latency;
+                servet__mpi_bcast(&lat, 1, MPI_DOUBLE, 0, comm);
+                iters = lat > 0 ? (int)(scale_target / (2.0 * lat)) : 10;
+                if (iters < 4) iters = 4;
+                if (iters > 100000) iters = 100000;
+                for (s = 0; s < nk; s++) {
+                    int q, role = -1, peer = -1;
+                    for (q = 0; q < ks[s]; q++) {
+                        if (rank == disjoint[2 * q]) { role = 0; peer = disjoint[2 * q + 1]; }
+                        if (rank == disjoint[2 * q + 1]) { role = 1; peer = disjoint[2 * q]; }
+                    }
+                    servet__mpi_barrier(comm, role >= 0);
+                    if (role == 0) { /* warm-up, then start together */
+                        servet__comm_drive(comm, peer, buf, SERVET__CTL_PINGPONG, msg, 1, 2);
+                        servet__comm_stop(comm, peer);
+                    } else if (role == 1) {
+                        servet__comm_serve(comm, peer, buf);
+                    }
+                    servet__mpi_barrier(comm, role >= 0);
+                    if (rank == 0) m->layers[L].scale_k[s] = ks[s];
+                    if (role == 0) { /* the k drivers' shares sum to the mean over pairs */
+                        double t = servet__comm_drive(comm, peer, buf, SERVET__CTL_PINGPONG, msg, 1, iters);
+                        servet__comm_stop(comm, peer);
+                        lv[3 * SERVET__COMM_CURVE + SERVET__COMM_SCALE + s] = t / ks[s];
+                    } else if (role == 1) {
+                        servet__comm_serve(comm, peer, buf);
+                    }
+                }
+                if (rank == 0) m->layers[L].nscale = nk;
+            }
+        }
+        servet__mpi_barrier(comm, 0);
+        MPI_Reduce(lvals, lall, nl * per, MPI_DOUBLE, MPI_SUM, 0, comm);
+        if (rank == 0) {
+            for (L = 0; L < nl; L++) {
+                servet__commlayer *Y = &m->layers[L];
+                const double *lv = lall + (size_t)L * (size_t)per;
+                int s;
+                Y->ncurve = SERVET__COMM_CURVE;
+                for (s = 0; s < SERVET__COMM_CURVE; s++) {
+                    Y->curve_bytes[s] = (double)(1 << s);
+                    Y->curve_s[s] = lv[SERVET__COMM_CURVE + s];
+                    Y->curve_spread[s] = lv[2 * SERVET__COMM_CURVE + s];
+                }
+                for (s = 0; s < Y->nscale; s++) Y->scale_s[s] = lv[3 * SERVET__COMM_CURVE + SERVET__COMM_SCALE + s];
+                Y->nagg = nagg;
+                for (s = 0; s < nagg; s++) {
+                    const double *g = lv + 3 * SERVET__COMM_CURVE + 2 * SERVET__COMM_SCALE;
+                    Y->agg_bytes[s] = agg_sizes[s];
+                    Y->agg_n[s] = agg_n;
+                    Y->agg_many[s] = g[s];
+                    Y->agg_one[s] = g[SERVET__COMM_AGG + s];
+                }
+            }
+            m->seconds = MPI_Wtime() - t0;
+        }
+    }
+out:
+    servet__free(c, sel);
+    servet__free(c, buf);
+    servet__free(c, vals);
+    servet__free(c, allv);
+    servet__free(c, plan);
+    servet__free(c, small_iters);
+    servet__free(c, lvals);
+    servet__free(c, lall);
+    return ok ? SERVET_OK : SERVET_ERROR_PROBE_FAILED;
+}
+#endif /* SERVET_USE_MPI */
+
 /* ========================================================================== >>decide
    Decisions read the profile only: deterministic, no measurement, no
    allocation beyond a few words.
@@ -3405,6 +4098,7 @@ int servet_choose_placement(const servet_profile *p, int nthreads, servet_placem
 #define SERVET__SEC_MEMORY 4u
 #define SERVET__SEC_MBSP 5u
 #define SERVET__SEC_APEX 6u
+#define SERVET__SEC_COMM 7u /* only in .comm files, alone */
 
 typedef struct servet__wbuf {
     const servet__ctx *ctx;
@@ -3861,6 +4555,176 @@ static void servet__read_apex(servet__rbuf *r, servet_profile *p) {
     }
 }
 
+static void servet__write_comm(servet__wbuf *w, const servet_profile *p) {
+    const servet__comm *m = p->comm;
+    int32_t i, k;
+    servet__put_i32(w, m->nranks);
+    servet__put_i32(w, m->nnodes);
+    servet__put_u64(w, m->key);
+    servet__put_f64(w, m->msg_bytes);
+    servet__put_f64(w, m->noise);
+    servet__put_f64(w, m->tolerance);
+    servet__put_f64(w, m->small_noise);
+    servet__put_f64(w, m->small_tolerance);
+    servet__put_f64(w, m->seconds);
+    for (i = 0; i < m->nnodes; i++) servet__put_str(w, m->node_names[i]);
+    for (i = 0; i < m->nranks; i++) {
+        servet__put_i32(w, m->ranks[i].node);
+        servet__put_i32(w, m->ranks[i].pu);
+        servet__put_i32(w, m->ranks[i].depth);
+        servet__put_i32(w, m->ranks[i].numa);
+        for (k = 0; k < SERVET__COMM_SIG; k++) servet__put_i32(w, m->ranks[i].anc[k]);
+    }
+    servet__put_i32(w, m->npairs);
+    for (i = 0; i < m->npairs; i++) {
+        const servet__commpair *q = &m->pairs[i];
+        servet__put_i32(w, q->a);
+        servet__put_i32(w, q->b);
+        servet__put_i32(w, q->cls);
+        servet__put_i32(w, q->flags);
+        servet__put_i32(w, q->layer);
+        servet__put_f64(w, q->latency);
+        servet__put_f64(w, q->spread);
+        servet__put_f64(w, q->small);
+        servet__put_f64(w, q->small_spread);
+    }
+    servet__put_i32(w, m->nlayers);
+    for (i = 0; i < m->nlayers; i++) {
+        const servet__commlayer *L = &m->layers[i];
+        servet__put_f64(w, L->latency);
+        servet__put_f64(w, L->lat_min);
+        servet__put_f64(w, L->lat_max);
+        servet__put_f64(w, L->small);
+        servet__put_i32(w, L->npairs);
+        servet__put_i32(w, L->rep_a);
+        servet__put_i32(w, L->rep_b);
+        servet__put_i32(w, L->intra);
+        servet__put_i32(w, L->ncurve);
+        for (k = 0; k < L->ncurve; k++) {
+            servet__put_f64(w, L->curve_bytes[k]);
+            servet__put_f64(w, L->curve_s[k]);
+            servet__put_f64(w, L->curve_spread[k]);
+        }
+        servet__put_i32(w, L->nscale);
+        for (k = 0; k < L->nscale; k++) {
+            servet__put_i32(w, L->scale_k[k]);
+            servet__put_f64(w, L->scale_s[k]);
+        }
+        servet__put_i32(w, L->nagg);
+        for (k = 0; k < L->nagg; k++) {
+            servet__put_f64(w, L->agg_bytes[k]);
+            servet__put_i32(w, L->agg_n[k]);
+            servet__put_f64(w, L->agg_many[k]);
+            servet__put_f64(w, L->agg_one[k]);
+        }
+    }
+    servet__put_i32(w, m->nclass);
+    for (i = 0; i < m->nclass; i++) {
+        servet__put_i32(w, m->class_key[i]);
+        servet__put_i32(w, m->class_layer[i]);
+    }
+}
+/* every index checked against what it indexes: a CRC-valid file that lies
+   must not make an accessor read out of bounds */
+static void servet__read_comm(servet__rbuf *r, servet_profile *p) {
+    servet__comm *m;
+    int32_t i, k;
+    m = (servet__comm *)servet__calloc(&p->ctx, 1, sizeof *m);
+    if (!m) { r->bad = 1; return; }
+    p->comm = m;
+    m->nranks = servet__get_i32(r);
+    m->nnodes = servet__get_i32(r);
+    if (m->nranks < 2 || m->nranks > SERVET__COMM_MAX_RANKS || m->nnodes < 1 || m->nnodes > m->nranks ||
+        (size_t)m->nranks > (r->len - r->pos) / (4u * (4u + SERVET__COMM_SIG))) { r->bad = 1; m->nranks = m->nnodes = 0; return; }
+    m->key = servet__get_u64(r);
+    m->msg_bytes = servet__get_range(r, 1.0, 1e9);
+    m->noise = servet__get_range(r, 0.0, 1e6);
+    m->tolerance = servet__get_range(r, 0.0, 1e6);
+    m->small_noise = servet__get_range(r, 0.0, 1e6);
+    m->small_tolerance = servet__get_range(r, 0.0, 1e6);
+    m->seconds = servet__get_range(r, 0.0, 1e9);
+    m->node_names = (char (*)[64])servet__calloc(&p->ctx, (size_t)m->nnodes, 64);
+    m->ranks = (servet__commrank *)servet__calloc(&p->ctx, (size_t)m->nranks, sizeof *m->ranks);
+    if (!m->node_names || !m->ranks) { r->bad = 1; m->nranks = m->nnodes = 0; return; }
+    for (i = 0; i < m->nnodes; i++) servet__get_str(r, m->node_names[i], 64);
+    for (i = 0; i < m->nranks; i++) {
+        servet__commrank *x = &m->ranks[i];
+        x->node = servet__get_i32(r);
+        x->pu = servet__get_i32(r);
+        x->depth = servet__get_i32(r);
+        x->numa = servet__get_i32(r);
+        for (k = 0; k < SERVET__COMM_SIG; k++) x->anc[k] = servet__get_i32(r);
+        if (x->node < 0 || x->node >= m->nnodes || x->pu < -1 || x->depth < 0 || x->depth > 4096) r->bad = 1;
+    }
+    m->npairs = servet__get_count(r, 1 << 24, 52);
+    if (r->bad) return;
+    m->pairs = (servet__commpair *)servet__calloc(&p->ctx, (size_t)(m->npairs ? m->npairs : 1), sizeof *m->pairs);
+    if (!m->pairs) { r->bad = 1; m->npairs = 0; return; }
+    for (i = 0; i < m->npairs; i++) {
+        servet__commpair *q = &m->pairs[i];
+        q->a = servet__get_i32(r);
+        q->b = servet__get_i32(r);
+        q->cls = servet__get_i32(r);
+        q->flags = servet__get_i32(r);
+        q->layer = servet__get_i32(r);
+        q->latency = servet__get_range(r, 0.0, 1e6);
+        q->spread = servet__get_range(r, 0.0, 1e6);
+        q->small = servet__get_range(r, 0.0, 1e6);
+        q->small_spread = servet__get_range(r, 0.0, 1e6);
+        if (q->a < 0 || q->b <= q->a || q->b >= m->nranks) r->bad = 1;
+    }
+    m->nlayers = servet__get_count(r, m->npairs, 72);
+    if (r->bad) return;
+    m->layers = (servet__commlayer *)servet__calloc(&p->ctx, (size_t)(m->nlayers ? m->nlayers : 1), sizeof *m->layers);
+    if (!m->layers) { r->bad = 1; m->nlayers = 0; return; }
+    for (i = 0; i < m->nlayers && !r->bad; i++) {
+        servet__commlayer *L = &m->layers[i];
+        L->latency = servet__get_range(r, 0.0, 1e6);
+        L->lat_min = servet__get_range(r, 0.0, 1e6);
+        L->lat_max = servet__get_range(r, 0.0, 1e6);
+        L->small = servet__get_range(r, 0.0, 1e6);
+        L->npairs = servet__get_i32(r);
+        L->rep_a = servet__get_i32(r);
+        L->rep_b = servet__get_i32(r);
+        L->intra = servet__get_i32(r);
+        if (L->npairs < 0 || L->rep_a < 0 || L->rep_a >= m->nranks || L->rep_b < 0 || L->rep_b >= m->nranks ||
+            L->intra < -1 || L->intra > 1) r->bad = 1;
+        L->ncurve = servet__get_count(r, SERVET__COMM_CURVE, 24);
+        for (k = 0; k < L->ncurve; k++) {
+            L->curve_bytes[k] = servet__get_range(r, 1.0, 1e12);
+            L->curve_s[k] = servet__get_range(r, 0.0, 1e6);
+            L->curve_spread[k] = servet__get_range(r, 0.0, 1e6);
+            if (k && !(L->curve_bytes[k] > L->curve_bytes[k - 1])) r->bad = 1;
+        }
+        L->nscale = servet__get_count(r, SERVET__COMM_SCALE, 12);
+        for (k = 0; k < L->nscale; k++) {
+            L->scale_k[k] = servet__get_i32(r);
+            L->scale_s[k] = servet__get_range(r, 0.0, 1e6);
+            if (L->scale_k[k] < 1 || L->scale_k[k] > m->nranks / 2) r->bad = 1;
+        }
+        L->nagg = servet__get_count(r, SERVET__COMM_AGG, 28);
+        for (k = 0; k < L->nagg; k++) {
+            L->agg_bytes[k] = servet__get_range(r, 1.0, 1e12);
+            L->agg_n[k] = servet__get_i32(r);
+            L->agg_many[k] = servet__get_range(r, 0.0, 1e6);
+            L->agg_one[k] = servet__get_range(r, 0.0, 1e6);
+            if (L->agg_n[k] < 1) r->bad = 1;
+        }
+    }
+    for (i = 0; i < m->npairs; i++)
+        if (m->pairs[i].layer < 0 || m->pairs[i].layer >= m->nlayers) r->bad = 1;
+    m->nclass = servet__get_count(r, m->npairs, 8);
+    if (r->bad) return;
+    m->class_key = (int32_t *)servet__calloc(&p->ctx, (size_t)(m->nclass ? m->nclass : 1), sizeof(int32_t));
+    m->class_layer = (int32_t *)servet__calloc(&p->ctx, (size_t)(m->nclass ? m->nclass : 1), sizeof(int32_t));
+    if (!m->class_key || !m->class_layer) { r->bad = 1; m->nclass = 0; return; }
+    for (i = 0; i < m->nclass; i++) {
+        m->class_key[i] = servet__get_i32(r);
+        m->class_layer[i] = servet__get_i32(r);
+        if (m->class_layer[i] < 0 || m->class_layer[i] >= m->nlayers) r->bad = 1;
+    }
+}
+
 /* Serialise the profile into a freshly allocated buffer. */
 static servet_result servet__serialize(const servet_profile *p, const char *fp, servet__wbuf *out) {
     servet__wbuf pay;
@@ -3912,6 +4776,12 @@ static servet_result servet__serialize(const servet_profile *p, const char *fp, 
         pay.len = 0;
         servet__write_apex(&pay, p);
         servet__section(out, SERVET__SEC_APEX, 1, &pay);
+        nsec++;
+    }
+    if ((p->sections & SERVET_PROBE_COMM) && p->comm && !(p->sections & SERVET_PROBE_TOPOLOGY)) {
+        pay.len = 0; /* a .comm file: the communication section alone */
+        servet__write_comm(&pay, p);
+        servet__section(out, SERVET__SEC_COMM, 1, &pay);
         nsec++;
     }
     servet__free(&p->ctx, pay.d);
@@ -4025,6 +4895,10 @@ static servet_result servet__parse(servet_profile *p, const unsigned char *d, si
             if (p->sections & SERVET_PROBE_APEX) return SERVET_ERROR_CORRUPT;
             servet__read_apex(&r, p);
             p->sections |= SERVET_PROBE_APEX;
+        } else if (id == SERVET__SEC_COMM) {
+            if (p->sections) return SERVET_ERROR_CORRUPT; /* alone, first and once */
+            servet__read_comm(&r, p);
+            p->sections |= SERVET_PROBE_COMM;
         } else {
             *why = "unknown section";
             return SERVET_ERROR_CORRUPT;
@@ -4040,7 +4914,9 @@ static servet_result servet__parse(servet_profile *p, const unsigned char *d, si
     *why = "trailing bytes";
     if (pos != n) return SERVET_ERROR_CORRUPT;
     *why = "no topology section";
-    if (!(p->sections & SERVET_PROBE_TOPOLOGY)) return SERVET_ERROR_CORRUPT;
+    if (!(p->sections & (SERVET_PROBE_TOPOLOGY | SERVET_PROBE_COMM))) return SERVET_ERROR_CORRUPT;
+    *why = "communication section beside others";
+    if ((p->sections & SERVET_PROBE_COMM) && p->sections != SERVET_PROBE_COMM) return SERVET_ERROR_CORRUPT;
     *why = "";
     return SERVET_OK;
 }
@@ -4050,6 +4926,8 @@ static void servet__free_memory(servet_profile *p);
 static void servet__free_mbsp(servet_profile *p);
 static void servet__free_apex(servet_profile *p);
 static void servet__clear_measured(servet_profile *p) {
+    servet__comm_free(&p->ctx, p->comm);
+    p->comm = NULL;
     servet__free_share(p);
     servet__free_memory(p);
     servet__free_mbsp(p);
@@ -4188,7 +5066,7 @@ servet_result servet_probes_parse(const char *list, unsigned *out) {
     while (*s) {
         size_t n = strcspn(s, ",");
         int i, found = 0;
-        if (n == 3 && strncmp(s, "all", 3) == 0) { bits |= SERVET_PROBE_IMPLEMENTED; found = 1; }
+        if (n == 3 && strncmp(s, "all", 3) == 0) { bits |= SERVET_PROBE_NODE; found = 1; }
         for (i = 0; servet__probe_names[i] && !found; i++)
             if (strlen(servet__probe_names[i]) == n && strncmp(s, servet__probe_names[i], n) == 0) {
                 if (!((1u << i) & SERVET_PROBE_IMPLEMENTED)) return SERVET_ERROR_INVALID_ARGUMENT;
@@ -4365,6 +5243,13 @@ servet_result servet_open(servet_profile **out, const servet_desc *desc_in) {
     if ((d.allocator.alloc == NULL) != (d.allocator.free == NULL)) return SERVET_ERROR_INVALID_ARGUMENT;
     want = (d.probes ? d.probes : SERVET_PROBE_DEFAULT) | SERVET_PROBE_TOPOLOGY;
     if (want & ~SERVET_PROBE_IMPLEMENTED) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (want & SERVET_PROBE_COMM) { /* collective: servet_open_mpi() */
+#ifdef SERVET_USE_MPI
+        return SERVET_ERROR_INVALID_ARGUMENT;
+#else
+        return SERVET_ERROR_NO_MPI;
+#endif
+    }
     /* the shared-cache and memory probes size their arrays from the cache probe */
     if (want & (SERVET_PROBE_SHARED | SERVET_PROBE_MEMORY)) want |= SERVET_PROBE_CACHE;
     memset(&ctx, 0, sizeof ctx);
@@ -4456,6 +5341,446 @@ void servet_close(servet_profile *p) {
     ctx = p->ctx;
     servet__clear_measured(p);
     servet__free(&ctx, p);
+}
+
+/* ========================================================================== >>mpi
+   servet_open_mpi: who probes what, and how the results reach every rank.
+   1. Hostnames are gathered; ranks with the same hostname form a node (in
+      the order of their lowest rank) and a node communicator.
+   2. The node's lowest rank calls servet_open() (reads the node's file or
+      probes, under the file lock as any process would); the other ranks
+      of the node wait asleep and receive the profile as the bytes of a
+      cache file, which they parse like one: no second probe, no shared
+      file system needed.
+   3. Every rank's binding and node fingerprint are gathered; the layout key
+      is built from them (identical nodes and the same placement share one
+      .comm file, whatever their hostnames). Rank 0 reads servet-<key>.comm
+      from its cache directory, or all ranks run the comm probe
+      (>>probe-comm) and rank 0 saves it; either way every rank parses the
+      same bytes.
+   Failures are agreed on (MPI_Allreduce of the result) so that every rank
+   returns the same code and no rank is left waiting in a collective.
+   ========================================================================== */
+#ifdef SERVET_USE_MPI
+#include <sched.h>
+/* This rank's binding: the OS index of its first PU when the process is
+   bound within one core (a PU or a core's SMT siblings), else -1; and a
+   hash of the whole CPU set for the layout key. sched_getaffinity rather
+   than hwloc_get_cpubind: the warm path of servet_open_mpi must not pay a
+   topology load (milliseconds) to read one bit mask. */
+static int servet__my_binding(const servet_profile *p, uint64_t *hash) {
+    int pu = -1;
+    *hash = 0;
+#ifdef __linux__
+    {
+        cpu_set_t set;
+        int i, core = -2;
+        uint64_t h = 1469598103934665603ull;
+        if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
+        for (i = 0; i < CPU_SETSIZE; i++) {
+            int k, c = -1;
+            if (!CPU_ISSET(i, &set)) continue;
+            h = (h ^ (uint64_t)i) * 1099511628211ull;
+            for (k = 0; k < p->npus; k++) if (p->pus[k].os_index == i) c = p->pus[k].core;
+            if (pu < 0 && core == -2) { pu = i; core = c; }
+            else if (c != core || c < 0) core = -1;
+        }
+        *hash = h;
+        if (core < 0) pu = -1;
+    }
+#else
+    (void)p;
+#endif
+    return pu;
+}
+
+/* Wrap a comm struct (or nothing) in a throw-away profile for the file code. */
+static void servet__comm_holder(servet_profile *q, const servet_profile *p, servet__comm *m) {
+    memset(q, 0, sizeof *q);
+    q->ctx = p->ctx;
+    q->comm = m;
+    q->sections = m ? SERVET_PROBE_COMM : 0;
+}
+
+#define SERVET__COMM_REC 22 /* per rank: pu, depth, numa, anc[16], fingerprint, binding, node */
+static servet_result servet__comm_open(servet_profile *p, const servet_desc *d, MPI_Comm comm, int rank, int size,
+                                       const int *node, int nnodes, char (*names)[64]) {
+    const servet__ctx *c = &p->ctx;
+    int64_t mine[SERVET__COMM_REC], *all = NULL, st[2] = {0, 0};
+    servet__comm *m = NULL;
+    servet_profile q;
+    servet__wbuf img;
+    char key[512], fp[SERVET__FP_MAX], *dir = NULL, path[4200];
+    uint64_t fph = 1469598103934665603ull, pl1 = 1469598103934665603ull, pl2 = 0x9e3779b97f4a7c15ull, hash, bh;
+    int i, k, ok, allok, pi = -1, found = 0;
+    double msg = 32768.0;
+    servet_result r = SERVET_OK;
+    memset(&img, 0, sizeof img);
+    img.ctx = c;
+    memset(mine, 0, sizeof mine);
+    mine[0] = servet__my_binding(p, &bh);
+    for (k = 0; k < p->npus; k++) if (p->pus[k].os_index == mine[0]) pi = k;
+    if (pi < 0) mine[0] = -1;
+    mine[1] = pi >= 0 ? p->ndepth : 0;
+    mine[2] = pi >= 0 ? p->pus[pi].numa : -1;
+    for (k = 0; k < SERVET__COMM_SIG; k++)
+        mine[3 + k] = pi >= 0 && k < p->ndepth ? p->anc[(size_t)pi * (size_t)p->ndepth + (size_t)k] : -1;
+    servet__fingerprint(fp, sizeof fp);
+    mine[3 + SERVET__COMM_SIG] = (int64_t)servet__fnv1a(fp, strlen(fp));
+    mine[4 + SERVET__COMM_SIG] = (int64_t)bh;
+    mine[5 + SERVET__COMM_SIG] = node[rank];
+    all = (int64_t *)servet__alloc(c, (size_t)size * SERVET__COMM_REC * sizeof(int64_t));
+    m = (servet__comm *)servet__calloc(c, 1, sizeof *m);
+    if (m) {
+        m->ranks = (servet__commrank *)servet__calloc(c, (size_t)size, sizeof *m->ranks);
+        m->node_names = (char (*)[64])servet__calloc(c, (size_t)nnodes, 64);
+    }
+    ok = all && m && m->ranks && m->node_names;
+    MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm);
+    if (!allok) { r = SERVET_ERROR_OUT_OF_MEMORY; goto out; }
+    MPI_Allgather(mine, SERVET__COMM_REC, MPI_INT64_T, all, SERVET__COMM_REC, MPI_INT64_T, comm);
+    m->nranks = size;
+    m->nnodes = nnodes;
+    for (i = 0; i < nnodes; i++) {
+        for (k = 0; k < size; k++) if (node[k] == i) break;
+        memcpy(m->node_names[i], names[k], 64);
+    }
+    for (i = 0; i < size; i++) {
+        const int64_t *x = all + (size_t)i * SERVET__COMM_REC;
+        uint64_t b = (uint64_t)x[4 + SERVET__COMM_SIG];
+        m->ranks[i].node = node[i];
+        m->ranks[i].pu = (int32_t)x[0];
+        m->ranks[i].depth = (int32_t)x[1];
+        m->ranks[i].numa = (int32_t)x[2];
+        for (k = 0; k < SERVET__COMM_SIG; k++) m->ranks[i].anc[k] = (int32_t)x[3 + k];
+        pl1 = (pl1 ^ (uint64_t)node[i]) * 1099511628211ull;
+        pl1 = (pl1 ^ b) * 1099511628211ull;
+        { uint64_t st = pl2 ^ b ^ ((uint64_t)node[i] << 32); pl2 = servet__rng_next(&st); }
+    }
+    for (i = 0; i < nnodes; i++) /* node fingerprints, in node order */
+        for (k = 0; k < size; k++)
+            if (node[k] == i) { fph = (fph ^ (uint64_t)all[(size_t)k * SERVET__COMM_REC + 3 + SERVET__COMM_SIG]) * 1099511628211ull; break; }
+    /* the Fig. 7 message: rank 0's L1 data cache, measured if it was */
+    if (rank == 0) {
+        if (p->nlevels > 0 && p->levels[0].size_bytes > 0) msg = p->levels[0].size_bytes;
+        else
+            for (k = 0; k < p->ncacheobjs; k++)
+                if (p->cacheobjs[k].level == 1 && p->cacheobjs[k].size > 0) { msg = (double)p->cacheobjs[k].size; break; }
+        if (msg > 1048576.0) msg = 1048576.0;
+    }
+    servet__mpi_bcast(&msg, 1, MPI_DOUBLE, 0, comm);
+    m->msg_bytes = floor(msg);
+    snprintf(key, sizeof key, "servet-comm v1 ranks=%d nodes=%d fps=%016llx place=%016llx/%016llx all=%d msg=%.0f",
+             size, nnodes, (unsigned long long)fph, (unsigned long long)pl1, (unsigned long long)pl2,
+             d->all_pairs ? 1 : 0, m->msg_bytes);
+    hash = servet__fnv1a(key, strlen(key));
+    m->key = hash;
+    path[0] = 0;
+    if (rank == 0) {
+        dir = servet__cache_dir(c, d);
+        if (dir) servet__file_name(path, sizeof path, dir, hash, "comm");
+        if (path[0] && !d->force) {
+            servet__comm_holder(&q, p, NULL);
+            if (servet__load(&q, path, key) == SERVET_OK && q.comm) {
+                servet__serialize(&q, key, &img);
+                found = img.d != NULL;
+            }
+            servet__clear_measured(&q);
+        }
+        st[0] = found ? 1 : d->no_probe ? SERVET_ERROR_NOT_CACHED : 0;
+        st[1] = found ? (int64_t)img.len : 0;
+    }
+    servet__mpi_bcast(st, 2, MPI_INT64_T, 0, comm);
+    if (st[0] < 0) { r = (servet_result)st[0]; goto out; }
+    if (st[0] == 0) { /* measure */
+        servet__logf(c, SERVET_LOG_INFO, "running the communication probe over %d ranks on %d nodes", size, nnodes);
+        r = servet__probe_comm(c, m, d, comm, rank);
+        if (r != SERVET_OK) goto out;
+        if (rank == 0) {
+            servet__comm_holder(&q, p, m);
+            if (servet__serialize(&q, key, &img) != SERVET_OK) img.d = NULL;
+            if (img.d && dir && !d->no_save) {
+                if (servet__mkdirs(dir) != 0)
+                    servet__logf(c, SERVET_LOG_WARN, "cannot create %s: %s", dir, strerror(errno));
+                servet__save(&q, dir, path, key); /* a failure is logged, the results kept */
+            }
+            st[1] = img.d ? (int64_t)img.len : -1;
+        }
+        servet__mpi_bcast(&st[1], 1, MPI_INT64_T, 0, comm);
+        if (st[1] < 0) { r = SERVET_ERROR_OUT_OF_MEMORY; goto out; }
+    }
+    /* every rank parses the same file image */
+    if (rank != 0) {
+        img.d = (unsigned char *)servet__alloc(c, (size_t)st[1]);
+        img.len = (size_t)st[1];
+    }
+    ok = img.d != NULL;
+    MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm);
+    if (!allok) { r = SERVET_ERROR_OUT_OF_MEMORY; goto out; }
+    servet__mpi_bcast(img.d, (int)st[1], MPI_BYTE, 0, comm);
+    {
+        const char *why = "";
+        servet__comm_holder(&q, p, NULL);
+        r = servet__parse(&q, img.d, img.len, key, &why);
+        if (r == SERVET_OK && q.comm) {
+            p->comm = q.comm;
+            q.comm = NULL;
+            p->comm->from_file = (int32_t)st[0];
+            p->sections |= SERVET_PROBE_COMM;
+        } else {
+            servet__logf(c, SERVET_LOG_ERROR, "communication results did not parse (%s)", why);
+            r = SERVET_ERROR_CORRUPT;
+        }
+        servet__clear_measured(&q);
+    }
+out:
+    servet__comm_free(c, m);
+    servet__free(c, all);
+    servet__free(c, img.d);
+    servet__free(c, dir);
+    return r;
+}
+#endif /* SERVET_USE_MPI */
+
+servet_result servet_open_mpi(servet_profile **out, const servet_desc *desc_in, void *mpi_comm) {
+#ifndef SERVET_USE_MPI
+    (void)desc_in;
+    (void)mpi_comm;
+    if (out) *out = NULL;
+    return SERVET_ERROR_NO_MPI;
+#else
+    MPI_Comm comm = mpi_comm ? *(MPI_Comm *)mpi_comm : MPI_COMM_WORLD, nodecomm;
+    servet_desc d;
+    servet__ctx ctx;
+    servet_profile *p = NULL;
+    char (*names)[64] = NULL, fp[SERVET__FP_MAX];
+    int *node = NULL, rank, size, nrank, nnodes = 0, i, k, init = 0, fin = 0, want_comm, mine, worst;
+    int64_t hdr[3] = {0, 0, 0};
+    servet__wbuf img;
+    servet_result r = SERVET_OK;
+    if (!out) return SERVET_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    memset(&d, 0, sizeof d);
+    if (desc_in) d = *desc_in;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.al = d.allocator;
+    ctx.log = d.log;
+    ctx.log_user = d.log_user;
+    ctx.level = d.log_level;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    if (!init || fin) {
+        servet__logf(&ctx, SERVET_LOG_ERROR, "servet_open_mpi needs MPI initialised (MPI_Init) and not finalised");
+        return SERVET_ERROR_INVALID_ARGUMENT;
+    }
+    if ((d.allocator.alloc == NULL) != (d.allocator.free == NULL)) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (d.probes & ~SERVET_PROBE_IMPLEMENTED) return SERVET_ERROR_INVALID_ARGUMENT;
+    want_comm = d.probes == 0 || (d.probes & SERVET_PROBE_COMM);
+    if (d.probes) d.probes = (d.probes & ~SERVET_PROBE_COMM) | SERVET_PROBE_TOPOLOGY;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    memset(&img, 0, sizeof img);
+    img.ctx = &ctx;
+
+    /* 1. nodes from hostnames */
+    names = (char (*)[64])servet__calloc(&ctx, (size_t)size, 64);
+    node = (int *)servet__alloc(&ctx, (size_t)size * sizeof(int));
+    mine = names && node;
+    MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MIN, comm);
+    if (!worst) { r = SERVET_ERROR_OUT_OF_MEMORY; goto out; }
+    {
+        char me[64];
+        memset(me, 0, sizeof me);
+        if (gethostname(me, sizeof me - 1) != 0) snprintf(me, sizeof me, "unknown");
+        MPI_Allgather(me, 64, MPI_CHAR, names, 64, MPI_CHAR, comm);
+    }
+    for (i = 0; i < size; i++) {
+        names[i][63] = 0;
+        node[i] = -1;
+        for (k = 0; k < i; k++) if (strcmp(names[k], names[i]) == 0) { node[i] = node[k]; break; }
+        if (node[i] < 0) node[i] = nnodes++;
+    }
+    MPI_Comm_split(comm, node[rank], rank, &nodecomm);
+    MPI_Comm_rank(nodecomm, &nrank);
+
+    /* 2. the node profile: the node's lowest rank opens, the others receive it */
+    if (nrank == 0) {
+        r = servet_open(&p, &d);
+        if (r == SERVET_OK) {
+            servet__fingerprint(fp, sizeof fp);
+            r = servet__serialize(p, fp, &img);
+        }
+        hdr[0] = r;
+        hdr[1] = r == SERVET_OK ? (int64_t)img.len : 0;
+        hdr[2] = p ? p->from_file : 0;
+    }
+    servet__mpi_bcast(hdr, 3, MPI_INT64_T, 0, nodecomm);
+    r = (servet_result)hdr[0];
+    if (r == SERVET_OK && nrank != 0) {
+        img.d = (unsigned char *)servet__alloc(&ctx, (size_t)hdr[1]);
+        img.len = (size_t)hdr[1];
+        p = (servet_profile *)servet__calloc(&ctx, 1, sizeof *p);
+        if (p) p->ctx = ctx;
+    }
+    mine = r == SERVET_OK && img.d && p;
+    if (hdr[0] == SERVET_OK) {
+        int any;
+        MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MIN, nodecomm);
+        if (any) {
+            servet__mpi_bcast(img.d, (int)hdr[1], MPI_BYTE, 0, nodecomm);
+            if (nrank != 0) {
+                const char *why = "";
+                servet__fingerprint(fp, sizeof fp);
+                r = servet__parse(p, img.d, img.len, fp, &why);
+                if (r != SERVET_OK)
+                    servet__logf(&ctx, SERVET_LOG_ERROR, "the node profile from rank 0 of this node did not parse (%s)", why);
+                p->from_file = (int)hdr[2];
+                p->fingerprint = servet__fnv1a(fp, strlen(fp));
+            }
+        } else if (r == SERVET_OK) r = SERVET_ERROR_OUT_OF_MEMORY;
+    }
+    MPI_Comm_free(&nodecomm);
+    /* every rank returns the same verdict (results are negative: MIN is the first failure) */
+    mine = (int)r;
+    MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MIN, comm);
+    r = (servet_result)worst;
+    if (r != SERVET_OK) goto out;
+
+    /* 3. communication */
+    if (want_comm && size < 2) {
+        servet__logf(&ctx, SERVET_LOG_WARN, "one MPI rank: no pair to measure, no communication layers");
+    } else if (want_comm) {
+        r = servet__comm_open(p, &d, comm, rank, size, node, nnodes, names);
+    }
+out:
+    servet__free(&ctx, img.d);
+    servet__free(&ctx, names);
+    servet__free(&ctx, node);
+    if (r != SERVET_OK) {
+        servet_close(p);
+        return r;
+    }
+    *out = p;
+    return SERVET_OK;
+#endif
+}
+
+/* ---- communication accessors ---- */
+servet_result servet_comm(const servet_profile *p, servet_comm_info *o) {
+    const servet__comm *m;
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    memset(o, 0, sizeof *o);
+    m = p->comm;
+    if (!m) return SERVET_ERROR_NOT_FOUND;
+    o->ranks = m->nranks;
+    o->nodes = m->nnodes;
+    o->layers = m->nlayers;
+    o->pairs_measured = m->npairs;
+    o->contradictions = m->contradictions;
+    o->message_bytes = m->msg_bytes;
+    o->noise = m->noise;
+    o->tolerance = m->tolerance;
+    o->small_noise = m->small_noise;
+    o->small_tolerance = m->small_tolerance;
+    o->key = m->key;
+    o->from_file = m->from_file;
+    o->probe_seconds = m->seconds;
+    return SERVET_OK;
+}
+static const servet__commlayer *servet__comm_get_layer(const servet_profile *p, int layer) {
+    if (!p || !p->comm || layer < 0 || layer >= p->comm->nlayers) return NULL;
+    return &p->comm->layers[layer];
+}
+servet_result servet_comm_layer(const servet_profile *p, int layer, servet_comm_layer_info *o) {
+    const servet__commlayer *L = servet__comm_get_layer(p, layer);
+    if (!o) return SERVET_ERROR_INVALID_ARGUMENT;
+    memset(o, 0, sizeof *o);
+    if (!L) return p ? SERVET_ERROR_NOT_FOUND : SERVET_ERROR_INVALID_ARGUMENT;
+    o->latency_s = L->latency;
+    o->latency_min_s = L->lat_min;
+    o->latency_max_s = L->lat_max;
+    o->small_latency_s = L->small;
+    o->pairs = L->npairs;
+    o->rep_a = L->rep_a;
+    o->rep_b = L->rep_b;
+    o->intra_node = L->intra;
+    o->curve_points = L->ncurve;
+    o->scaling_points = L->nscale;
+    o->aggregation_points = L->nagg;
+    return SERVET_OK;
+}
+servet_result servet_comm_curve(const servet_profile *p, int layer, int i, double *bytes, double *seconds,
+                                double *bytes_per_s) {
+    const servet__commlayer *L = servet__comm_get_layer(p, layer);
+    if (!L || i < 0 || i >= L->ncurve) return p ? SERVET_ERROR_NOT_FOUND : SERVET_ERROR_INVALID_ARGUMENT;
+    if (bytes) *bytes = L->curve_bytes[i];
+    if (seconds) *seconds = L->curve_s[i];
+    if (bytes_per_s) *bytes_per_s = L->curve_s[i] > 0 ? L->curve_bytes[i] / L->curve_s[i] : 0.0;
+    return SERVET_OK;
+}
+servet_result servet_comm_scaling(const servet_profile *p, int layer, int i, int *pairs, double *seconds) {
+    const servet__commlayer *L = servet__comm_get_layer(p, layer);
+    if (!L || i < 0 || i >= L->nscale) return p ? SERVET_ERROR_NOT_FOUND : SERVET_ERROR_INVALID_ARGUMENT;
+    if (pairs) *pairs = L->scale_k[i];
+    if (seconds) *seconds = L->scale_s[i];
+    return SERVET_OK;
+}
+servet_result servet_comm_aggregation(const servet_profile *p, int layer, int i, double *bytes, int *messages,
+                                      double *separate_s, double *aggregated_s) {
+    const servet__commlayer *L = servet__comm_get_layer(p, layer);
+    if (!L || i < 0 || i >= L->nagg) return p ? SERVET_ERROR_NOT_FOUND : SERVET_ERROR_INVALID_ARGUMENT;
+    if (bytes) *bytes = L->agg_bytes[i];
+    if (messages) *messages = L->agg_n[i];
+    if (separate_s) *separate_s = L->agg_many[i];
+    if (aggregated_s) *aggregated_s = L->agg_one[i];
+    return SERVET_OK;
+}
+servet_result servet_comm_pair(const servet_profile *p, int i, int *a, int *b, double *latency_s, int *layer) {
+    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!p->comm || i < 0 || i >= p->comm->npairs) return SERVET_ERROR_NOT_FOUND;
+    if (a) *a = p->comm->pairs[i].a;
+    if (b) *b = p->comm->pairs[i].b;
+    if (latency_s) *latency_s = p->comm->pairs[i].latency;
+    if (layer) *layer = p->comm->pairs[i].layer;
+    return SERVET_OK;
+}
+int servet_comm_pair_layer(const servet_profile *p, int a, int b) {
+    const servet__comm *m;
+    int32_t cls, i;
+    if (!p || a == b) return SERVET_ERROR_INVALID_ARGUMENT;
+    m = p->comm;
+    if (!m) return SERVET_ERROR_NOT_FOUND;
+    if (a > b) { int t = a; a = b; b = t; }
+    if (a < 0 || b >= m->nranks) return SERVET_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < m->npairs; i++)
+        if (m->pairs[i].a == a && m->pairs[i].b == b) return m->pairs[i].layer;
+    cls = servet__comm_class(m, a, b);
+    for (i = 0; i < m->nclass; i++)
+        if (m->class_key[i] == cls) return m->class_layer[i];
+    return SERVET_ERROR_NOT_FOUND;
+}
+double servet_comm_time(const servet_profile *p, int a, int b, double bytes) {
+    const servet__commlayer *L;
+    int layer = servet_comm_pair_layer(p, a, b), i;
+    if (layer < 0 || !(bytes >= 0)) return -1.0;
+    L = &p->comm->layers[layer];
+    if (L->ncurve < 1) return -1.0;
+    if (bytes <= L->curve_bytes[0] || L->ncurve == 1) return L->curve_s[0];
+    for (i = 1; i < L->ncurve; i++)
+        if (bytes <= L->curve_bytes[i] || i == L->ncurve - 1) {
+            double x0 = log(L->curve_bytes[i - 1]), x1 = log(L->curve_bytes[i]);
+            double y0 = log(L->curve_s[i - 1] > 0 ? L->curve_s[i - 1] : 1e-12);
+            double y1 = log(L->curve_s[i] > 0 ? L->curve_s[i] : 1e-12);
+            return exp(y0 + (y1 - y0) * (log(bytes) - x0) / (x1 - x0)); /* extrapolates past 4 MiB */
+        }
+    return -1.0;
+}
+int servet_comm_rank_node(const servet_profile *p, int rank, char *hostname, size_t cap) {
+    if (!p || rank < 0) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!p->comm) return SERVET_ERROR_NOT_FOUND;
+    if (rank >= p->comm->nranks) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (hostname && cap) snprintf(hostname, cap, "%s", p->comm->node_names[p->comm->ranks[rank].node]);
+    return p->comm->ranks[rank].node;
 }
 
 /* ---- accessors ---- */
@@ -4753,6 +6078,97 @@ size_t servet_json(const servet_profile *p, char *buf, size_t cap) {
             servet__sb_printf(&b, ",\"bandwidth_bytes_per_s\":");
             servet__json_num(&b, p->apex[q].bandwidth);
             servet__sb_printf(&b, "}");
+        }
+        servet__sb_printf(&b, "]}");
+    }
+    if (p->comm) {
+        const servet__comm *m = p->comm;
+        int q, k;
+        servet__sb_printf(&b, ",\"comm\":{\"ranks\":%d,\"nodes\":%d,\"hostnames\":[", m->nranks, m->nnodes);
+        for (q = 0; q < m->nnodes; q++) {
+            servet__sb_printf(&b, "%s", q ? "," : "");
+            servet__json_str(&b, m->node_names[q]);
+        }
+        servet__sb_printf(&b, "],\"rank_node\":[");
+        for (q = 0; q < m->nranks; q++) servet__sb_printf(&b, "%s%d", q ? "," : "", m->ranks[q].node);
+        servet__sb_printf(&b, "],\"rank_pu\":[");
+        for (q = 0; q < m->nranks; q++) servet__sb_printf(&b, "%s%d", q ? "," : "", m->ranks[q].pu);
+        servet__sb_printf(&b, "],\"message_bytes\":%.0f,\"noise\":", m->msg_bytes);
+        servet__json_num(&b, m->noise);
+        servet__sb_printf(&b, ",\"tolerance\":");
+        servet__json_num(&b, m->tolerance);
+        servet__sb_printf(&b, ",\"small_message_noise\":");
+        servet__json_num(&b, m->small_noise);
+        servet__sb_printf(&b, ",\"small_message_tolerance\":");
+        servet__json_num(&b, m->small_tolerance);
+        servet__sb_printf(&b, ",\"key\":\"%016llx\",\"from_file\":%s,\"probe_seconds\":", (unsigned long long)m->key,
+                          m->from_file ? "true" : "false");
+        servet__json_num(&b, m->seconds);
+        servet__sb_printf(&b, ",\"contradictions\":%d,\"layers\":[", m->contradictions);
+        for (q = 0; q < m->nlayers; q++) {
+            const servet__commlayer *L = &m->layers[q];
+            servet__sb_printf(&b, "%s{\"latency_s\":", q ? "," : "");
+            servet__json_num(&b, L->latency);
+            servet__sb_printf(&b, ",\"latency_range_s\":[");
+            servet__json_num(&b, L->lat_min);
+            servet__sb_printf(&b, ",");
+            servet__json_num(&b, L->lat_max);
+            servet__sb_printf(&b, "],\"small_message_latency_s\":");
+            servet__json_num(&b, L->small);
+            servet__sb_printf(&b, ",\"intra_node\":%s,\"representative\":[%d,%d],\"pairs\":[",
+                              L->intra == 1 ? "true" : L->intra == 0 ? "false" : "null", L->rep_a, L->rep_b);
+            for (k = 0, first = 1; k < m->npairs; k++)
+                if (m->pairs[k].layer == q) {
+                    servet__sb_printf(&b, "%s[%d,%d]", first ? "" : ",", m->pairs[k].a, m->pairs[k].b);
+                    first = 0;
+                }
+            servet__sb_printf(&b, "],\"curve\":[");
+            for (k = 0; k < L->ncurve; k++) {
+                servet__sb_printf(&b, "%s{\"bytes\":%.0f,\"seconds\":", k ? "," : "", L->curve_bytes[k]);
+                servet__json_num(&b, L->curve_s[k]);
+                servet__sb_printf(&b, ",\"bytes_per_s\":");
+                servet__json_num(&b, L->curve_s[k] > 0 ? L->curve_bytes[k] / L->curve_s[k] : 0.0);
+                servet__sb_printf(&b, ",\"spread\":");
+                servet__json_num(&b, L->curve_spread[k]);
+                servet__sb_printf(&b, "}");
+            }
+            servet__sb_printf(&b, "],\"scaling\":{\"concurrent\":[");
+            for (k = 0; k < L->nscale; k++) {
+                servet__sb_printf(&b, "%s{\"pairs\":%d,\"seconds\":", k ? "," : "", L->scale_k[k]);
+                servet__json_num(&b, L->scale_s[k]);
+                servet__sb_printf(&b, ",\"slowdown\":");
+                servet__json_num(&b, L->scale_s[0] > 0 ? L->scale_s[k] / L->scale_s[0] : 0.0);
+                servet__sb_printf(&b, "}");
+            }
+            servet__sb_printf(&b, "],\"aggregation\":[");
+            for (k = 0; k < L->nagg; k++) {
+                servet__sb_printf(&b, "%s{\"bytes\":%.0f,\"messages\":%d,\"separate_s\":", k ? "," : "", L->agg_bytes[k],
+                                  L->agg_n[k]);
+                servet__json_num(&b, L->agg_many[k]);
+                servet__sb_printf(&b, ",\"aggregated_s\":");
+                servet__json_num(&b, L->agg_one[k]);
+                servet__sb_printf(&b, ",\"ratio\":");
+                servet__json_num(&b, L->agg_one[k] > 0 ? L->agg_many[k] / L->agg_one[k] : 0.0);
+                servet__sb_printf(&b, "}");
+            }
+            servet__sb_printf(&b, "]}}");
+        }
+        servet__sb_printf(&b, "],\"pairs\":[");
+        for (k = 0; k < m->npairs; k++) {
+            const servet__commpair *c2 = &m->pairs[k];
+            servet__sb_printf(&b, "%s{\"a\":%d,\"b\":%d,\"latency_s\":", k ? "," : "", c2->a, c2->b);
+            servet__json_num(&b, c2->latency);
+            servet__sb_printf(&b, ",\"spread\":");
+            servet__json_num(&b, c2->spread);
+            servet__sb_printf(&b, ",\"small_message_latency_s\":");
+            servet__json_num(&b, c2->small);
+            servet__sb_printf(&b, ",\"small_message_spread\":");
+            servet__json_num(&b, c2->small_spread);
+            servet__sb_printf(&b, ",\"layer\":%d,\"same_node\":%s,\"measured_as\":\"%s\"}", c2->layer,
+                              m->ranks[c2->a].node == m->ranks[c2->b].node ? "true" : "false",
+                              (c2->flags & SERVET__PAIR_CONTRA) ? "contradiction"
+                              : (c2->flags & SERVET__PAIR_REP) ? "representative"
+                              : (c2->flags & SERVET__PAIR_SAMPLE) ? "sample" : "all-pairs");
         }
         servet__sb_printf(&b, "]}");
     }

@@ -210,7 +210,7 @@ static void test_misc(void) {
     unsigned bits = 0;
     int r;
     CHECK(servet_probes_parse("cache", &bits) == SERVET_OK && bits == SERVET_PROBE_CACHE, "parse cache");
-    CHECK(servet_probes_parse("all", &bits) == SERVET_OK && bits == SERVET_PROBE_IMPLEMENTED, "parse all");
+    CHECK(servet_probes_parse("all", &bits) == SERVET_OK && bits == SERVET_PROBE_NODE, "parse all");
     CHECK(servet_probes_parse("cache,bogus", &bits) == SERVET_ERROR_INVALID_ARGUMENT, "bogus rejected");
     CHECK(servet_probes_parse("", &bits) == SERVET_ERROR_INVALID_ARGUMENT, "empty rejected");
     CHECK(servet_probes_parse(",", &bits) == SERVET_ERROR_INVALID_ARGUMENT, "lone comma rejected");

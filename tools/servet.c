@@ -29,9 +29,11 @@ static const char *usage_text =
     "                      hierarchy; prints {\"caches\":[{\"level\":1,\"size_bytes\":N},...]}\n"
     "\n"
     "options for probe/show/json/plot:\n"
-    "  --only LIST         comma-separated probes: topology,cache,shared,memory,mbsp,apex\n"
-    "                      (probe: all; show/json/plot: whatever is cached)\n"
-    "  --all-pairs         shared/memory: measure every PU pair, not one per relation\n"
+    "  --only LIST         comma-separated probes: topology,cache,shared,memory,mbsp,apex,comm\n"
+    "                      (probe: all node probes; show/json/plot: whatever is cached).\n"
+    "                      comm: MPI layers, MPI build under a launcher with >= 2 ranks:\n"
+    "                        mpirun -np N bin/servet-mpi probe --only comm\n"
+    "  --all-pairs         shared/memory/comm: measure every PU / rank pair, not one per relation\n"
     "  --force             re-run the probes even if cached\n"
     "  --no-probe          fail instead of probing when nothing is cached\n"
     "  --quick             fewer repetitions (tests); less robust\n"
@@ -93,6 +95,47 @@ static void print_memory_pairs(const servet_profile *p, double ref) {
     for (i = 0; servet_memory_pair(p, i, &a, &b, &bw) == SERVET_OK; i++)
         printf(" %d-%d %.2f GB/s (%.0f%%)", a, b, bw / 1e9, 100 * bw / ref);
     printf("\n");
+}
+
+static void show_comm(const servet_profile *p) {
+    servet_comm_info ci;
+    servet_comm_layer_info L;
+    int l, i, a, b, layer, k;
+    double x, y, z, w;
+    char s1[32], hn[64];
+    if (servet_comm(p, &ci) != SERVET_OK) return;
+    human_bytes(ci.message_bytes, s1, sizeof s1);
+    printf("\nMPI communication: %d ranks on %d node%s, %d layer%s (%s, %.1f s; key %016llx)\n", ci.ranks, ci.nodes,
+           ci.nodes == 1 ? "" : "s", ci.layers, ci.layers == 1 ? "" : "s", ci.from_file ? "read from the .comm file" : "measured now",
+           ci.probe_seconds, (unsigned long long)ci.key);
+    printf("  ranks:");
+    for (i = 0; i < ci.ranks; i++) {
+        servet_comm_rank_node(p, i, hn, sizeof hn);
+        printf(" %d@%s", i, hn);
+    }
+    printf("\n  Fig. 7 message %s (and 8 B); noise %.1f%% -> layers are %.0f%% apart; %d pairs measured, %d contradiction%s\n", s1,
+           100 * ci.noise, 100 * ci.tolerance, ci.pairs_measured, ci.contradictions, ci.contradictions == 1 ? "" : "s");
+    for (l = 0; servet_comm_layer(p, l, &L) == SERVET_OK; l++) {
+        printf("  layer %d: %.2f us (%.2f..%.2f), %s, representative %d-%d, pairs", l, L.latency_s * 1e6,
+               L.latency_min_s * 1e6, L.latency_max_s * 1e6,
+               L.intra_node == 1 ? "intra-node" : L.intra_node == 0 ? "inter-node" : "mixed", L.rep_a, L.rep_b);
+        for (i = 0; servet_comm_pair(p, i, &a, &b, &x, &layer) == SERVET_OK; i++)
+            if (layer == l) printf(" %d-%d", a, b);
+        printf("\n    curve (one-way):");
+        for (i = 0; servet_comm_curve(p, l, i, &x, &y, &z) == SERVET_OK; i++)
+            if (i % 4 == 0 || i == L.curve_points - 1) {
+                human_bytes(x, s1, sizeof s1);
+                printf(" %s %.2f us %.0f MB/s;", s1, y * 1e6, z / 1e6);
+            }
+        printf("\n    concurrent pairs:");
+        for (i = 0; servet_comm_scaling(p, l, i, &k, &y) == SERVET_OK; i++) printf(" %d: %.2f us;", k, y * 1e6);
+        printf("\n    %s messages vs one of N*S:", "N");
+        for (i = 0; servet_comm_aggregation(p, l, i, &x, &k, &y, &w) == SERVET_OK; i++) {
+            human_bytes(x, s1, sizeof s1);
+            printf(" %dx%s %.1f us vs %.1f us;", k, s1, y * 1e6, w * 1e6);
+        }
+        printf("\n");
+    }
 }
 
 static void show(const servet_profile *p, const servet_desc *d) {
@@ -226,6 +269,7 @@ static void show(const servet_profile *p, const servet_desc *d) {
             printf("\n");
         }
     }
+    show_comm(p);
 }
 
 /* ---- plot: SVG of the latency curve and its gradient (Fig. 2) ---- */
@@ -251,7 +295,8 @@ static void svg_curve(FILE *f, const char *title, const double *x, const double 
         char lab[32];
         double b = pow(2.0, i);
         if (b >= 1048576) snprintf(lab, sizeof lab, "%gM", b / 1048576);
-        else snprintf(lab, sizeof lab, "%gK", b / 1024);
+        else if (b >= 1024) snprintf(lab, sizeof lab, "%gK", b / 1024);
+        else snprintf(lab, sizeof lab, "%g", b);
         fprintf(f, "<line x1='%.1f' y1='%.0f' x2='%.1f' y2='%.0f' stroke='#ddd'/>", PX(i), T, PX(i), H - B);
         if (i % 2 == 0) fprintf(f, "<text x='%.1f' y='%.0f' text-anchor='middle'>%s</text>\n", PX(i), H - B + 14, lab);
     }
@@ -275,21 +320,97 @@ static void svg_curve(FILE *f, const char *title, const double *x, const double 
 #undef PY
 }
 
+/* comm_heatmap.svg: latency of every measured rank pair (grey: not
+   measured, layer from its relation class); comm_curves.svg: one-way time
+   and bandwidth of each layer's representative pair (Fig. 10c/d). */
+static int plot_comm(const servet_profile *p, const char *dir) {
+    servet_comm_info ci;
+    servet_comm_layer_info L;
+    char path[4096];
+    FILE *f;
+    int i, a, b, layer, l, n, cell;
+    double lat, lo = 1e300, hi = 0, x[64], y[64], z[64];
+    static const char *colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"};
+    if (servet_comm(p, &ci) != SERVET_OK) return 0;
+    for (i = 0; servet_comm_pair(p, i, &a, &b, &lat, &layer) == SERVET_OK; i++) {
+        if (lat < lo) lo = lat;
+        if (lat > hi) hi = lat;
+    }
+    cell = ci.ranks <= 32 ? 24 : ci.ranks <= 128 ? 6 : 2;
+    snprintf(path, sizeof path, "%s/comm_heatmap.svg", dir);
+    if (!(f = fopen(path, "w"))) { fprintf(stderr, "servet: cannot write %s\n", path); return 1; }
+    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif' font-size='11'>\n"
+               "<rect width='100%%' height='100%%' fill='white'/><text x='10' y='18' font-size='13'>one-way latency of a "
+               "%.0f-byte message between ranks (us, log colour; grey: not measured, labelled with its layer)</text>\n",
+            60 + cell * ci.ranks + 20, 60 + cell * ci.ranks + 20, ci.message_bytes);
+    for (a = 0; a < ci.ranks; a++)
+        for (b = 0; b < ci.ranks; b++) {
+            double v = -1;
+            int k, la, lb;
+            if (a == b) continue;
+            for (k = 0; servet_comm_pair(p, k, &la, &lb, &lat, &layer) == SERVET_OK; k++)
+                if ((la == a && lb == b) || (la == b && lb == a)) v = lat;
+            if (v > 0) {
+                double t = hi > lo ? (log(v) - log(lo)) / (log(hi) - log(lo)) : 0.5;
+                fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='rgb(%d,%d,%d)'><title>%d-%d %.2f us</title></rect>\n",
+                        50 + cell * b, 40 + cell * a, cell, cell, (int)(255 * t), (int)(60 + 120 * (1 - t)), (int)(255 * (1 - t)),
+                        a, b, v * 1e6);
+            } else {
+                fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='#ccc'/>", 50 + cell * b, 40 + cell * a, cell, cell);
+                if (cell >= 20)
+                    fprintf(f, "<text x='%d' y='%d' text-anchor='middle' fill='#555'>L%d</text>", 50 + cell * b + cell / 2,
+                            40 + cell * a + cell / 2 + 4, servet_comm_pair_layer(p, a, b));
+                fprintf(f, "\n");
+            }
+        }
+    if (cell >= 20)
+        for (a = 0; a < ci.ranks; a++)
+            fprintf(f, "<text x='45' y='%d' text-anchor='end'>%d</text><text x='%d' y='36' text-anchor='middle'>%d</text>\n",
+                    40 + cell * a + cell / 2 + 4, a, 50 + cell * a + cell / 2, a);
+    fprintf(f, "</svg>\n");
+    fclose(f);
+    printf("wrote %s\n", path);
+    snprintf(path, sizeof path, "%s/comm_curves.svg", dir);
+    if (!(f = fopen(path, "w"))) { fprintf(stderr, "servet: cannot write %s\n", path); return 1; }
+    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='760' height='%d' font-family='sans-serif' font-size='11'>\n",
+            310 * 2 * ci.layers);
+    for (l = 0; servet_comm_layer(p, l, &L) == SERVET_OK; l++) {
+        char title[160];
+        for (n = 0; n < 64 && servet_comm_curve(p, l, n, &x[n], &y[n], &z[n]) == SERVET_OK; n++) y[n] *= 1e6;
+        for (i = 0; i < n; i++) z[i] /= 1e6;
+        if (n < 2) continue;
+        snprintf(title, sizeof title, "layer %d (%s, ranks %d-%d): one-way time (us) vs message size", l,
+                 L.intra_node == 1 ? "intra-node" : L.intra_node == 0 ? "inter-node" : "mixed", L.rep_a, L.rep_b);
+        fprintf(f, "<g transform='translate(0,%d)' stroke='%s'>\n", 620 * l, colors[l % 6]);
+        svg_curve(f, title, x, y, n, 1, NULL, 0, 0);
+        fprintf(f, "</g>\n<g transform='translate(0,%d)'>\n", 620 * l + 310);
+        snprintf(title, sizeof title, "layer %d: bandwidth (MB/s) vs message size", l);
+        svg_curve(f, title, x, z, n, 1, NULL, 0, 0);
+        fprintf(f, "</g>\n");
+    }
+    fprintf(f, "</svg>\n");
+    fclose(f);
+    printf("wrote %s\n", path);
+    return 0;
+}
+
 static int plot(const servet_profile *p, const char *dir) {
     char path[4096];
     FILE *f;
     double marks[16], x[SERVET_CURVE_MAX], y[SERVET_CURVE_MAX], g[SERVET_CURVE_MAX];
     int i, nm = 0, n;
     const servet_curve *c;
+    servet_comm_info ci0;
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "servet: cannot create %s: %s\n", dir, strerror(errno));
         return 1;
     }
     c = servet_cache_curve(p);
-    if (!c) {
+    if (!c && servet_comm(p, &ci0) != SERVET_OK) {
         fprintf(stderr, "servet: the profile has no cache curve; run 'servet probe --only cache' first\n");
         return 1;
     }
+    if (!c) return plot_comm(p, dir);
     for (i = 0; i < servet_cache_count(p) && nm < 16; i++) {
         servet_cache_info ci;
         servet_cache(p, i, &ci);
@@ -349,7 +470,7 @@ static int plot(const servet_profile *p, const char *dir) {
         fclose(f);
         printf("wrote %s\n", path);
     }
-    return 0;
+    return plot_comm(p, dir);
 }
 
 static int cmd_simulate(int argc, char **argv) {
@@ -483,13 +604,38 @@ static int cmd_apex(int argc, char **argv) {
     return 0;
 }
 
+/* Started by an MPI launcher? (Open MPI, MPICH/Hydra, PMIx, Slurm's PMI) */
+static int launched_by_mpirun(void) {
+    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS", NULL};
+    int i;
+    for (i = 0; vars[i]; i++)
+        if (getenv(vars[i])) return 1;
+    return 0;
+}
+
+static int output(const servet_profile *p, const servet_desc *d, const char *cmd, const char *plotdir) {
+    if (!strcmp(cmd, "json")) {
+        size_t n = servet_json(p, NULL, 0);
+        char *buf = (char *)malloc(n + 1);
+        if (!buf) return 1;
+        servet_json(p, buf, n + 1);
+        fputs(buf, stdout);
+        free(buf);
+        return 0;
+    }
+    if (!strcmp(cmd, "plot")) return plot(p, plotdir);
+    show(p, d);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     servet_desc d;
     servet_profile *p = NULL;
     servet_result r;
     const char *cmd, *plotdir = NULL;
-    int i, verbose = 0;
+    int i, verbose = 0, mpi_rank = 0;
     memset(&d, 0, sizeof d);
+    (void)mpi_rank;
     if (argc < 2) {
         fputs(usage_text, stderr);
         return 2;
@@ -513,7 +659,7 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "--only")) {
             if (i + 1 >= argc) return die_usage("--only needs a list", NULL);
             if (servet_probes_parse(argv[++i], &d.probes) != SERVET_OK)
-                return die_usage("unknown or unavailable probe in --only (available: topology,cache,shared,memory,mbsp,apex)", argv[i]);
+                return die_usage("unknown or unavailable probe in --only (available: topology,cache,shared,memory,mbsp,apex,comm)", argv[i]);
         } else if (!strcmp(a, "--force")) d.force = 1;
         else if (!strcmp(a, "--all-pairs")) d.all_pairs = 1;
         else if (!strcmp(a, "--no-probe")) d.no_probe = 1;
@@ -543,10 +689,52 @@ int main(int argc, char **argv) {
         printf("%s\n", path);
         return 0;
     }
-    if (!strcmp(cmd, "probe") && !d.probes) d.probes = SERVET_PROBE_IMPLEMENTED;
     d.log = log_stderr;
     d.log_level = verbose ? SERVET_LOG_INFO : SERVET_LOG_WARN;
     if (isatty(2)) d.progress = progress_tty;
+    if ((d.probes & SERVET_PROBE_COMM) || launched_by_mpirun()) {
+        /* the communication probe: MPI, at least two ranks */
+#ifdef SERVET_USE_MPI
+        int size = 0, rc;
+        if (!launched_by_mpirun()) {
+            fprintf(stderr, "servet: the comm probe measures messages between MPI ranks: start this command with an MPI\n"
+                            "servet: launcher and at least 2 ranks, e.g.  mpirun -np 4 %s %s --only comm\n", argv[0], cmd);
+            return 1;
+        }
+        MPI_Init(&argc, &argv);
+        MPI_Comm_rank(MPI_COMM_WORLD, &mpi_rank);
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        if (size < 2 && (d.probes & SERVET_PROBE_COMM)) {
+            fprintf(stderr, "servet: the comm probe needs at least 2 MPI ranks (this job has 1): mpirun -np 2 %s %s --only comm\n",
+                    argv[0], cmd);
+            MPI_Finalize();
+            return 1;
+        }
+        if (!d.probes) d.probes = (strcmp(cmd, "probe") ? SERVET_PROBE_TOPOLOGY : SERVET_PROBE_NODE) | SERVET_PROBE_COMM;
+        if (mpi_rank != 0) d.progress = NULL;
+        r = servet_open_mpi(&p, &d, NULL);
+        if (r != SERVET_OK) {
+            if (mpi_rank == 0) {
+                fprintf(stderr, "servet: %s\n", servet_result_string(r));
+                if (r == SERVET_ERROR_NOT_CACHED) fprintf(stderr, "servet: run 'mpirun -np N servet-mpi probe --only comm' first\n");
+            }
+            MPI_Finalize();
+            return 1;
+        }
+        rc = mpi_rank == 0 ? output(p, &d, cmd, plotdir) : 0;
+        servet_close(p);
+        MPI_Finalize();
+        return rc;
+#else
+        if (d.probes & SERVET_PROBE_COMM) {
+            fprintf(stderr, "servet: the comm probe needs MPI, and this servet was built without it (SERVET_USE_MPI):\n"
+                            "servet: build bin/servet-mpi (make does when mpicc is found) and run\n"
+                            "servet:   mpirun -np N bin/servet-mpi %s --only comm   (N >= 2)\n", cmd);
+            return 1;
+        }
+#endif
+    }
+    if (!strcmp(cmd, "probe") && !d.probes) d.probes = SERVET_PROBE_NODE;
     r = SERVET_ERROR_NOT_CACHED;
     if (strcmp(cmd, "probe") && !d.probes && !d.force) {
         /* show/json/plot without --only: whatever is cached, probe only if nothing is */
@@ -562,20 +750,7 @@ int main(int argc, char **argv) {
         if (r == SERVET_ERROR_NOT_CACHED) fprintf(stderr, "servet: run 'servet probe' first\n");
         return 1;
     }
-    if (!strcmp(cmd, "json")) {
-        size_t n = servet_json(p, NULL, 0);
-        char *buf = (char *)malloc(n + 1);
-        if (!buf) { servet_close(p); return 1; }
-        servet_json(p, buf, n + 1);
-        fputs(buf, stdout);
-        free(buf);
-    } else if (!strcmp(cmd, "plot")) {
-        int rc = plot(p, plotdir);
-        servet_close(p);
-        return rc;
-    } else {
-        show(p, &d);
-    }
+    i = output(p, &d, cmd, plotdir);
     servet_close(p);
-    return 0;
+    return i;
 }
