@@ -9,12 +9,12 @@ CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c99 $(WARN) $(CFLAGS) $(HWLOC_CFLAGS) -pthread
 LDLIBS  = $(HWLOC_LIBS) -lm -lpthread
 
-TESTS   := tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_faults tests/test_mbsp tests/test_compile_two_tu
+TESTS   := tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_faults tests/test_mbsp tests/test_comm tests/test_compile_two_tu
 TOOLS   := bin/servet
 EXAMPLES:= examples/quickstart examples/mbsp_inner_product
 
 FUZZ_SECONDS ?= 60
-.PHONY: fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp install clean check-deps
+.PHONY: test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp install clean check-deps
 
 all: check-deps lib tools examples tests
 
@@ -31,6 +31,7 @@ lib/libservet.a: servet_impl.c servet.h
 MPICC   := $(shell command -v mpicc 2>/dev/null)
 ifneq ($(MPICC),)
 TOOLS   += bin/servet-mpi
+TESTS   += tests/test_comm_mpi
 endif
 tools: $(TOOLS)
 # the MPI flavour of the command (mpicc found): MPI-only features enabled
@@ -48,6 +49,10 @@ bin/bench_accuracy: tools/bench_accuracy.c tools/cachesim.h servet.h
 bin/bench_pairs: tools/bench_pairs.c servet.h
 	@mkdir -p bin
 	$(CC) $(ALL_CFLAGS) -o $@ tools/bench_pairs.c $(LDLIBS)
+
+bin/bench_comm: tools/bench_comm.c servet.h
+	@mkdir -p bin
+	$(MPICC) $(ALL_CFLAGS) -o $@ tools/bench_comm.c $(LDLIBS)
 
 bin/bench_open: tools/bench_open.c lib/libservet.a servet.h
 	@mkdir -p bin
@@ -70,6 +75,11 @@ tests/test_shared: tests/test_shared.c tests/harness.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_shared.c $(LDLIBS)
 tests/test_mbsp: tests/test_mbsp.c tests/harness.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_mbsp.c $(LDLIBS)
+tests/test_comm: tests/test_comm.c tests/harness.h servet.h
+	$(CC) $(ALL_CFLAGS) -o $@ tests/test_comm.c $(LDLIBS)
+# the communication probe over real ranks (mpirun), built when mpicc exists
+tests/test_comm_mpi: tests/test_comm_mpi.c tests/harness.h servet.h
+	$(MPICC) $(ALL_CFLAGS) -o $@ tests/test_comm_mpi.c $(LDLIBS)
 tests/test_faults: tests/test_faults.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_faults.c $(LDLIBS)
 # two translation units, one with the implementation: no duplicate symbols
@@ -83,6 +93,22 @@ probe: all
 
 test: all
 	./tests/run.sh
+
+# 4 MPI ranks on 2 emulated nodes (network namespaces; root). make test runs it too.
+test-cluster: all
+	./tests/cluster/run_tests.sh
+
+# issue 5: the comm probe's curve vs a plain ping-pong side by side (one node,
+# 2 ranks), and as root the emulated cluster's runs and the same comparison there
+bench-comm: all bin/bench_comm
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1 \
+	  mpirun -np 2 ./bin/bench_comm bench_data/comm_vs_pingpong_node.json 9
+	@if [ "$$(id -u)" = 0 ]; then \
+	  BENCH_OUT=bench_data/comm_cluster_runs.json ./tests/cluster/run_tests.sh && \
+	  SERVET_CLUSTER_ID=b$$$$ ./tests/cluster/cluster.sh up 2 && \
+	  SERVET_CLUSTER_ID=b$$$$ ./tests/cluster/cluster.sh mpirun -np 4 $(CURDIR)/bin/bench_comm bench_data/comm_vs_pingpong_cluster.json 7; \
+	  rc=$$?; SERVET_CLUSTER_ID=b$$$$ ./tests/cluster/cluster.sh down; exit $$rc; \
+	else echo "not root: the emulated-cluster part of bench-comm skipped"; fi
 
 bench: all bin/bench_open bin/bench_pairs
 	./bin/bench_open bench_data/open_vs_hwloc.json
@@ -101,7 +127,7 @@ install: all
 
 clean:
 	rm -rf lib bin tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_compile_two_tu \
-	  examples/quickstart examples/mbsp_inner_product tests/test_mbsp tests/tmp tests/fuzz_replay tests/fuzz_seeds tests/test_faults
+	  examples/quickstart examples/mbsp_inner_product tests/test_mbsp tests/tmp tests/fuzz_replay tests/fuzz_seeds tests/test_faults tests/test_comm tests/test_comm_mpi
 
 # issue 3's acceptance on this machine: 10 quiet runs, 10 with a busy neighbour
 bench-cache: bin/servet

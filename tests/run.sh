@@ -30,6 +30,7 @@ run_prog() { # runs a program that prints "N passed, N failed"; adds its counts
   pass=$((pass+p)); fail=$((fail+f))
   [ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || bad "$* exited $rc"
   echo "  $*: $line"
+  printf '%s\n' "$out" | grep -E '^(SKIPPED|comm probe:|  run|  all pairs|  tbf|  MPI comm)' | sed 's/^/    /'
 }
 
 SAN="-fsanitize=address,undefined,float-cast-overflow,float-divide-by-zero -fno-sanitize-recover=all -fno-omit-frame-pointer"
@@ -71,10 +72,11 @@ if [ "$mode" = all ]; then
   run_prog ./tests/test_shared
   run_prog ./tests/test_faults
   run_prog ./tests/test_mbsp
+  run_prog ./tests/test_comm
 fi
 
 echo "== the same under ASan + UBSan"
-for t in test_unit test_file test_shared test_faults test_mbsp test_concurrent; do
+for t in test_unit test_file test_shared test_faults test_mbsp test_comm test_concurrent; do
   if gcc -std=c99 -O1 -g $SAN $HW -o "$tmp/san_$t" tests/$t.c $LIBS 2>"$tmp/cc.log"; then
     arg=""; [ $t = test_concurrent ] && arg=16
     run_prog "$tmp/san_$t" $arg
@@ -152,6 +154,31 @@ if [ "$mode" = all ]; then
     grep -q "Apex-Map over 2 MPI ranks" "$tmp/out" && [ "$(grep -cE '^ +(0.01|1) ' "$tmp/out")" -eq 4 ] && ok \
       || { bad "apex MPI output"; cat "$tmp/out" >&2; }
   fi
+  echo "== MPI communication layers"
+  expect_rc 1 "comm probe without MPI says so" ./bin/servet probe --only comm
+  grep -q "built without it" "$tmp/err" && grep -q "mpirun -np N bin/servet-mpi" "$tmp/err" && ok || bad "no-MPI comm message"
+  if [ -x bin/servet-mpi ] && [ -x tests/test_comm_mpi ] && command -v mpirun >/dev/null; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+      OMPI_MCA_mpi_yield_when_idle=1
+    expect_rc 1 "comm probe outside mpirun says what it needs" ./bin/servet-mpi probe --only comm
+    grep -q "MPI" "$tmp/err" && grep -q "at least 2 ranks" "$tmp/err" && ok || bad "outside-mpirun message"
+    expect_rc 1 "comm probe with one rank says what it needs" timeout 120 mpirun -np 1 ./bin/servet-mpi probe --only comm
+    grep -q "at least 2 MPI ranks" "$tmp/err" && ok || bad "one-rank message"
+    echo "  one node, 2 ranks: one layer, measured, then read"
+    run_prog timeout 300 mpirun -np 2 ./tests/test_comm_mpi --cache-dir "$tmp/comm" --force --expect-layers 1 --expect-from-file 0
+    run_prog timeout 300 mpirun -np 2 ./tests/test_comm_mpi --cache-dir "$tmp/comm" --expect-layers 1 --expect-from-file 1
+    expect_rc 0 "mpirun -np 2 servet-mpi probe --only comm" timeout 300 mpirun -np 2 ./bin/servet-mpi probe --only comm --quick
+    grep -q "MPI communication: 2 ranks on 1 node, 1 layer" "$tmp/out" && ok || { bad "CLI comm output"; cat "$tmp/out" >&2; }
+    expect_rc 0 "mpirun -np 2 servet-mpi json" timeout 300 mpirun -np 2 ./bin/servet-mpi json --only comm
+    python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["comm"]; L=c["layers"][0]; assert c["ranks"]==2 and len(c["layers"])==1 and c["from_file"] and len(L["curve"])==23 and L["curve"][-1]["bytes"]==4194304 and "latency_s" in L and L["pairs"]==[[0,1]] and len(L["scaling"]["concurrent"])>=1 and len(L["scaling"]["aggregation"])==5' "$tmp/out" \
+      && ok || bad "json comm schema"
+    expect_rc 0 "mpirun -np 2 servet-mpi plot" timeout 300 mpirun -np 2 ./bin/servet-mpi plot "$tmp/cplot" --only comm
+    grep -q '<svg' "$tmp/cplot/comm_heatmap.svg" 2>/dev/null && grep -q 'polyline' "$tmp/cplot/comm_curves.svg" 2>/dev/null \
+      && ok || bad "plot wrote no comm SVGs"
+    unset OMPI_MCA_mpi_yield_when_idle
+  else
+    echo "  (no MPI build: the MPI communication checks skipped)"
+  fi
   expect_rc 2 "apex bad alpha" ./bin/servet apex --alpha 2
   expect_rc 2 "apex bad block" ./bin/servet apex --block x
   expect_rc 0 "plot" ./bin/servet plot "$tmp/plot" --no-probe
@@ -189,6 +216,11 @@ if [ "$mode" = all ] && [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; t
   else bad "noisy neighbour: L1 $q quiet vs $n loaded, and no warning"; fi
 fi
 unset SERVET_CACHE_DIR
+
+if [ "$mode" = all ]; then
+  echo "== emulated cluster (tests/cluster): 4 MPI ranks on 2 network-namespace nodes"
+  run_prog ./tests/cluster/run_tests.sh
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

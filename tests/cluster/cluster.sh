@@ -10,7 +10,7 @@
 #   cluster.sh up   [NODES]      create the namespaces (default 2 nodes)
 #   cluster.sh down              remove them (idempotent)
 #   cluster.sh mpirun ARGS...    run mpirun on node0 across all nodes
-#   cluster.sh tbf RATE          rate-limit every node's link (e.g. 200mbit)
+#   cluster.sh tbf RATE|off      rate-limit every node's link (e.g. 200mbit), or not
 #
 # Needs root (ip netns). The id in $SERVET_CLUSTER_ID (default "t") keeps
 # concurrent test beds apart.
@@ -64,7 +64,8 @@ tbf() {
     local rate=$1 n i
     n=$(cat "$nodes_file")
     for ((i = 0; i < n; i++)); do
-        tc -n "$(node_ns "$i")" qdisc replace dev eth0 root tbf rate "$rate" burst 64kb latency 100ms
+        if [ "$rate" = off ]; then tc -n "$(node_ns "$i")" qdisc del dev eth0 root 2>/dev/null || true
+        else tc -n "$(node_ns "$i")" qdisc replace dev eth0 root tbf rate "$rate" burst 64kb latency 100ms; fi
     done
 }
 
