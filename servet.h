@@ -5391,15 +5391,16 @@ static int servet__my_binding(const servet_profile *p, uint64_t *hash) {
 #ifdef __linux__
     {
         cpu_set_t set;
-        int i, core = -2;
-        uint64_t h = 1469598103934665603ull;
+        size_t cpu;
+        int core = -2;
+        uint64_t h = 1469598103934665603u;
         if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
-        for (i = 0; i < CPU_SETSIZE; i++) {
+        for (cpu = 0; cpu < (size_t)CPU_SETSIZE; cpu++) {
             int k, c = -1;
-            if (!CPU_ISSET(i, &set)) continue;
-            h = (h ^ (uint64_t)i) * 1099511628211ull;
-            for (k = 0; k < p->npus; k++) if (p->pus[k].os_index == i) c = p->pus[k].core;
-            if (pu < 0 && core == -2) { pu = i; core = c; }
+            if (!CPU_ISSET(cpu, &set)) continue;
+            h = (h ^ (uint64_t)cpu) * (uint64_t)1099511628211u;
+            for (k = 0; k < p->npus; k++) if ((size_t)p->pus[k].os_index == cpu) c = p->pus[k].core;
+            if (pu < 0 && core == -2) { pu = (int)cpu; core = c; }
             else if (c != core || c < 0) core = -1;
         }
         *hash = h;
@@ -5421,7 +5422,7 @@ static servet_result servet__comm_open(servet_profile *p, const servet_desc *d, 
     servet_profile q;
     servet__wbuf img;
     char key[512], fp[SERVET__FP_MAX], *dir = NULL, path[4200];
-    uint64_t fph = 1469598103934665603ull, pl1 = 1469598103934665603ull, pl2 = 0x9e3779b97f4a7c15ull, hash, bh;
+    uint64_t fph = 1469598103934665603u, pl1 = 1469598103934665603u, pl2 = 0x9e3779b97f4a7c15u, hash, bh;
     int i, k, ok, allok, pi = -1, found = 0;
     double msg = 32768.0;
     servet_result r = SERVET_OK;
@@ -5463,13 +5464,13 @@ static servet_result servet__comm_open(servet_profile *p, const servet_desc *d, 
         m->ranks[i].depth = (int32_t)x[1];
         m->ranks[i].numa = (int32_t)x[2];
         for (k = 0; k < SERVET__COMM_SIG; k++) m->ranks[i].anc[k] = (int32_t)x[3 + k];
-        pl1 = (pl1 ^ (uint64_t)node[i]) * 1099511628211ull;
-        pl1 = (pl1 ^ b) * 1099511628211ull;
+        pl1 = (pl1 ^ (uint64_t)node[i]) * (uint64_t)1099511628211u;
+        pl1 = (pl1 ^ b) * (uint64_t)1099511628211u;
         { uint64_t st = pl2 ^ b ^ ((uint64_t)node[i] << 32); pl2 = servet__rng_next(&st); }
     }
     for (i = 0; i < nnodes; i++) /* node fingerprints, in node order */
         for (k = 0; k < size; k++)
-            if (node[k] == i) { fph = (fph ^ (uint64_t)all[(size_t)k * SERVET__COMM_REC + 3 + SERVET__COMM_SIG]) * 1099511628211ull; break; }
+            if (node[k] == i) { fph = (fph ^ (uint64_t)all[(size_t)k * SERVET__COMM_REC + 3 + SERVET__COMM_SIG]) * (uint64_t)1099511628211u; break; }
     /* the Fig. 7 message: rank 0's L1 data cache, measured if it was */
     if (rank == 0) {
         if (p->nlevels > 0 && p->levels[0].size_bytes > 0) msg = p->levels[0].size_bytes;
@@ -5656,6 +5657,9 @@ servet_result servet_open_mpi(servet_profile **out, const servet_desc *desc_in, 
     r = (servet_result)worst;
     if (r != SERVET_OK) goto out;
 
+    /* the profile may come from a file another node with the same
+       fingerprint wrote: this process's host is names[rank] */
+    snprintf(p->hostname, sizeof p->hostname, "%s", names[rank]);
     /* 3. communication */
     if (want_comm && size < 2) {
         servet__logf(&ctx, SERVET_LOG_WARN, "one MPI rank: no pair to measure, no communication layers");

@@ -40,6 +40,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         servet_choose_placement(p, 8, SERVET_PLACE_SPREAD, pus);
         servet_choose_placement(p, 8, SERVET_PLACE_COMPACT, pus);
         servet__infer_profile_caches(p);
+        { /* a .comm file: every accessor, every pair's layer and cost */
+            servet_comm_info ci;
+            servet_comm_layer_info L;
+            int a, b, k;
+            double x, y, z, u;
+            char hn[64];
+            if (servet_comm(p, &ci) == SERVET_OK) {
+                for (i = 0; i < ci.layers; i++) {
+                    servet_comm_layer(p, i, &L);
+                    for (k = 0; servet_comm_curve(p, i, k, &x, &y, &z) == SERVET_OK; k++) {}
+                    for (k = 0; servet_comm_scaling(p, i, k, &a, &y) == SERVET_OK; k++) {}
+                    for (k = 0; servet_comm_aggregation(p, i, k, &x, &a, &y, &u) == SERVET_OK; k++) {}
+                }
+                for (k = 0; servet_comm_pair(p, k, &a, &b, &x, &i) == SERVET_OK; k++) {}
+                for (a = 0; a < ci.ranks && a < 64; a++) {
+                    servet_comm_rank_node(p, a, hn, sizeof hn);
+                    for (b = 0; b < ci.ranks && b < 64; b++) {
+                        servet_comm_pair_layer(p, a, b);
+                        servet_comm_time(p, a, b, 1000.0 * (a + 1));
+                    }
+                }
+            }
+        }
     }
     servet__clear_measured(p);
     free(p);

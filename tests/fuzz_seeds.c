@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define FUZZ_FINGERPRINT "servet-fuzz-fingerprint\ncpu=fuzz\n"
+static servet__ctx ctx0;
 
 static void put(const char *dir, const char *name, const unsigned char *d, size_t n) {
     char path[4096];
@@ -111,6 +112,45 @@ int main(int argc, char **argv) {
         servet__serialize(p, FUZZ_FINGERPRINT, &w2);
         put(dir, "valid-topology.prof", w2.d, w2.len);
         free(w2.d);
+    }
+    {   /* a .comm file: 2 nodes x 2 ranks, every pair measured, 2 layers */
+        servet__wbuf w3;
+        servet_profile q;
+        servet__comm *m = (servet__comm *)calloc(1, sizeof *m);
+        int a, b, k, n = 0, L, s;
+        m->nranks = 4; m->nnodes = 2; m->msg_bytes = 49152; m->key = 42;
+        m->ranks = (servet__commrank *)calloc(4, sizeof *m->ranks);
+        m->node_names = (char (*)[64])calloc(2, 64);
+        strcpy(m->node_names[0], "node0");
+        strcpy(m->node_names[1], "node1");
+        for (a = 0; a < 4; a++) {
+            m->ranks[a].node = a / 2; m->ranks[a].pu = a % 2; m->ranks[a].depth = 3; m->ranks[a].numa = 0;
+            for (k = 0; k < SERVET__COMM_SIG; k++) m->ranks[a].anc[k] = k < 3 ? (k == 2 ? a % 2 : 0) : -1;
+        }
+        m->pairs = (servet__commpair *)calloc(6, sizeof *m->pairs);
+        for (a = 0; a < 4; a++)
+            for (b = a + 1; b < 4; b++, n++) {
+                servet__commpair *c = &m->pairs[n];
+                c->a = a; c->b = b; c->cls = servet__comm_class(m, a, b);
+                c->flags = n < 2 ? SERVET__PAIR_REP : SERVET__PAIR_SAMPLE;
+                c->small = a / 2 == b / 2 ? 1e-6 : 5e-6; c->latency = 3 * c->small; c->spread = c->small_spread = 0.05;
+            }
+        m->npairs = n;
+        m->pairs[1].flags = SERVET__PAIR_REP; /* 0-2, the other-node class */
+        servet__comm_tolerance(&ctx0, m);
+        servet__comm_layers(&ctx0, m);
+        for (L = 0; L < m->nlayers; L++) {
+            servet__commlayer *Y = &m->layers[L];
+            Y->ncurve = SERVET__COMM_CURVE;
+            for (s = 0; s < Y->ncurve; s++) { Y->curve_bytes[s] = (double)(1 << s); Y->curve_s[s] = 1e-6 * (L + 1) + Y->curve_bytes[s] / 1e9; }
+            Y->nscale = 1; Y->scale_k[0] = 1; Y->scale_s[0] = 2e-6;
+            Y->nagg = 1; Y->agg_bytes[0] = 8; Y->agg_n[0] = 32; Y->agg_many[0] = 4e-5; Y->agg_one[0] = 2e-6;
+        }
+        servet__comm_holder(&q, p, m);
+        if (servet__serialize(&q, FUZZ_FINGERPRINT, &w3) != SERVET_OK) return 1;
+        put(dir, "valid-comm.prof", w3.d, w3.len);
+        free(w3.d);
+        servet__comm_free(&ctx0, m);
     }
     free(bad);
     free(w.d);

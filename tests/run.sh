@@ -54,7 +54,10 @@ if [ "$mode" = all ]; then
   if command -v mpicc >/dev/null; then
     # MPI flavour: mpi.h first turns on SERVET_USE_MPI
     printf '#include <mpi.h>\n#define SERVET_IMPLEMENTATION\n#include "servet.h"\nint main(void){return SERVET_USE_MPI - 1;}\n' > "$tmp/m.c"
-    compile "MPI build (mpicc)" mpicc -std=c99 -Wall -Wextra -Werror -I. $HW "$tmp/m.c" -o "$tmp/m" $LIBS
+    compile "MPI build (mpicc)" mpicc -std=c99 $STRICT -I. $HW "$tmp/m.c" -o "$tmp/m" $LIBS
+    OMPI_CC=clang MPICH_CC=clang compile "MPI build (mpicc, clang)" mpicc -std=c99 $STRICT -I. $HW -c "$tmp/m.c" -o "$tmp/m2.o"
+    # C++ (the MPI C++ bindings' own headers warn: left out)
+    compile "MPI build (C++)" mpicc -x c++ -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX -Wall -Wextra -Werror -I. $HW -c "$tmp/m.c" -o "$tmp/m3.o"
   else
     echo "  (mpicc not found: MPI flavour not compiled)"
   fi
