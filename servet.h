@@ -137,8 +137,16 @@
    previous binding before returning. servet_open() is not async-signal-safe.
    The probes start their own threads (pthreads; link with -pthread).
    MPI: define SERVET_USE_MPI (or include mpi.h first) to get the MPI-only API;
-   functions that exist in both builds return SERVET_ERROR_NO_MPI without it
-   (servet_apex_mpi: Apex-Map over the ranks of a communicator).
+   functions that exist in both builds return SERVET_ERROR_NO_MPI without it:
+   servet_open_mpi (node probes once per node, communication layers once per
+   job layout, see >>mpi and >>probe-comm) and servet_apex_mpi (Apex-Map over
+   the ranks of a communicator). Both are collective: every rank of the
+   communicator calls them, from one thread, after MPI_Init. The comm
+   accessors (servet_comm*, above) exist in both builds.
+
+       MPI_Comm comm = MPI_COMM_WORLD;
+       servet_open_mpi(&prof, &desc, &comm);         // desc.probes 0: + comm
+       double t = servet_comm_time(prof, 0, 5, 65536); // one-way seconds
 
    ============================================================================
    ENVIRONMENT
@@ -151,7 +159,8 @@
    CHANGES
    ============================================================================
    0.1.0  topology, binary cache file, cache-size probe, shared caches,
-          memory contention, thread placement, MultiBSP, Apex-Map, servet
+          memory contention, thread placement, MultiBSP, Apex-Map, MPI
+          communication layers (servet_open_mpi, .comm files), servet
           command.
 */
 /* The implementation needs POSIX/GNU declarations (clock_gettime, mmap flags,
