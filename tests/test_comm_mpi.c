@@ -8,6 +8,7 @@
                                  bytes/s (a tbf rate limit) and intra-node
                                  layers run above 4 B
      --json FILE                 rank 0 writes the profile's JSON there */
+#define _GNU_SOURCE 1 /* mpi.h may pull in libc headers before servet.h can ask for POSIX */
 #include <mpi.h>
 #define SERVET_IMPLEMENTATION
 #include "../servet.h"

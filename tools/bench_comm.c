@@ -8,6 +8,7 @@
    Ranks not in the pair wait asleep in both (as the probe's idle ranks
    do), so the two differ only in how the ping-pong is timed. Reported per
    size: the median over rounds of each, and their ratio. */
+#define _GNU_SOURCE 1 /* mpi.h may pull in libc headers before servet.h can ask for POSIX */
 #include <mpi.h>
 #define SERVET_IMPLEMENTATION
 #include "../servet.h"
