@@ -3395,7 +3395,7 @@ servet_result servet_apex_mpi(void *mpi_comm, const servet_apex_desc *desc, serv
       flagged, counted, and its own layer kept.
    2. Per layer, on the pair nearest the layer's median: ping-pong curve for
       1 B .. 4 MiB (powers of two; each size R repeats of enough round trips
-      to last ~2 ms; the median kept, Fig. 10c/d); aggregation: N = 32
+      to last ~10 ms, at least 4; the median kept, Fig. 10c/d); aggregation: N = 32
       messages of S bytes back to back vs one of N*S bytes (S = 8 B ..
       32 KiB), the evidence a message-aggregation decision needs; and
       scalability (Fig. 10b): k = 1, 2, 4 .. all rank-disjoint measured
@@ -3782,7 +3782,7 @@ static double servet__comm_time(MPI_Comm comm, int b, char *buf, int mode, int b
 static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, const servet_desc *d, MPI_Comm comm,
                                         int rank) {
     const int reps = d->quick ? 3 : 5;
-    const double target = d->quick ? 1e-3 : 5e-3, scale_target = d->quick ? 5e-3 : 20e-3;
+    const double target = d->quick ? 1e-3 : 10e-3, scale_target = d->quick ? 5e-3 : 20e-3;
     const int agg_n = 32;
     static const int agg_sizes[] = {8, 64, 512, 4096, 32768};
     const int nagg = (int)(sizeof agg_sizes / sizeof agg_sizes[0]);
