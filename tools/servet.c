@@ -273,7 +273,7 @@ static void show(const servet_profile *p, const servet_desc *d) {
 }
 
 /* ---- plot: SVG of the latency curve and its gradient (Fig. 2) ---- */
-static void svg_curve(FILE *f, const char *title, const double *x, const double *y, int n, int ylog,
+static void svg_curve(FILE *f, const char *title, const char *xlabel, const double *x, const double *y, int n, int ylog,
                       const double *marks, int nmarks, double yref) {
     const double W = 760, H = 300, L = 70, R = 20, T = 30, B = 40;
     double xmin = log2(x[0]), xmax = log2(x[n - 1]), ymin = 1e300, ymax = -1e300;
@@ -315,7 +315,7 @@ static void svg_curve(FILE *f, const char *title, const double *x, const double 
     for (i = 0; i < n; i++) fprintf(f, "%.1f,%.1f ", PX(log2(x[i])), PY(ylog ? log10(y[i]) : y[i]));
     fprintf(f, "'/>\n");
     for (i = 0; i < n; i++) fprintf(f, "<circle cx='%.1f' cy='%.1f' r='2' fill='#1f77b4'/>", PX(log2(x[i])), PY(ylog ? log10(y[i]) : y[i]));
-    fprintf(f, "\n<text x='%.0f' y='%.0f' text-anchor='middle'>array size (bytes, log2)</text>\n</svg>\n", (W + L) / 2, H - 6);
+    fprintf(f, "\n<text x='%.0f' y='%.0f' text-anchor='middle'>%s</text>\n</svg>\n", (W + L) / 2, H - 6, xlabel);
 #undef PX
 #undef PY
 }
@@ -330,7 +330,6 @@ static int plot_comm(const servet_profile *p, const char *dir) {
     FILE *f;
     int i, a, b, layer, l, n, cell;
     double lat, lo = 1e300, hi = 0, x[64], y[64], z[64];
-    static const char *colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"};
     if (servet_comm(p, &ci) != SERVET_OK) return 0;
     for (i = 0; servet_comm_pair(p, i, &a, &b, &lat, &layer) == SERVET_OK; i++) {
         if (lat < lo) lo = lat;
@@ -340,9 +339,11 @@ static int plot_comm(const servet_profile *p, const char *dir) {
     snprintf(path, sizeof path, "%s/comm_heatmap.svg", dir);
     if (!(f = fopen(path, "w"))) { fprintf(stderr, "servet: cannot write %s\n", path); return 1; }
     fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif' font-size='11'>\n"
-               "<rect width='100%%' height='100%%' fill='white'/><text x='10' y='18' font-size='13'>one-way latency of a "
-               "%.0f-byte message between ranks (us, log colour; grey: not measured, labelled with its layer)</text>\n",
-            60 + cell * ci.ranks + 20, 60 + cell * ci.ranks + 20, ci.message_bytes);
+               "<rect width='100%%' height='100%%' fill='white'/><text x='10' y='14' font-size='13'>one-way time of a "
+               "%.0f-byte message between ranks (row, column)</text>\n<text x='10' y='28'>blue %.2f us .. red %.2f us "
+               "(log scale); grey: not measured, labelled with the layer of its relation class</text>\n",
+            60 + cell * ci.ranks + 20 > 660 ? 60 + cell * ci.ranks + 20 : 660, 70 + cell * ci.ranks + 20, ci.message_bytes,
+            lo * 1e6, hi * 1e6);
     for (a = 0; a < ci.ranks; a++)
         for (b = 0; b < ci.ranks; b++) {
             double v = -1;
@@ -353,20 +354,20 @@ static int plot_comm(const servet_profile *p, const char *dir) {
             if (v > 0) {
                 double t = hi > lo ? (log(v) - log(lo)) / (log(hi) - log(lo)) : 0.5;
                 fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='rgb(%d,%d,%d)'><title>%d-%d %.2f us</title></rect>\n",
-                        50 + cell * b, 40 + cell * a, cell, cell, (int)(255 * t), (int)(60 + 120 * (1 - t)), (int)(255 * (1 - t)),
+                        50 + cell * b, 50 + cell * a, cell, cell, (int)(255 * t), (int)(60 + 120 * (1 - t)), (int)(255 * (1 - t)),
                         a, b, v * 1e6);
             } else {
-                fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='#ccc'/>", 50 + cell * b, 40 + cell * a, cell, cell);
+                fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='#ccc'/>", 50 + cell * b, 50 + cell * a, cell, cell);
                 if (cell >= 20)
                     fprintf(f, "<text x='%d' y='%d' text-anchor='middle' fill='#555'>L%d</text>", 50 + cell * b + cell / 2,
-                            40 + cell * a + cell / 2 + 4, servet_comm_pair_layer(p, a, b));
+                            50 + cell * a + cell / 2 + 4, servet_comm_pair_layer(p, a, b));
                 fprintf(f, "\n");
             }
         }
     if (cell >= 20)
         for (a = 0; a < ci.ranks; a++)
-            fprintf(f, "<text x='45' y='%d' text-anchor='end'>%d</text><text x='%d' y='36' text-anchor='middle'>%d</text>\n",
-                    40 + cell * a + cell / 2 + 4, a, 50 + cell * a + cell / 2, a);
+            fprintf(f, "<text x='45' y='%d' text-anchor='end'>%d</text><text x='%d' y='46' text-anchor='middle'>%d</text>\n",
+                    50 + cell * a + cell / 2 + 4, a, 50 + cell * a + cell / 2, a);
     fprintf(f, "</svg>\n");
     fclose(f);
     printf("wrote %s\n", path);
@@ -381,11 +382,11 @@ static int plot_comm(const servet_profile *p, const char *dir) {
         if (n < 2) continue;
         snprintf(title, sizeof title, "layer %d (%s, ranks %d-%d): one-way time (us) vs message size", l,
                  L.intra_node == 1 ? "intra-node" : L.intra_node == 0 ? "inter-node" : "mixed", L.rep_a, L.rep_b);
-        fprintf(f, "<g transform='translate(0,%d)' stroke='%s'>\n", 620 * l, colors[l % 6]);
-        svg_curve(f, title, x, y, n, 1, NULL, 0, 0);
+        fprintf(f, "<g transform='translate(0,%d)'>\n", 620 * l);
+        svg_curve(f, title, "message size (bytes, log2)", x, y, n, 1, NULL, 0, 0);
         fprintf(f, "</g>\n<g transform='translate(0,%d)'>\n", 620 * l + 310);
         snprintf(title, sizeof title, "layer %d: bandwidth (MB/s) vs message size", l);
-        svg_curve(f, title, x, z, n, 1, NULL, 0, 0);
+        svg_curve(f, title, "message size (bytes, log2)", x, z, n, 1, NULL, 0, 0);
         fprintf(f, "</g>\n");
     }
     fprintf(f, "</svg>\n");
@@ -423,9 +424,9 @@ static int plot(const servet_profile *p, const char *dir) {
     f = fopen(path, "w");
     if (!f) { fprintf(stderr, "servet: cannot write %s\n", path); return 1; }
     fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='760' height='620'>\n<g>\n");
-    svg_curve(f, "time per access (ns) - mcalibrator curve, detected levels in red", x, y, n, 1, marks, nm, 0);
+    svg_curve(f, "time per access (ns) - mcalibrator curve, detected levels in red", "array size (bytes, log2)", x, y, n, 1, marks, nm, 0);
     fprintf(f, "</g>\n<g transform='translate(0,310)'>\n");
-    if (n > 1) svg_curve(f, "gradient C[k+1]/C[k] (Servet Fig. 2b)", x, g, n - 1, 0, marks, nm, 1.0);
+    if (n > 1) svg_curve(f, "gradient C[k+1]/C[k] (Servet Fig. 2b)", "array size (bytes, log2)", x, g, n - 1, 0, marks, nm, 1.0);
     fprintf(f, "</g>\n</svg>\n");
     fclose(f);
     printf("wrote %s\n", path);
