@@ -170,6 +170,22 @@ if [ "$mode" = all ]; then
     echo "  one node, 2 ranks: one layer, measured, then read"
     run_prog timeout 300 mpirun -np 2 ./tests/test_comm_mpi --cache-dir "$tmp/comm" --force --expect-layers 1 --expect-from-file 0
     run_prog timeout 300 mpirun -np 2 ./tests/test_comm_mpi --cache-dir "$tmp/comm" --expect-layers 1 --expect-from-file 1
+    cf=$(ls "$tmp"/comm/servet-*.comm 2>/dev/null | head -1)
+    if [ -n "$cf" ]; then
+      echo "  a damaged .comm file is measured again; an unwritable cache directory still gives results"
+      printf '\x55' | dd of="$cf" bs=1 seek=200 conv=notrunc 2>/dev/null
+      run_prog timeout 300 mpirun -np 2 ./tests/test_comm_mpi --cache-dir "$tmp/comm" --expect-layers 1 --expect-from-file 0
+      grep -q "rejected" "$tmp/err" && ok || bad "no warning about the damaged .comm file"
+      run_prog timeout 300 mpirun -np 2 ./tests/test_comm_mpi --cache-dir "$tmp/comm" --expect-layers 1 --expect-from-file 1
+      mkdir -p "$tmp/ro" && cp "$tmp"/comm/servet-*.prof "$tmp/ro/" && chmod 500 "$tmp/ro"
+      if [ "$(id -u)" != 0 ]; then
+        run_prog timeout 300 mpirun -np 2 ./tests/test_comm_mpi --cache-dir "$tmp/ro" --expect-layers 1 --expect-from-file 0
+        grep -q "not saved" "$tmp/err" && ok || bad "no warning about the unwritable directory"
+      else
+        run_prog timeout 300 mpirun -np 2 ./tests/test_comm_mpi --cache-dir "$tmp/afile/sub" --expect-layers 1 --expect-from-file 0
+      fi
+      chmod 700 "$tmp/ro"
+    else bad "no .comm file written"; fi
     expect_rc 0 "mpirun -np 2 servet-mpi probe --only comm" timeout 300 mpirun -np 2 ./bin/servet-mpi probe --only comm --quick
     grep -q "MPI communication: 2 ranks on 1 node, 1 layer" "$tmp/out" && ok || { bad "CLI comm output"; cat "$tmp/out" >&2; }
     expect_rc 0 "mpirun -np 2 servet-mpi json" timeout 300 mpirun -np 2 ./bin/servet-mpi json --only comm

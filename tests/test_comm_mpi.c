@@ -17,6 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 
+static void log_stderr(void *user, servet_log_level level, const char *msg) {
+    (void)user;
+    (void)level;
+    fprintf(stderr, "servet: %s\n", msg);
+}
+
 static uint64_t comm_json_hash(const servet_profile *p) {
     size_t n = servet_json(p, NULL, 0);
     char *s = (char *)malloc(n + 1), *a, *b;
@@ -45,6 +51,7 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     memset(&d, 0, sizeof d);
     d.probes = SERVET_PROBE_TOPOLOGY | SERVET_PROBE_COMM;
+    d.log = log_stderr;
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--cache-dir") && i + 1 < argc) d.cache_dir = argv[++i];
         else if (!strcmp(argv[i], "--force")) d.force = 1;
