@@ -5547,6 +5547,7 @@ static servet_result servet__comm_open(servet_profile *p, const servet_desc *d, 
             q.comm = NULL;
             p->comm->from_file = (int32_t)st[0];
             p->sections |= SERVET_PROBE_COMM;
+            p->probe_seconds[4] = p->comm->seconds;
         } else {
             servet__logf(c, SERVET_LOG_ERROR, "communication results did not parse (%s)", why);
             r = SERVET_ERROR_CORRUPT;
