@@ -38,9 +38,17 @@ tools: $(TOOLS)
 bin/servet-mpi: tools/servet.c tools/cachesim.h servet.h
 	@mkdir -p bin
 	$(MPICC) -DSERVET_USE_MPI $(ALL_CFLAGS) -o $@ tools/servet.c $(LDLIBS)
+# make MPI=1: bin/servet itself is the MPI build (mpirun -np N bin/servet probe --only comm);
+# by default bin/servet stays MPI-free and the MPI build is bin/servet-mpi
+ifeq ($(MPI),1)
+bin/servet: tools/servet.c tools/cachesim.h servet.h
+	@mkdir -p bin
+	$(MPICC) -DSERVET_USE_MPI $(ALL_CFLAGS) -o $@ tools/servet.c $(LDLIBS)
+else
 bin/servet: tools/servet.c tools/cachesim.h servet.h
 	@mkdir -p bin
 	$(CC) $(ALL_CFLAGS) -o $@ tools/servet.c $(LDLIBS)
+endif
 
 bin/bench_accuracy: tools/bench_accuracy.c tools/cachesim.h servet.h
 	@mkdir -p bin
