@@ -5,21 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the whole file, malloc'ed, length in *n; NULL if it cannot be read */
 #if defined(__GNUC__) || defined(__clang__)
 #define SERVET_TEST_UNUSED __attribute__((unused))
 #else
 #define SERVET_TEST_UNUSED
-/* a topology-only desc on `dir` with a logger: fast opens for file tests */
-SERVET_TEST_UNUSED static servet_desc topology_desc(const char *dir, servet_log_fn log) {
-    servet_desc d;
-    memset(&d, 0, sizeof d);
-    d.cache_dir = dir;
-    d.probes = SERVET_PROBE_TOPOLOGY;
-    d.log = log;
-    return d;
-}
 #endif
+
+/* the whole file, malloc'ed, length in *n; NULL if it cannot be read */
 SERVET_TEST_UNUSED static unsigned char *slurp(const char *path, size_t *n) {
     FILE *f = fopen(path, "rb");
     unsigned char *b;
