@@ -62,6 +62,10 @@
        servet_choose_placement(prof, 16, SERVET_PLACE_SPREAD, pus);  // bandwidth-bound
        servet_choose_placement(prof, 16, SERVET_PLACE_COMPACT, pus); // threads share data
    pus[i] is the OS index of the PU for thread i (bind it with hwloc). See >>decide.
+   With communication layers (servet_open_mpi): servet_comm_time(prof, a, b,
+   bytes) is the one-way time of a message between ranks a and b, read off
+   their layer's measured curve; servet_comm_aggregation() has N messages of
+   S bytes against one of N*S, per layer.
 
    ============================================================================
    CACHE FILE
@@ -71,7 +75,10 @@
    Name: servet-<16 hex digits>.prof, the hex being the FNV-1a hash of the
    machine fingerprint: heterogeneous nodes sharing one $HOME each keep their
    own file, identical nodes share one. Reset: delete the file, or probe with
-   desc.force / `servet probe --force`.
+   desc.force / `servet probe --force`. Communication layers live beside them
+   in servet-<16 hex digits>.comm, the hex hashing the job layout (nodes'
+   fingerprints, every rank's node and binding): same format, the layout
+   text in place of the fingerprint, one section (id 7); written by rank 0.
 
    Fingerprint: a short text built from cheap reads only (cpuid vendor/model/
    brand on x86, sysconf, /sys/devices/system/{cpu,node}/online, cpu0's sibling
@@ -94,7 +101,8 @@
         48     8    creation time (seconds since the epoch)
         56     F    fingerprint text, then zero padding to a multiple of 8
        then per section: 24-byte section header
-         0     4    section id (1 topology, 2 cache, ...)
+         0     4    section id (1 topology, 2 cache, 3 shared, 4 memory,
+                    5 mbsp, 6 apex; 7 comm, alone in a .comm file)
          4     4    section payload version
          8     8    payload length L (checked against the bytes left)
         16     4    CRC32 of the section header (with this field zero) + payload
@@ -164,8 +172,9 @@
           command.
 */
 /* The implementation needs POSIX/GNU declarations (clock_gettime, mmap flags,
-   flock): if the file that defines SERVET_IMPLEMENTATION includes system
-   headers before servet.h, compile it with -D_GNU_SOURCE. */
+   flock, sched_getaffinity): if the file that defines SERVET_IMPLEMENTATION
+   includes system headers before servet.h - MPICH's mpi.h does - compile it
+   with -D_GNU_SOURCE (or define it first). */
 #if defined(SERVET_IMPLEMENTATION) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE 1
 #endif
@@ -682,6 +691,11 @@ static uint64_t servet__rng_next(uint64_t *s) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
+}
+/* one 64-bit word into a running hash: splitmix64 of the xor */
+SERVET__MAYBE_UNUSED static uint64_t servet__hash_word(uint64_t h, uint64_t v) {
+    uint64_t s = h ^ v;
+    return servet__rng_next(&s);
 }
 
 /* CRC32 (IEEE 802.3, reflected), nibble table: no mutable global state. */
@@ -3491,14 +3505,6 @@ SERVET__MAYBE_UNUSED static int32_t servet__comm_relation(const void *m, int a, 
     return servet__comm_class((const servet__comm *)m, a, b);
 }
 
-SERVET__MAYBE_UNUSED static double servet__median(double *v, int n) { /* sorts v */
-    int i, j;
-    if (n <= 0) return 0.0;
-    for (i = 1; i < n; i++)
-        for (j = i; j > 0 && v[j - 1] > v[j]; j--) { double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Fig. 7 on measured pairs. Each pair carries two costs: the one-way time
    of the Fig. 7 message and of an 8-byte message. The paper compares the
    first only; today it is a poor witness across kinds of layer: an L1-sized
@@ -3569,14 +3575,14 @@ SERVET__MAYBE_UNUSED static int servet__comm_layers(const servet__ctx *c, servet
         }
         L->lat_min = lat[0];
         L->lat_max = lat[cnt - 1];
-        L->latency = servet__median(lat, cnt);
+        L->latency = servet__quantile(lat, cnt, 0.5);
         for (i = 0; i < m->npairs; i++) {
             const servet__commpair *q = &m->pairs[i];
             if (q->layer == j && fabs(q->latency - L->latency) < bestd) { bestd = fabs(q->latency - L->latency); best = i; }
         }
         cnt = 0;
         for (i = 0; i < m->npairs; i++) if (m->pairs[i].layer == j) lat[cnt++] = m->pairs[i].small;
-        L->small = servet__median(lat, cnt);
+        L->small = servet__quantile(lat, cnt, 0.5);
         L->npairs = cnt;
         L->rep_a = m->pairs[best].a;
         L->rep_b = m->pairs[best].b;
@@ -3633,7 +3639,7 @@ static double servet__comm_noise(const servet__ctx *c, const servet__comm *m, in
     if (!v || m->npairs <= 0) { servet__free(c, v); return 0.0; }
     spreads = v + m->npairs;
     for (i = 0; i < m->npairs; i++) v[i] = which ? m->pairs[i].small_spread : m->pairs[i].spread;
-    noise = servet__median(v, m->npairs);
+    noise = servet__quantile(v, m->npairs, 0.5);
     for (i = 0; i < m->npairs; i++) {
         int seen = 0;
         double lo = 1e300, hi = 0.0;
@@ -3647,12 +3653,12 @@ static double servet__comm_noise(const servet__ctx *c, const servet__comm *m, in
                 if (x > hi) hi = x;
             }
         if (n >= 2) {
-            double med = servet__median(v, n);
+            double med = servet__quantile(v, n, 0.5);
             if (med > 0) spreads[ns++] = (hi - lo) / med;
         }
     }
     for (i = 0; i < ns; i++) if (spreads[i] > cls_noise) cls_noise = spreads[i];
-    if (ns >= 3) cls_noise = servet__median(spreads, ns);
+    if (ns >= 3) cls_noise = servet__quantile(spreads, ns, 0.5);
     servet__free(c, v);
     return cls_noise > noise ? cls_noise : noise;
 }
@@ -3771,7 +3777,7 @@ static double servet__comm_time(MPI_Comm comm, int b, char *buf, int mode, int b
     if (reps > 16) reps = 16;
     for (k = 0; k < reps; k++) v[k] = servet__comm_drive(comm, b, buf, mode, bytes, count, iters);
     {
-        double med = servet__median(v, reps);
+        double med = servet__quantile(v, reps, 0.5);
         if (spread) *spread = med > 0 ? (v[reps - 1] - v[0]) / med : 0.0;
         return med;
     }
@@ -3805,7 +3811,7 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
                                      (int)maxpairs, &nclasses);
     vals = (double *)servet__calloc(c, 2u * (size_t)npairs * (size_t)reps, sizeof(double));
     allv = (double *)servet__calloc(c, 2u * (size_t)npairs * (size_t)reps, sizeof(double));
-    plan = (int32_t *)servet__calloc(c, (size_t)npairs + 4u * (size_t)npairs + 1u, sizeof(int32_t));
+    plan = (int32_t *)servet__calloc(c, 3u * (size_t)npairs + 1u, sizeof(int32_t)); /* nlayers, layer per pair, reps */
     small_iters = (int32_t *)servet__calloc(c, (size_t)npairs + 1u, sizeof(int32_t));
     ok = vals && allv && plan && small_iters;
     MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm);
@@ -3843,11 +3849,11 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
                 m->pairs[i].cls = sel[i].cls;
                 m->pairs[i].flags = sel[i].flags;
                 /* the fastest round: interference only ever adds time */
-                med = servet__median(v, reps);
+                med = servet__quantile(v, reps, 0.5);
                 m->pairs[i].latency = v[0];
                 m->pairs[i].spread = v[0] > 0 ? (med - v[0]) / v[0] : 0.0;
                 v = allv + ((size_t)npairs + (size_t)i) * (size_t)reps;
-                med = servet__median(v, reps);
+                med = servet__quantile(v, reps, 0.5);
                 m->pairs[i].small = v[0];
                 m->pairs[i].small_spread = v[0] > 0 ? (med - v[0]) / v[0] : 0.0;
             }
@@ -5402,12 +5408,12 @@ static int servet__my_binding(const servet_profile *p, uint64_t *hash) {
         cpu_set_t set;
         size_t cpu;
         int core = -2;
-        uint64_t h = 1469598103934665603u;
+        uint64_t h = 0;
         if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
         for (cpu = 0; cpu < (size_t)CPU_SETSIZE; cpu++) {
             int k, c = -1;
             if (!CPU_ISSET(cpu, &set)) continue;
-            h = (h ^ (uint64_t)cpu) * (uint64_t)1099511628211u;
+            h = servet__hash_word(h, (uint64_t)cpu);
             for (k = 0; k < p->npus; k++) if ((size_t)p->pus[k].os_index == cpu) c = p->pus[k].core;
             if (pu < 0 && core == -2) { pu = (int)cpu; core = c; }
             else if (c != core || c < 0) core = -1;
@@ -5431,7 +5437,7 @@ static servet_result servet__comm_open(servet_profile *p, const servet_desc *d, 
     servet_profile q;
     servet__wbuf img;
     char key[512], fp[SERVET__FP_MAX], *dir = NULL, path[4200];
-    uint64_t fph = 1469598103934665603u, pl1 = 1469598103934665603u, pl2 = 0x9e3779b97f4a7c15u, hash, bh;
+    uint64_t fph = 0, pl1 = 0, pl2 = 0x5e47e7u, hash, bh; /* pl2: a second, independent placement hash */
     int i, k, ok, allok, pi = -1, found = 0;
     double msg = 32768.0;
     servet_result r = SERVET_OK;
@@ -5473,13 +5479,12 @@ static servet_result servet__comm_open(servet_profile *p, const servet_desc *d, 
         m->ranks[i].depth = (int32_t)x[1];
         m->ranks[i].numa = (int32_t)x[2];
         for (k = 0; k < SERVET__COMM_SIG; k++) m->ranks[i].anc[k] = (int32_t)x[3 + k];
-        pl1 = (pl1 ^ (uint64_t)node[i]) * (uint64_t)1099511628211u;
-        pl1 = (pl1 ^ b) * (uint64_t)1099511628211u;
-        { uint64_t st = pl2 ^ b ^ ((uint64_t)node[i] << 32); pl2 = servet__rng_next(&st); }
+        pl1 = servet__hash_word(servet__hash_word(pl1, (uint64_t)node[i]), b);
+        pl2 = servet__hash_word(pl2, b ^ ((uint64_t)node[i] << 32));
     }
     for (i = 0; i < nnodes; i++) /* node fingerprints, in node order */
         for (k = 0; k < size; k++)
-            if (node[k] == i) { fph = (fph ^ (uint64_t)all[(size_t)k * SERVET__COMM_REC + 3 + SERVET__COMM_SIG]) * (uint64_t)1099511628211u; break; }
+            if (node[k] == i) { fph = servet__hash_word(fph, (uint64_t)all[(size_t)k * SERVET__COMM_REC + 3 + SERVET__COMM_SIG]); break; }
     /* the Fig. 7 message: rank 0's L1 data cache, measured if it was */
     if (rank == 0) {
         if (p->nlevels > 0 && p->levels[0].size_bytes > 0) msg = p->levels[0].size_bytes;

@@ -160,7 +160,7 @@ static void fill_curves(servet__comm *m) {
 
 static void test_file_and_accessors(void) {
     servet__comm *m = layout(2);
-    servet_profile q, q2, *p = NULL;
+    servet_profile owner, q, q2, *p = NULL;
     servet__wbuf w;
     servet_desc d;
     servet_comm_info ci;
@@ -174,16 +174,17 @@ static void test_file_and_accessors(void) {
     servet__comm_layers(&ctx, m);
     fill_curves(m);
     m->key = 0x1234;
-    servet__comm_holder(&q, &q, m);
-    q.ctx = ctx;
+    memset(&owner, 0, sizeof owner);
+    owner.ctx = ctx;
+    servet__comm_holder(&q, &owner, m);
     CHECK(servet__serialize(&q, "servet-comm test key", &w) == SERVET_OK, "serialize");
-    servet__comm_holder(&q2, &q, NULL);
+    servet__comm_holder(&q2, &owner, NULL);
     CHECK(servet__parse(&q2, w.d, w.len, "servet-comm test key", &why) == SERVET_OK && q2.comm, "parse: %s", why);
     CHECK(servet__parse(&q2, w.d, w.len, "another key", &why) == SERVET_ERROR_CORRUPT, "another layout's file refused");
     /* every truncation is refused, a bit flip anywhere is refused (CRC) */
     for (k = 0, ok = 1; k < (int)w.len; k++) {
         servet_profile t2;
-        servet__comm_holder(&t2, &q, NULL);
+        servet__comm_holder(&t2, &owner, NULL);
         if (servet__parse(&t2, w.d, (size_t)k, "servet-comm test key", &why) == SERVET_OK) ok = 0;
         servet__clear_measured(&t2);
     }
@@ -193,7 +194,7 @@ static void test_file_and_accessors(void) {
         servet_profile t2;
         memcpy(img, w.d, w.len);
         img[(size_t)rand() % w.len] ^= (unsigned char)(1u << (rand() % 8));
-        servet__comm_holder(&t2, &q, NULL);
+        servet__comm_holder(&t2, &owner, NULL);
         if (memcmp(img, w.d, w.len) && servet__parse(&t2, img, w.len, "servet-comm test key", &why) == SERVET_OK) ok = 0;
         servet__clear_measured(&t2);
     }

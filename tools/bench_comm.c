@@ -36,13 +36,6 @@ static double plain_pingpong(int rank, int a, int b, char *buf, int bytes) {
     return (MPI_Wtime() - t0) / (2.0 * n);
 }
 
-static double median(double *v, int n) {
-    int i, j;
-    for (i = 1; i < n; i++)
-        for (j = i; j > 0 && v[j - 1] > v[j]; j--) { double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 int main(int argc, char **argv) {
     static double sv[MAXL][SIZES][MAXR], pv[MAXL][SIZES][MAXR];
     int rank, size, rounds = argc > 2 ? atoi(argv[2]) : 5, r, l, s, nl = 0, rep[MAXL][2];
@@ -87,21 +80,9 @@ int main(int argc, char **argv) {
            after; the other ranks wait as the probe's idle ranks do (sleeps
            doubling from 20 us to 8 ms), one wait per layer as in the probe */
         for (l = 0; l < nl; l++) {
-            MPI_Request q;
-            int done = 0, in = rank == rep[l][0] || rank == rep[l][1];
-            long ns = 20000;
+            int in = rank == rep[l][0] || rank == rep[l][1];
             double t[SIZES];
-            MPI_Ibarrier(MPI_COMM_WORLD, &q);
-            while (!done) {
-                MPI_Test(&q, &done, MPI_STATUS_IGNORE);
-                if (!done && !in) {
-                    struct timespec ts;
-                    ts.tv_sec = 0;
-                    ts.tv_nsec = ns;
-                    nanosleep(&ts, NULL);
-                    if (ns < 8000000) ns *= 2;
-                }
-            }
+            servet__mpi_barrier(MPI_COMM_WORLD, in); /* the probe's own idle wait */
             for (s = 0; s < SIZES; s++) t[s] = in ? plain_pingpong(rank, rep[l][0], rep[l][1], buf, 1 << s) : 0.0;
             if (rank == rep[l][0] && rank != 0) MPI_Send(t, SIZES, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD);
             if (rank == 0 && rep[l][0] != 0) MPI_Recv(t, SIZES, MPI_DOUBLE, rep[l][0], 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -121,7 +102,7 @@ int main(int argc, char **argv) {
             fprintf(f, "%s{\"representative\":[%d,%d],\"host_a\":\"%s\",\"points\":[\n", l ? ",\n" : "", rep[l][0], rep[l][1], hosts[l]);
             printf("layer %d (ranks %d-%d)\n%10s %12s %12s %8s\n", l, rep[l][0], rep[l][1], "bytes", "servet us", "plain us", "ratio");
             for (s = 0; s < SIZES; s++) {
-                double a = median(sv[l][s], rounds), b = median(pv[l][s], rounds), q = a / b;
+                double a = servet__quantile(sv[l][s], rounds, 0.5), b = servet__quantile(pv[l][s], rounds, 0.5), q = a / b;
                 double amin = sv[l][s][0], amax = sv[l][s][rounds - 1], bmin = pv[l][s][0], bmax = pv[l][s][rounds - 1];
                 ratios[s] = q;
                 if (fabs(q - 1) > worst) worst = fabs(q - 1);
@@ -131,9 +112,9 @@ int main(int argc, char **argv) {
                 printf("%10d %12.3f %12.3f %8.3f\n", 1 << s, a * 1e6, b * 1e6, q);
             }
             fprintf(f, "],\"sizes_within_10pct\":%d,\"sizes\":%d,\"max_abs_deviation\":%.4f,\"median_ratio\":%.4f}", within, SIZES,
-                    worst, median(ratios, SIZES));
+                    worst, servet__quantile(ratios, SIZES, 0.5));
             printf("  %d of %d sizes within 10%%, largest deviation %.1f%%, median ratio %.3f\n", within, SIZES, 100 * worst,
-                   median(ratios, SIZES));
+                   servet__quantile(ratios, SIZES, 0.5));
         }
         fprintf(f, "]}\n");
         fclose(f);
