@@ -3795,7 +3795,7 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
     size_t bufbytes = (size_t)4 << 20, maxpairs;
     servet__pairres *sel = NULL;
     double *vals = NULL, *allv = NULL, *lvals = NULL, *lall = NULL, t0 = MPI_Wtime();
-    int32_t *plan = NULL, *small_iters = NULL;
+    int32_t *plan = NULL, *iters = NULL;
     char *buf = NULL;
     int npairs, nclasses, i, r, ok, allok, L, msg = (int)m->msg_bytes;
     maxpairs = (size_t)m->nranks * (size_t)(m->nranks - 1) / 2;
@@ -3812,8 +3812,8 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
     vals = (double *)servet__calloc(c, 2u * (size_t)npairs * (size_t)reps, sizeof(double));
     allv = (double *)servet__calloc(c, 2u * (size_t)npairs * (size_t)reps, sizeof(double));
     plan = (int32_t *)servet__calloc(c, 3u * (size_t)npairs + 1u, sizeof(int32_t)); /* nlayers, layer per pair, reps */
-    small_iters = (int32_t *)servet__calloc(c, (size_t)npairs + 1u, sizeof(int32_t));
-    ok = vals && allv && plan && small_iters;
+    iters = (int32_t *)servet__calloc(c, 2u * (size_t)npairs + 1u, sizeof(int32_t)); /* per pair: Fig. 7, 8 B */
+    ok = vals && allv && plan && iters;
     MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm);
     if (!allok) { ok = 0; goto out; }
 
@@ -3824,13 +3824,13 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
             servet__mpi_barrier(comm, rank == a || rank == b);
             if (rank == a) {
                 if (r == 0) {
-                    plan[i] = servet__comm_iters(comm, b, buf, SERVET__CTL_PINGPONG, msg, 1, target);
-                    small_iters[i] = servet__comm_iters(comm, b, buf, SERVET__CTL_PINGPONG, 8, 1, target);
+                    iters[2 * i] = servet__comm_iters(comm, b, buf, SERVET__CTL_PINGPONG, msg, 1, target);
+                    iters[2 * i + 1] = servet__comm_iters(comm, b, buf, SERVET__CTL_PINGPONG, 8, 1, target);
                 }
                 vals[(size_t)i * (size_t)reps + (size_t)r] =
-                    servet__comm_drive(comm, b, buf, SERVET__CTL_PINGPONG, msg, 1, plan[i]);
+                    servet__comm_drive(comm, b, buf, SERVET__CTL_PINGPONG, msg, 1, iters[2 * i]);
                 vals[((size_t)npairs + (size_t)i) * (size_t)reps + (size_t)r] =
-                    servet__comm_drive(comm, b, buf, SERVET__CTL_PINGPONG, 8, 1, small_iters[i]);
+                    servet__comm_drive(comm, b, buf, SERVET__CTL_PINGPONG, 8, 1, iters[2 * i + 1]);
                 servet__comm_stop(comm, b);
             } else if (rank == b) {
                 servet__comm_serve(comm, a, buf);
@@ -3915,13 +3915,13 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
             if (nd > 0) ks[nk++] = nd;
             {
                 /* the same iteration count for every k: from rank 0's layer latency */
-                int iters = 1;
+                int scale_iters = 1;
                 double lat = 0.0;
                 if (rank == 0) lat = m->layers[L].latency;
                 servet__mpi_bcast(&lat, 1, MPI_DOUBLE, 0, comm);
-                iters = lat > 0 ? (int)(scale_target / (2.0 * lat)) : 10;
-                if (iters < 4) iters = 4;
-                if (iters > 100000) iters = 100000;
+                scale_iters = lat > 0 ? (int)(scale_target / (2.0 * lat)) : 10;
+                if (scale_iters < 4) scale_iters = 4;
+                if (scale_iters > 100000) scale_iters = 100000;
                 for (s = 0; s < nk; s++) {
                     int q, role = -1, peer = -1;
                     for (q = 0; q < ks[s]; q++) {
@@ -3938,7 +3938,7 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
                     servet__mpi_barrier(comm, role >= 0);
                     if (rank == 0) m->layers[L].scale_k[s] = ks[s];
                     if (role == 0) { /* the k drivers' shares sum to the mean over pairs */
-                        double t = servet__comm_drive(comm, peer, buf, SERVET__CTL_PINGPONG, msg, 1, iters);
+                        double t = servet__comm_drive(comm, peer, buf, SERVET__CTL_PINGPONG, msg, 1, scale_iters);
                         servet__comm_stop(comm, peer);
                         lv[3 * SERVET__COMM_CURVE + SERVET__COMM_SCALE + s] = t / ks[s];
                     } else if (role == 1) {
@@ -3980,7 +3980,7 @@ out:
     servet__free(c, vals);
     servet__free(c, allv);
     servet__free(c, plan);
-    servet__free(c, small_iters);
+    servet__free(c, iters);
     servet__free(c, lvals);
     servet__free(c, lall);
     return ok ? SERVET_OK : SERVET_ERROR_PROBE_FAILED;
