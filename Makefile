@@ -113,6 +113,7 @@ bench-comm: all bin/bench_comm
 	  mpirun -np 2 ./bin/bench_comm bench_data/comm_vs_pingpong_node.json 9
 	@if [ "$$(id -u)" = 0 ]; then \
 	  BENCH_OUT=bench_data/comm_cluster_runs.json ./tests/cluster/run_tests.sh && \
+	  ./tests/cluster/stability.sh bench_data/comm_cluster_stability.json 10 && \
 	  SERVET_CLUSTER_ID=b$$$$ ./tests/cluster/cluster.sh up 2 && \
 	  SERVET_CLUSTER_ID=b$$$$ ./tests/cluster/cluster.sh mpirun -np 4 $(CURDIR)/bin/bench_comm bench_data/comm_vs_pingpong_cluster.json 7; \
 	  rc=$$?; SERVET_CLUSTER_ID=b$$$$ ./tests/cluster/cluster.sh down; exit $$rc; \
