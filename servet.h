@@ -5181,6 +5181,15 @@ static void servet__remove_stale_tmp(const servet__ctx *c, const char *dir, uint
     closedir(dh);
 }
 
+/* allocator and logger of a call, from its desc */
+static void servet__ctx_from_desc(servet__ctx *ctx, const servet_desc *d) {
+    memset(ctx, 0, sizeof *ctx);
+    ctx->al = d->allocator;
+    ctx->log = d->log;
+    ctx->log_user = d->log_user;
+    ctx->level = d->log_level;
+}
+
 static servet_result servet__run_probes(servet_profile *p, unsigned todo, const servet_desc *d) {
     hwloc_topology_t t;
     servet_result r;
@@ -5276,11 +5285,7 @@ servet_result servet_open(servet_profile **out, const servet_desc *desc_in) {
     }
     /* the shared-cache and memory probes size their arrays from the cache probe */
     if (want & (SERVET_PROBE_SHARED | SERVET_PROBE_MEMORY)) want |= SERVET_PROBE_CACHE;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.al = d.allocator;
-    ctx.log = d.log;
-    ctx.log_user = d.log_user;
-    ctx.level = d.log_level;
+    servet__ctx_from_desc(&ctx, &d);
     p = (servet_profile *)servet__calloc(&ctx, 1, sizeof *p);
     if (!p) return SERVET_ERROR_OUT_OF_MEMORY;
     p->ctx = ctx;
@@ -5588,11 +5593,7 @@ servet_result servet_open_mpi(servet_profile **out, const servet_desc *desc_in, 
     *out = NULL;
     memset(&d, 0, sizeof d);
     if (desc_in) d = *desc_in;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.al = d.allocator;
-    ctx.log = d.log;
-    ctx.log_user = d.log_user;
-    ctx.level = d.log_level;
+    servet__ctx_from_desc(&ctx, &d);
     MPI_Initialized(&init);
     MPI_Finalized(&fin);
     if (!init || fin) {
