@@ -14,7 +14,7 @@ TOOLS   := bin/servet
 EXAMPLES:= examples/quickstart examples/mbsp_inner_product
 
 FUZZ_SECONDS ?= 60
-.PHONY: test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp install clean check-deps
+.PHONY: test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
 
 all: check-deps lib tools examples tests
 
@@ -141,6 +141,10 @@ clean:
 # issue 3's acceptance on this machine: 10 quiet runs, 10 with a busy neighbour
 bench-cache: bin/servet
 	python3 tools/accept_cache.py 10 bench_data/cache_probe_runs.json
+
+# the cache probe beside a memory-bound neighbour, N runs quiet and loaded
+bench-noisy: bin/servet
+	python3 tools/bench_noisy.py 20 bench_data/noisy_neighbour_runs.json
 
 # issue 4's acceptance on this machine: 5 runs of the shared-cache and memory probes
 bench-shared: bin/servet

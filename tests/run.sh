@@ -244,9 +244,14 @@ if [ "$mode" = all ] && [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; t
     echo "  quiet L1 $q differed from the loaded $n: quiet again -> $(l1 "$tmp/quiet.json")"
     q=$(l1 "$tmp/quiet.json")
   fi
+  # what must not happen: a loaded L1 that is wrong and silent. Wrong is:
+  # neither the quiet figure nor the OS's (on a busy VM host the quiet run
+  # can be the disturbed one: it says so itself)
+  os=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["caches"][0].get("reported_size_bytes"))' "$tmp/noisy.json")
   if [ "$q" = "$n" ]; then ok; echo "  L1 $q bytes quiet and beside the load"
-  elif grep -q "stayed noisy" "$tmp/noisy.err"; then ok; echo "  L1 $q quiet, $n loaded, and the probe said it was disturbed"
-  else bad "noisy neighbour: L1 $q quiet vs $n loaded, and no warning"; fi
+  elif [ "$n" = "$os" ]; then ok; echo "  L1 $n beside the load, the OS figure; the quiet runs said $q"
+  elif grep -q -e "stayed noisy" -e "also at a second look" "$tmp/noisy.err"; then ok; echo "  L1 $q quiet, $n loaded, and the probe said it was disturbed"
+  else bad "noisy neighbour: L1 $q quiet vs $n loaded (OS $os), and no warning"; fi
 fi
 unset SERVET_CACHE_DIR
 

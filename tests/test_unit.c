@@ -206,6 +206,115 @@ static void test_sim_detect(void) {
     }
 }
 
+/* The second look (>>probe-cache item 8): a burst of interference that lasts
+   over the points just below the L1 step leaves a monotone curve with the
+   step moved down (and unrefined: the peak moved); measuring the points
+   around each step again, later, on the refinement grid, puts it back. */
+typedef struct burst_fake {
+    double l1, l2, mem;      /* capacities of a 2-level staircase */
+    double burst_lo, burst_hi, burst_factor;
+    double max_bytes; /* the buffers end there: a larger size fails, as in the real chase */
+    int burst_on;
+    long burst_calls; /* a burst that lasts this many more calls in the window */
+    long calls, calls_above_8m;
+} burst_fake;
+static double burst_measure(void *user, double bytes, int replica) {
+    burst_fake *f = (burst_fake *)user;
+    double t = bytes <= f->l1 ? 1.3 : bytes <= f->l2 ? 4.0 : bytes <= f->mem ? 12.0 : 80.0;
+    (void)replica;
+    if (f->max_bytes > 0.0 && bytes > f->max_bytes) return 0.0;
+    f->calls++;
+    if (bytes > 8.0 * 1048576.0) f->calls_above_8m++;
+    if (bytes > f->burst_lo && bytes <= f->burst_hi) {
+        if (f->burst_on) t *= f->burst_factor;
+        else if (f->burst_calls > 0) { f->burst_calls--; t *= f->burst_factor; }
+    }
+    return t * noise(0.01);
+}
+static void test_second_look(void) {
+    burst_fake f;
+    servet_sweep_desc d;
+    servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
+    servet_cache_level lv[8];
+    double next, reported[3] = {49152.0, 1310720.0, 20.0 * 1048576.0};
+    int k, k2, lowered, pass;
+    memset(&f, 0, sizeof f);
+    f.l1 = 49152.0; f.l2 = 1310720.0; f.mem = 20.0 * 1048576.0;
+    f.burst_lo = 38912.0; f.burst_hi = 49152.0;
+    f.burst_factor = 2.9; /* just under the L2 time: a monotone curve */
+    memset(&d, 0, sizeof d);
+    d.min_bytes = 4096; d.max_bytes = 64.0 * 1048576.0; d.line_bytes = 64; d.page_bytes = 2097152.0;
+    d.repeats = 3;
+    f.max_bytes = d.max_bytes;
+    for (pass = 0; pass < 2; pass++) { /* with and without an OS figure */
+        f.burst_on = 1;
+        CHECK(servet_sweep(burst_measure, &f, &d, c) == SERVET_OK, "sweep");
+        k = servet__infer(c->bytes, c->ns, c->spread, c->n, c->page_bytes, lv, 8, &next, log(1.3));
+        CHECK(k >= 2 && lv[0].size_bytes <= 40960.0, "pass %d: the burst moves L1 down (%.0f, %d levels)", pass,
+              k > 0 ? lv[0].size_bytes : 0.0, k);
+        f.burst_on = 0;
+        f.calls_above_8m = 0;
+        lowered = servet__recheck_steps(burst_measure, &f, &d, c, lv, k > 0 ? k : 0, reported, pass ? 0 : 3, 0.0);
+        CHECK(lowered > 0, "pass %d: second look lowered or added %d points", pass, lowered);
+        CHECK(f.calls_above_8m == 0, "pass %d: the 20 MiB level, agreeing, was not walked again (%ld calls)", pass,
+              f.calls_above_8m);
+        k2 = servet__infer(c->bytes, c->ns, c->spread, c->n, c->page_bytes, lv, 8, &next, log(1.3));
+        if (pass == 0)
+            CHECK(k2 >= 1 && fabs(lv[0].size_bytes / 49152.0 - 1.0) < 0.03, "L1 after a look with the OS figure %.0f",
+                  k2 > 0 ? lv[0].size_bytes : 0.0);
+        else /* one look reaches a quarter octave above the step: it moves up */
+            CHECK(k2 >= 1 && lv[0].size_bytes > 40960.0, "L1 after a look without an OS figure %.0f",
+                  k2 > 0 ? lv[0].size_bytes : 0.0);
+        CHECK(servet__recheck_steps(burst_measure, &f, &d, c, lv, k2, reported, 3, 0.0) >= 0 &&
+                  servet__infer(c->bytes, c->ns, c->spread, c->n, c->page_bytes, lv, 8, &next, log(1.3)) >= 1 &&
+                  fabs(lv[0].size_bytes / 49152.0 - 1.0) < 0.03,
+              "pass %d: another look at a clean curve leaves L1 at %.0f", pass, lv[0].size_bytes);
+    }
+    /* the whole second look: a burst that lasts into the first look (its
+       first 24 measurements in the burst window stay slow: 8 of its 11
+       points) is outlived by the extra L1 rounds, with or without an OS L1
+       figure to aim at */
+    for (pass = 0; pass < 2; pass++) {
+        double first = 0.0;
+        int rounds = 0;
+        f.burst_on = 1;
+        CHECK(servet_sweep(burst_measure, &f, &d, c) == SERVET_OK, "sweep");
+        f.burst_on = 0;
+        f.burst_calls = 24;
+        lowered = servet__second_look(burst_measure, &f, &d, c, reported, 3, pass ? 0.0 : 49152.0, 0.0, &first, &rounds);
+        k = servet__infer(c->bytes, c->ns, c->spread, c->n, c->page_bytes, lv, 8, &next, log(1.3));
+        CHECK(first > 0.0 && first <= 40960.0, "second_look pass %d: first L1 estimate %.0f", pass, first);
+        CHECK(lowered > 0 && rounds >= 2 && rounds <= 3 && k >= 1 && fabs(lv[0].size_bytes / 49152.0 - 1.0) < 0.03,
+              "second_look %s the OS figure: %d rounds, %d lowered or added, L1 %.0f", pass ? "without" : "with",
+              rounds, lowered, k > 0 ? lv[0].size_bytes : 0.0);
+        f.burst_calls = 0;
+    }
+    /* a large level the OS contradicts is walked again */
+    {
+        servet_cache_level big;
+        memset(&big, 0, sizeof big);
+        big.size_bytes = big.estimate_bytes = big.range_lo_bytes = big.range_hi_bytes = 16.0 * 1048576.0;
+        f.calls_above_8m = 0;
+        CHECK(servet__recheck_steps(burst_measure, &f, &d, c, &big, 1, reported, 3, 0.0) >= 0 && f.calls_above_8m > 0,
+              "a disagreeing 16 vs 20 MiB level is re-measured (%ld calls)", f.calls_above_8m);
+        /* past its deadline a look starts no measurement */
+        {
+            long calls = f.calls;
+            CHECK(servet__recheck_steps(burst_measure, &f, &d, c, &big, 1, reported, 3, servet__now() - 1.0) == 0 &&
+                      f.calls == calls,
+                  "a look past its deadline measures nothing (%ld calls)", f.calls - calls);
+        }
+        /* a step near the end of the sweep: the look stops where the buffers end */
+        {
+            double at_end[1] = {64.0 * 1048576.0};
+            big.size_bytes = big.estimate_bytes = big.range_lo_bytes = big.range_hi_bytes = 56.0 * 1048576.0;
+            CHECK(servet__recheck_steps(burst_measure, &f, &d, c, &big, 1, at_end, 1, 0.0) >= 0,
+                  "a look at a step by the sweep's end stays within max_bytes");
+        }
+    }
+    free(c);
+}
+
 static void test_misc(void) {
     unsigned bits = 0;
     int r;
@@ -234,6 +343,7 @@ int main(void) {
     test_tlb();
     test_simulator();
     test_sim_detect();
+    test_second_look();
     test_misc();
     TEST_SUMMARY();
 }
