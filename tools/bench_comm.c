@@ -78,12 +78,14 @@ int main(int argc, char **argv) {
         servet_close(p);
         /* the plain ping-pong on the same pairs (the first round's), right
            after; the other ranks wait as the probe's idle ranks do (sleeps
-           doubling from 20 us to 8 ms), one wait per layer as in the probe */
+           doubling from 20 us to 8 ms), one wait before and one after each
+           layer's ping-pong, as in the probe */
         for (l = 0; l < nl; l++) {
             int in = rank == rep[l][0] || rank == rep[l][1];
             double t[SIZES];
             servet__mpi_barrier(MPI_COMM_WORLD, in); /* the probe's own idle wait */
             for (s = 0; s < SIZES; s++) t[s] = in ? plain_pingpong(rank, rep[l][0], rep[l][1], buf, 1 << s) : 0.0;
+            servet__comm_step_end(MPI_COMM_WORLD, in); /* nobody spins ahead into the next layer's barrier */
             if (rank == rep[l][0] && rank != 0) MPI_Send(t, SIZES, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD);
             if (rank == 0 && rep[l][0] != 0) MPI_Recv(t, SIZES, MPI_DOUBLE, rep[l][0], 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             for (s = 0; s < SIZES; s++) pv[l][s][r] = t[s];
