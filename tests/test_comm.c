@@ -238,6 +238,25 @@ static void test_file_and_accessors(void) {
     CHECK(t > servet_comm_time(p, 0, 4, 1024) && t < servet_comm_time(p, 0, 4, 2048), "between grid points");
     CHECK(servet_comm_time(p, 0, 4, 8e6) > servet_comm_time(p, 0, 4, 4194304), "above 4 MiB");
     CHECK(servet_comm_time(p, 0, 4, -1) < 0, "negative bytes");
+    /* noise made the curve fall (2 MiB slower than 4 MiB, 16 B slower than
+       1 KiB): the prediction still never falls as messages grow, and past
+       4 MiB it goes at the 4 MiB bandwidth */
+    {
+        servet__commlayer *Y = &p->comm->layers[servet_comm_pair_layer(p, 0, 4)];
+        double prev = 0.0, x;
+        Y->curve_s[21] = Y->curve_s[22] * 1.5;
+        Y->curve_s[4] = Y->curve_s[10] * 1.2;
+        for (x = 1.0, ok = 1; x <= 1e9; x *= 1.3) {
+            t = servet_comm_time(p, 0, 4, x);
+            if (!(t >= prev && t > 0)) ok = 0;
+            prev = t;
+        }
+        CHECK(ok, "servet_comm_time never falls as bytes grow over a noisy curve");
+        t = servet_comm_time(p, 0, 4, 1e8);
+        CHECK(fabs(t / (Y->curve_s[21] * 1e8 / 4194304.0) - 1.0) < 1e-9, "100 MB at the 4 MiB envelope's bandwidth: %g", t);
+        CHECK(servet_comm_time(p, 0, 4, 1e8) > servet_comm_time(p, 0, 4, 1e3), "100 MB costs more than 1 KB");
+        fill_curves(p->comm);
+    }
     {
         char hn[64];
         CHECK(servet_comm_rank_node(p, 5, hn, sizeof hn) == 1 && !strcmp(hn, "node1"), "rank 5 on node1");
