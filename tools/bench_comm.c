@@ -2,7 +2,9 @@
    side by side in one job (issue 5, acceptance 3). Run under mpirun:
        mpirun -np N bin/bench_comm OUT.json [ROUNDS]
    Each round: servet_open_mpi (comm probe forced, its own cache dir) and
-   then, on each layer's representative pair, the textbook ping-pong
+   then, on each layer's representative pair (this round's: a layer is
+   followed across rounds through round 0's representative, since layer
+   numbers and representatives may change between probe runs), the textbook ping-pong
    (MPI_Send/MPI_Recv, warm-up, fixed iteration counts as OSU: 10000 up to 8 KiB,
    1000 up to 1 MiB, 100 above; one-way = elapsed / 2n) for the same sizes.
    Ranks not in the pair wait asleep in both (as the probe's idle ranks
@@ -38,7 +40,7 @@ static double plain_pingpong(int rank, int a, int b, char *buf, int bytes) {
 
 int main(int argc, char **argv) {
     static double sv[MAXL][SIZES][MAXR], pv[MAXL][SIZES][MAXR];
-    int rank, size, rounds = argc > 2 ? atoi(argv[2]) : 5, r, l, s, nl = 0, rep[MAXL][2];
+    int rank, size, rounds = argc > 2 ? atoi(argv[2]) : 5, r, l, s, nl = 0, rep[MAXL][2], first[MAXL][2];
     char dir[] = "/tmp/servet-bench-comm-XXXXXX", *buf, hosts[MAXL][64];
     servet_desc d;
     MPI_Init(&argc, &argv);
@@ -62,15 +64,22 @@ int main(int argc, char **argv) {
         if (servet_open_mpi(&p, &d, NULL) != SERVET_OK || servet_comm(p, &ci) != SERVET_OK) MPI_Abort(MPI_COMM_WORLD, 1);
         if (r == 0) nl = ci.layers < MAXL ? ci.layers : MAXL;
         for (l = 0; l < nl; l++) {
-            if (servet_comm_layer(p, l, &L) != SERVET_OK) MPI_Abort(MPI_COMM_WORLD, 1);
+            /* layers are numbered per probe run, and the numbers can swap
+               between runs: follow round 0's layer l through the layer of
+               its representative pair, and ping-pong this round's
+               representative of that layer */
+            int lr = r == 0 ? l : servet_comm_pair_layer(p, first[l][0], first[l][1]);
+            if (lr < 0 || servet_comm_layer(p, lr, &L) != SERVET_OK) MPI_Abort(MPI_COMM_WORLD, 1);
             if (r == 0) {
-                rep[l][0] = L.rep_a;
-                rep[l][1] = L.rep_b;
+                first[l][0] = L.rep_a;
+                first[l][1] = L.rep_b;
                 servet_comm_rank_node(p, L.rep_a, hosts[l], 64);
             }
+            rep[l][0] = L.rep_a;
+            rep[l][1] = L.rep_b;
             for (s = 0; s < SIZES; s++) {
                 double bytes, sec = 0;
-                servet_comm_curve(p, l, s, &bytes, &sec, NULL);
+                servet_comm_curve(p, lr, s, &bytes, &sec, NULL);
                 sv[l][s][r] = sec;
             }
         }
@@ -107,8 +116,8 @@ int main(int argc, char **argv) {
         for (l = 0; l < nl; l++) {
             double worst = 0, ratios[SIZES];
             int within = 0;
-            fprintf(f, "%s{\"representative\":[%d,%d],\"host_a\":\"%s\",\"points\":[\n", l ? ",\n" : "", rep[l][0], rep[l][1], hosts[l]);
-            printf("layer %d (ranks %d-%d)\n%10s %12s %12s %8s\n", l, rep[l][0], rep[l][1], "bytes", "servet us", "plain us", "ratio");
+            fprintf(f, "%s{\"representative\":[%d,%d],\"host_a\":\"%s\",\"points\":[\n", l ? ",\n" : "", first[l][0], first[l][1], hosts[l]);
+            printf("layer %d (ranks %d-%d)\n%10s %12s %12s %8s\n", l, first[l][0], first[l][1], "bytes", "servet us", "plain us", "ratio");
             for (s = 0; s < SIZES; s++) {
                 double a = servet__quantile(sv[l][s], rounds, 0.5), b = servet__quantile(pv[l][s], rounds, 0.5), q = a / b;
                 double amin = sv[l][s][0], amax = sv[l][s][rounds - 1], bmin = pv[l][s][0], bmax = pv[l][s][rounds - 1];
