@@ -34,8 +34,10 @@
                           Always present.
    SERVET_PROBE_CACHE     measured cache levels: Servet's mcalibrator (IPDPS'10
                           Fig. 1) rebuilt for 2026 hardware, inferred with the
-                          gradient/probabilistic algorithm (Fig. 2-4). See the
-                          >>probe-cache section for what changed and why.
+                          gradient/probabilistic algorithm (Fig. 2-4), with a
+                          second look around each step; an L1 that still
+                          disagrees with the OS is logged as a warning. See
+                          the >>probe-cache section for what changed and why.
    SERVET_PROBE_SHARED    which PUs share each measured cache level (Fig. 5),
                           one representative pair per OS-reported relation
                           plus a random sample, not all P(P-1)/2 pairs.
@@ -64,7 +66,8 @@
    pus[i] is the OS index of the PU for thread i (bind it with hwloc). See >>decide.
    With communication layers (servet_open_mpi): servet_comm_time(prof, a, b,
    bytes) is the one-way time of a message between ranks a and b, read off
-   their layer's measured curve; servet_comm_aggregation() has N messages of
+   their layer's measured curve (its running maximum, so never less for more
+   bytes; past 4 MiB at the 4 MiB bandwidth); servet_comm_aggregation() has N messages of
    S bytes against one of N*S, per layer.
 
    ============================================================================
