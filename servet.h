@@ -2129,7 +2129,7 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
     servet_sweep_desc sd;
     servet_curve *cv = NULL, *ct = NULL;
     hwloc_bitmap_t old = hwloc_bitmap_alloc();
-    double maxb, spin_end, sizes[SERVET_CURVE_MAX], tphase, tsweep;
+    double maxb, spin_end, sizes[SERVET_CURVE_MAX], tphase, tsweep, l1os = 0.0; /* the OS's L1 size */
     uint64_t llc = servet__reported_llc(p);
     long kb0, kb1;
     int i, ns = 0, pinned;
@@ -2184,7 +2184,7 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
     {   /* item 8: a second look around each step, while the buffers are mapped;
            its budget is a fifth of the sweep's time, at least 0.3 s (a slow
            large level on a noisy VM would otherwise take half a minute) */
-        double reported[64], l1os = 0.0, first_l1 = 0.0, budget = tsweep / 5.0 > 0.3 ? tsweep / 5.0 : 0.3;
+        double reported[64], first_l1 = 0.0, budget = tsweep / 5.0 > 0.3 ? tsweep / 5.0 : 0.3;
         int nrep = 0, looks = 0, lowered;
         for (i = 0; i < p->ncacheobjs && nrep < 64; i++) {
             reported[nrep++] = (double)p->cacheobjs[i].size;
@@ -2223,15 +2223,13 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
     if (!ct->n) servet__free(&p->ctx, ct);
     cv = ct = NULL;
     servet__infer_profile_caches(p);
-    if (p->nlevels > 0) { /* item 8: an L1 the OS contradicts after the second look */
-        double os = 0.0;
-        for (i = 0; i < p->ncacheobjs; i++) if (p->cacheobjs[i].level == 1) { os = (double)p->cacheobjs[i].size; break; }
-        if (os > 0.0 && fabs(log(p->levels[0].size_bytes / os)) < log(2.5) && p->levels[0].size_bytes != os)
-            servet__logf(&p->ctx, SERVET_LOG_WARN,
-                         "cache probe: L1 measured %.0f KiB but the OS reports %.0f KiB, also at a second look "
-                         "(an SMT sibling or another load sharing it?); run 'servet probe --only cache --force' "
-                         "on a quiet machine to check", p->levels[0].size_bytes / 1024.0, os / 1024.0);
-    }
+    /* item 8: an L1 the OS contradicts after the second look */
+    if (p->nlevels > 0 && l1os > 0.0 && fabs(log(p->levels[0].size_bytes / l1os)) < log(2.5) &&
+        p->levels[0].size_bytes != l1os)
+        servet__logf(&p->ctx, SERVET_LOG_WARN,
+                     "cache probe: L1 measured %.0f KiB but the OS reports %.0f KiB, also at a second look "
+                     "(an SMT sibling or another load sharing it?); run 'servet probe --only cache --force' "
+                     "on a quiet machine to check", p->levels[0].size_bytes / 1024.0, l1os / 1024.0);
     {   /* interference that repetition could not remove: say so */
         int noisy = 0;
         for (i = 0; i < p->curve->n; i++) if (p->curve->spread[i] > 0.10) noisy++;
