@@ -248,6 +248,8 @@ SERVET_API const char *servet_result_string(servet_result r);
 /* "topology,cache" -> bits; "all" = SERVET_PROBE_NODE (comm must be named).
    Unknown names are an error. */
 SERVET_API servet_result servet_probes_parse(const char *list, unsigned *out_bits);
+/* The name of one probe bit ("cache"), NULL for anything else. */
+SERVET_API const char *servet_probe_name(unsigned bit);
 
 /* ---------------------------------------------------------------- logging */
 typedef enum servet_log_level {
@@ -745,11 +747,11 @@ static void servet__sb_printf(servet__sb *b, const char *fmt, ...) {
     if (k > 0) b->len += (size_t)k;
 }
 
-/* ========================================================================== >>topo
-   What the OS reports, through hwloc only: PUs, cores, packages, NUMA nodes,
-   data/unified caches and the PUs under each. The topology is loaded with
-   INCLUDE_DISALLOWED so the profile describes the machine, not one job's
-   cgroup; the probes run only on allowed PUs.
+/* ========================================================================== >>profile
+   The profile: the one object users hold. Its struct, the records each
+   section keeps (what the probes measured, as plain data), the probe table
+   that every generic loop (file, open, JSON) walks, and every public
+   accessor. Accessors only read: they are reentrant and never allocate.
    ========================================================================== */
 typedef struct servet__pu {
     int32_t os_index, core, package, numa;
@@ -803,6 +805,581 @@ struct servet_profile {
     struct servet__comm *comm; /* MPI layers (servet_open_mpi only) */
 };
 
+typedef struct servet__pairres {
+    int32_t a, b;     /* PU logical indices */
+    int32_t cls;      /* relation key */
+    int32_t flags;    /* 1: representative, 2: sampled, 4: contradicts its class */
+    double value;     /* ratio (shared caches) or bandwidth in B/s (memory) */
+} servet__pairres;
+
+#define SERVET__PAIR_REP 1
+#define SERVET__PAIR_SAMPLE 2
+#define SERVET__PAIR_CONTRA 4
+
+typedef struct servet__share {
+    int32_t level;          /* cache level (1-based) */
+    double array_bytes;     /* 2/3 of the measured capacity */
+    double ref_ns;          /* one PU alone */
+    double threshold;       /* sqrt(next/hit) */
+    int32_t npairs;
+    servet__pairres *pairs; /* value = ratio */
+    int32_t *group_of;      /* npus entries */
+    int32_t ncontra;
+} servet__share;
+
+typedef struct servet__memlevel {
+    double bandwidth;  /* per-PU bandwidth of a pair at this level, B/s */
+    double ratio;      /* bandwidth / reference */
+    int32_t *group_of; /* npus */
+    int32_t nscale;    /* scalability: aggregate B/s with 1..nscale PUs of one group */
+    int32_t scale_pus[64];
+    double scale_bw[64];
+} servet__memlevel;
+
+typedef struct servet__memory {
+    double ref_bw, ref_spread, array_bytes, tolerance;
+    int32_t npairs;
+    servet__pairres *pairs; /* value = per-PU bandwidth during the pair */
+    int32_t nlevels;
+    servet__memlevel levels[8];
+    int32_t ncontra;
+} servet__memory;
+
+typedef struct servet__mbsplevel {
+    int32_t p, components, pus_per_component;
+    double m_bytes, g, L, r2, rate, g_min, g_max, L_min, L_max;
+    int32_t nh;
+    double h[32], t_flops[32]; /* T(h) of the first component */
+} servet__mbsplevel;
+
+typedef struct servet__apexpt {
+    double alpha;
+    int32_t block;
+    double ns_per_word, bandwidth;
+} servet__apexpt;
+
+typedef struct servet__commpair {
+    int32_t a, b;        /* ranks, a < b */
+    int32_t cls;         /* relation class, servet__comm_class() */
+    int32_t flags;       /* SERVET__PAIR_REP / _SAMPLE / _CONTRA */
+    int32_t layer;
+    double latency;      /* one-way seconds of the Fig. 7 message (median of rounds) */
+    double spread;       /* (max - min) / median over the rounds */
+    double small, small_spread; /* the same for an 8-byte message */
+} servet__commpair;
+
+#define SERVET__COMM_SIG 16    /* hwloc ancestor indices kept per rank */
+#define SERVET__COMM_CURVE 23  /* 1 B .. 4 MiB */
+#define SERVET__COMM_SCALE 16
+#define SERVET__COMM_AGG 8
+#define SERVET__COMM_MAX_RANKS 65536
+#define SERVET__COMM_CLASS_OTHER_NODE 0x20000
+#define SERVET__COMM_CLASS_UNBOUND 0x10000
+
+typedef struct servet__commrank {
+    int32_t node, pu;    /* node index; OS index of the bound PU, -1 if not bound to one */
+    int32_t depth, numa; /* hwloc tree depth of its node, NUMA node of its PU */
+    int32_t anc[SERVET__COMM_SIG]; /* its PU's ancestors per depth (servet__relation) */
+} servet__commrank;
+
+typedef struct servet__commlayer {
+    double latency, lat_min, lat_max, small;
+    int32_t npairs, rep_a, rep_b, intra;
+    int32_t ncurve;
+    double curve_bytes[SERVET__COMM_CURVE], curve_s[SERVET__COMM_CURVE], curve_spread[SERVET__COMM_CURVE];
+    int32_t nscale;
+    int32_t scale_k[SERVET__COMM_SCALE];
+    double scale_s[SERVET__COMM_SCALE];
+    int32_t nagg;
+    int32_t agg_n[SERVET__COMM_AGG];
+    double agg_bytes[SERVET__COMM_AGG], agg_many[SERVET__COMM_AGG], agg_one[SERVET__COMM_AGG];
+} servet__commlayer;
+
+typedef struct servet__comm {
+    int32_t nranks, nnodes, from_file, contradictions;
+    uint64_t key;
+    double msg_bytes, noise, tolerance, small_noise, small_tolerance, seconds;
+    servet__commrank *ranks;
+    char (*node_names)[64];
+    int32_t npairs;
+    servet__commpair *pairs;
+    int32_t nlayers;
+    servet__commlayer *layers;
+    int32_t nclass;
+    int32_t *class_key, *class_layer; /* class -> layer of its representative */
+} servet__comm;
+
+static int servet__reported_levels(const servet_profile *p);
+static int32_t servet__comm_class(const servet__comm *m, int a, int b);
+
+/* ---- the probe table ----
+   Every probe is one row. The file writer and reader, servet_open's probe
+   run, the profile's clean-up, servet_json, servet_probes_parse and
+   servet_probe_name all loop over it; nothing else lists the probes.
+
+   To add a probe:
+   1. a public bit SERVET_PROBE_<NAME> (next free bit; add it to
+      SERVET_PROBE_IMPLEMENTED) and its accessors in the declarations;
+   2. its own >>probe-<name> section: the measurement (run), the section's
+      writer and reader (>>file helpers: servet__put_* / servet__get_*), a
+      free function that also zeroes what it frees, and a JSON writer that
+      prints its top-level keys, each preceded by a comma;
+   3. its prototypes and one row below, with a new section id (never reuse
+      an id: old files must not parse into the new section).
+   The seconds slot in servet_machine_info.probe_seconds is the bit's index.
+   Rows run in table order: a probe that reads another's results comes after
+   it (shared and memory are sized from the cache probe). */
+struct servet__wbuf; /* the file's byte buffers (>>file) */
+struct servet__rbuf;
+typedef struct servet__probe {
+    unsigned bit;      /* SERVET_PROBE_* */
+    uint32_t section;  /* its section id in the cache file */
+    const char *name;  /* probes_parse, JSON "probes", progress, logs */
+    unsigned needs;    /* sections that must precede it in a file */
+    unsigned sized_from; /* its results are dropped when this probe runs again */
+    int alone;         /* the only section of its file (.comm) */
+    servet_result (*run)(servet_profile *p, hwloc_topology_t t, const servet_desc *d); /* NULL: collective */
+    int (*present)(const servet_profile *p); /* NULL: the section bit says it */
+    void (*write)(struct servet__wbuf *w, const servet_profile *p);
+    void (*read)(struct servet__rbuf *r, servet_profile *p);
+    void (*free)(servet_profile *p);
+    void (*json)(servet__sb *b, const servet_profile *p); /* NULL: printed inside another's keys */
+} servet__probe;
+
+static servet_result servet__probe_topology(servet_profile *p, hwloc_topology_t t, const servet_desc *d);
+static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, const servet_desc *d);
+static servet_result servet__probe_shared(servet_profile *p, hwloc_topology_t t, const servet_desc *d);
+static servet_result servet__probe_memory(servet_profile *p, hwloc_topology_t t, const servet_desc *d);
+static servet_result servet__probe_mbsp(servet_profile *p, hwloc_topology_t t, const servet_desc *d);
+static servet_result servet__probe_apex(servet_profile *p, hwloc_topology_t t, const servet_desc *d);
+static int servet__has_share(const servet_profile *p);
+static int servet__has_memory(const servet_profile *p);
+static int servet__has_comm_alone(const servet_profile *p);
+static void servet__write_topology(struct servet__wbuf *w, const servet_profile *p);
+static void servet__write_cache(struct servet__wbuf *w, const servet_profile *p);
+static void servet__write_shared(struct servet__wbuf *w, const servet_profile *p);
+static void servet__write_memory(struct servet__wbuf *w, const servet_profile *p);
+static void servet__write_comm(struct servet__wbuf *w, const servet_profile *p);
+static void servet__write_mbsp(struct servet__wbuf *w, const servet_profile *p);
+static void servet__write_apex(struct servet__wbuf *w, const servet_profile *p);
+static void servet__read_topology(struct servet__rbuf *r, servet_profile *p);
+static void servet__read_cache(struct servet__rbuf *r, servet_profile *p);
+static void servet__read_shared(struct servet__rbuf *r, servet_profile *p);
+static void servet__read_memory(struct servet__rbuf *r, servet_profile *p);
+static void servet__read_comm(struct servet__rbuf *r, servet_profile *p);
+static void servet__read_mbsp(struct servet__rbuf *r, servet_profile *p);
+static void servet__read_apex(struct servet__rbuf *r, servet_profile *p);
+static void servet__free_topology(servet_profile *p);
+static void servet__free_cache(servet_profile *p);
+static void servet__free_share(servet_profile *p);
+static void servet__free_memory(servet_profile *p);
+static void servet__free_comm(servet_profile *p);
+static void servet__free_mbsp(servet_profile *p);
+static void servet__free_apex(servet_profile *p);
+static void servet__json_topology(servet__sb *b, const servet_profile *p);
+static void servet__json_cache(servet__sb *b, const servet_profile *p);
+static void servet__json_memory(servet__sb *b, const servet_profile *p);
+static void servet__json_comm(servet__sb *b, const servet_profile *p);
+static void servet__json_mbsp(servet__sb *b, const servet_profile *p);
+static void servet__json_apex(servet__sb *b, const servet_profile *p);
+
+#define SERVET__T SERVET_PROBE_TOPOLOGY
+static const servet__probe servet__probes[] = {
+    /* bit                  sec name        needs      sized_from          alone run / present / write / read / free / json */
+    {SERVET_PROBE_TOPOLOGY, 1, "topology", 0,         0,                  0, servet__probe_topology, NULL,
+     servet__write_topology, servet__read_topology, servet__free_topology, servet__json_topology},
+    {SERVET_PROBE_CACHE,    2, "cache",    0,         0,                  0, servet__probe_cache, NULL,
+     servet__write_cache, servet__read_cache, servet__free_cache, servet__json_cache},
+    {SERVET_PROBE_SHARED,   3, "shared",   SERVET__T, SERVET_PROBE_CACHE, 0, servet__probe_shared, servet__has_share,
+     servet__write_shared, servet__read_shared, servet__free_share, NULL /* per level, in "caches" */},
+    {SERVET_PROBE_MEMORY,   4, "memory",   SERVET__T, SERVET_PROBE_CACHE, 0, servet__probe_memory, servet__has_memory,
+     servet__write_memory, servet__read_memory, servet__free_memory, servet__json_memory},
+    {SERVET_PROBE_COMM,     7, "comm",     0,         0,                  1, NULL /* servet_open_mpi */, servet__has_comm_alone,
+     servet__write_comm, servet__read_comm, servet__free_comm, servet__json_comm},
+    {SERVET_PROBE_MBSP,     5, "mbsp",     0,         0,                  0, servet__probe_mbsp, NULL,
+     servet__write_mbsp, servet__read_mbsp, servet__free_mbsp, servet__json_mbsp},
+    {SERVET_PROBE_APEX,     6, "apex",     0,         0,                  0, servet__probe_apex, NULL,
+     servet__write_apex, servet__read_apex, servet__free_apex, servet__json_apex},
+    {0, 0, NULL, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL}};
+#undef SERVET__T
+
+static const servet__probe *servet__probe_by_section(uint32_t id) {
+    const servet__probe *e;
+    for (e = servet__probes; e->name; e++)
+        if (e->section == id) return e;
+    return NULL;
+}
+/* slot of a bit in probe_seconds[]: the bit's index */
+static int servet__probe_slot(unsigned bit) {
+    int i = 0;
+    while (bit > 1u) { bit >>= 1; i++; }
+    return i;
+}
+
+/* ---- accessors ---- */
+const char *servet_result_string(servet_result r) {
+    switch (r) {
+    case SERVET_OK: return "ok";
+    case SERVET_ERROR_INVALID_ARGUMENT: return "invalid argument";
+    case SERVET_ERROR_OUT_OF_MEMORY: return "out of memory";
+    case SERVET_ERROR_TOPOLOGY: return "hwloc topology error";
+    case SERVET_ERROR_IO: return "input/output error";
+    case SERVET_ERROR_CORRUPT: return "corrupt cache file";
+    case SERVET_ERROR_NOT_CACHED: return "no valid cache file and probing disabled";
+    case SERVET_ERROR_NO_MPI: return "built without MPI";
+    case SERVET_ERROR_PROBE_FAILED: return "probe failed";
+    case SERVET_ERROR_NOT_FOUND: return "not found";
+    case SERVET_ERROR_BAD_DATA: return "bad input data";
+    }
+    return "unknown error";
+}
+
+const char *servet_probe_name(unsigned bit) {
+    const servet__probe *e;
+    for (e = servet__probes; e->name; e++)
+        if (e->bit == bit) return e->name;
+    return NULL;
+}
+
+servet_result servet_probes_parse(const char *list, unsigned *out) {
+    unsigned bits = 0;
+    const char *s = list;
+    if (!list || !out) return SERVET_ERROR_INVALID_ARGUMENT;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        const servet__probe *e;
+        int found = 0;
+        if (n == 3 && strncmp(s, "all", 3) == 0) { bits |= SERVET_PROBE_NODE; found = 1; }
+        for (e = servet__probes; e->name && !found; e++)
+            if (strlen(e->name) == n && strncmp(s, e->name, n) == 0) {
+                bits |= e->bit;
+                found = 1;
+            }
+        if (!found || n == 0) return SERVET_ERROR_INVALID_ARGUMENT;
+        s += n;
+        if (*s == ',') s++;
+    }
+    if (!bits) return SERVET_ERROR_INVALID_ARGUMENT;
+    *out = bits;
+    return SERVET_OK;
+}
+
+static int servet__nth_group(const servet_profile *p, const int32_t *group_of, int g, int *pus, int max) {
+    int i, seen = 0, n = 0;
+    if (!group_of) return SERVET_ERROR_NOT_FOUND;
+    for (i = 0; i < p->npus; i++) {
+        int k;
+        if (group_of[i] != i) continue; /* i is the root (smallest index) of its group */
+        if (seen++ != g) continue;
+        for (k = 0; k < p->npus; k++)
+            if (group_of[k] == i) { if (n < max) pus[n] = p->pus[k].os_index; n++; }
+        return n;
+    }
+    return SERVET_ERROR_NOT_FOUND;
+}
+
+int servet_cache_shared_group(const servet_profile *p, int level, int group, int *pus, int max) {
+    if (!p || (max > 0 && !pus)) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!p->share || level < 1 || level > p->nshare) return SERVET_ERROR_NOT_FOUND;
+    return servet__nth_group(p, p->share[level - 1].group_of, group, pus, max);
+}
+
+const servet_curve *servet_cache_curve(const servet_profile *p) { return p ? p->curve : NULL; }
+
+servet_result servet_cache_sharing_pair(const servet_profile *p, int level, int i, int *a, int *b, double *ratio,
+                                        double *threshold) {
+    const servet__share *S;
+    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!p->share || level < 1 || level > p->nshare) return SERVET_ERROR_NOT_FOUND;
+    S = &p->share[level - 1];
+    if (i < 0 || i >= S->npairs) return SERVET_ERROR_NOT_FOUND;
+    if (a) *a = p->pus[S->pairs[i].a].os_index;
+    if (b) *b = p->pus[S->pairs[i].b].os_index;
+    if (ratio) *ratio = S->pairs[i].value;
+    if (threshold) *threshold = S->threshold;
+    return SERVET_OK;
+}
+
+servet_result servet_memory_pair(const servet_profile *p, int i, int *a, int *b, double *bandwidth) {
+    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!p->memory || i < 0 || i >= p->memory->npairs) return SERVET_ERROR_NOT_FOUND;
+    if (a) *a = p->pus[p->memory->pairs[i].a].os_index;
+    if (b) *b = p->pus[p->memory->pairs[i].b].os_index;
+    if (bandwidth) *bandwidth = p->memory->pairs[i].value;
+    return SERVET_OK;
+}
+
+servet_result servet_memory(const servet_profile *p, servet_memory_info *o) {
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    memset(o, 0, sizeof *o);
+    if (!p->memory) return SERVET_ERROR_NOT_FOUND;
+    o->ref_bandwidth_bytes_per_s = p->memory->ref_bw;
+    o->tolerance = p->memory->tolerance;
+    o->levels = p->memory->nlevels;
+    o->pairs_measured = p->memory->npairs;
+    return SERVET_OK;
+}
+double servet_memory_level_bandwidth(const servet_profile *p, int level) {
+    if (!p || !p->memory || level < 0 || level >= p->memory->nlevels) return 0.0;
+    return p->memory->levels[level].bandwidth;
+}
+int servet_memory_level_group(const servet_profile *p, int level, int group, int *pus, int max) {
+    if (!p || (max > 0 && !pus)) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!p->memory || level < 0 || level >= p->memory->nlevels) return SERVET_ERROR_NOT_FOUND;
+    return servet__nth_group(p, p->memory->levels[level].group_of, group, pus, max);
+}
+
+int servet_mbsp_count(const servet_profile *p) { return p ? p->nmbsp : 0; }
+servet_result servet_mbsp(const servet_profile *p, int level, servet_mbsp_level *o) {
+    const servet__mbsplevel *M;
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (level < 0 || level >= p->nmbsp) return SERVET_ERROR_NOT_FOUND;
+    M = &p->mbsp[level];
+    o->p = M->p;
+    o->m_bytes = M->m_bytes;
+    o->g = M->g;
+    o->L = M->L;
+    o->r2 = M->r2;
+    o->flops_per_s = M->rate;
+    o->components = M->components;
+    o->pus_per_component = M->pus_per_component;
+    o->g_min = M->g_min; o->g_max = M->g_max; o->L_min = M->L_min; o->L_max = M->L_max;
+    return SERVET_OK;
+}
+int servet_apex_count(const servet_profile *p) { return p ? p->napex : 0; }
+servet_result servet_apex_get(const servet_profile *p, int i, servet_apex_point *o) {
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (i < 0 || i >= p->napex) return SERVET_ERROR_NOT_FOUND;
+    o->alpha = p->apex[i].alpha;
+    o->block_words = p->apex[i].block;
+    o->ns_per_word = p->apex[i].ns_per_word;
+    o->bandwidth_bytes_per_s = p->apex[i].bandwidth;
+    return SERVET_OK;
+}
+
+/* ---- communication accessors ---- */
+servet_result servet_comm(const servet_profile *p, servet_comm_info *o) {
+    const servet__comm *m;
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    memset(o, 0, sizeof *o);
+    m = p->comm;
+    if (!m) return SERVET_ERROR_NOT_FOUND;
+    o->ranks = m->nranks;
+    o->nodes = m->nnodes;
+    o->layers = m->nlayers;
+    o->pairs_measured = m->npairs;
+    o->contradictions = m->contradictions;
+    o->message_bytes = m->msg_bytes;
+    o->noise = m->noise;
+    o->tolerance = m->tolerance;
+    o->small_noise = m->small_noise;
+    o->small_tolerance = m->small_tolerance;
+    o->key = m->key;
+    o->from_file = m->from_file;
+    o->probe_seconds = m->seconds;
+    return SERVET_OK;
+}
+static const servet__commlayer *servet__comm_get_layer(const servet_profile *p, int layer) {
+    if (!p || !p->comm || layer < 0 || layer >= p->comm->nlayers) return NULL;
+    return &p->comm->layers[layer];
+}
+servet_result servet_comm_layer(const servet_profile *p, int layer, servet_comm_layer_info *o) {
+    const servet__commlayer *L = servet__comm_get_layer(p, layer);
+    if (!o) return SERVET_ERROR_INVALID_ARGUMENT;
+    memset(o, 0, sizeof *o);
+    if (!L) return p ? SERVET_ERROR_NOT_FOUND : SERVET_ERROR_INVALID_ARGUMENT;
+    o->latency_s = L->latency;
+    o->latency_min_s = L->lat_min;
+    o->latency_max_s = L->lat_max;
+    o->small_latency_s = L->small;
+    o->pairs = L->npairs;
+    o->rep_a = L->rep_a;
+    o->rep_b = L->rep_b;
+    o->intra_node = L->intra;
+    o->curve_points = L->ncurve;
+    o->scaling_points = L->nscale;
+    o->aggregation_points = L->nagg;
+    return SERVET_OK;
+}
+servet_result servet_comm_curve(const servet_profile *p, int layer, int i, double *bytes, double *seconds,
+                                double *bytes_per_s) {
+    const servet__commlayer *L = servet__comm_get_layer(p, layer);
+    if (!L || i < 0 || i >= L->ncurve) return p ? SERVET_ERROR_NOT_FOUND : SERVET_ERROR_INVALID_ARGUMENT;
+    if (bytes) *bytes = L->curve_bytes[i];
+    if (seconds) *seconds = L->curve_s[i];
+    if (bytes_per_s) *bytes_per_s = L->curve_s[i] > 0 ? L->curve_bytes[i] / L->curve_s[i] : 0.0;
+    return SERVET_OK;
+}
+servet_result servet_comm_scaling(const servet_profile *p, int layer, int i, int *pairs, double *seconds) {
+    const servet__commlayer *L = servet__comm_get_layer(p, layer);
+    if (!L || i < 0 || i >= L->nscale) return p ? SERVET_ERROR_NOT_FOUND : SERVET_ERROR_INVALID_ARGUMENT;
+    if (pairs) *pairs = L->scale_k[i];
+    if (seconds) *seconds = L->scale_s[i];
+    return SERVET_OK;
+}
+servet_result servet_comm_aggregation(const servet_profile *p, int layer, int i, double *bytes, int *messages,
+                                      double *separate_s, double *aggregated_s) {
+    const servet__commlayer *L = servet__comm_get_layer(p, layer);
+    if (!L || i < 0 || i >= L->nagg) return p ? SERVET_ERROR_NOT_FOUND : SERVET_ERROR_INVALID_ARGUMENT;
+    if (bytes) *bytes = L->agg_bytes[i];
+    if (messages) *messages = L->agg_n[i];
+    if (separate_s) *separate_s = L->agg_many[i];
+    if (aggregated_s) *aggregated_s = L->agg_one[i];
+    return SERVET_OK;
+}
+servet_result servet_comm_pair(const servet_profile *p, int i, int *a, int *b, double *latency_s, int *layer) {
+    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!p->comm || i < 0 || i >= p->comm->npairs) return SERVET_ERROR_NOT_FOUND;
+    if (a) *a = p->comm->pairs[i].a;
+    if (b) *b = p->comm->pairs[i].b;
+    if (latency_s) *latency_s = p->comm->pairs[i].latency;
+    if (layer) *layer = p->comm->pairs[i].layer;
+    return SERVET_OK;
+}
+int servet_comm_pair_layer(const servet_profile *p, int a, int b) {
+    const servet__comm *m;
+    int32_t cls, i;
+    if (!p || a == b) return SERVET_ERROR_INVALID_ARGUMENT;
+    m = p->comm;
+    if (!m) return SERVET_ERROR_NOT_FOUND;
+    if (a > b) { int t = a; a = b; b = t; }
+    if (a < 0 || b >= m->nranks) return SERVET_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < m->npairs; i++)
+        if (m->pairs[i].a == a && m->pairs[i].b == b) return m->pairs[i].layer;
+    cls = servet__comm_class(m, a, b);
+    for (i = 0; i < m->nclass; i++)
+        if (m->class_key[i] == cls) return m->class_layer[i];
+    return SERVET_ERROR_NOT_FOUND;
+}
+double servet_comm_time(const servet_profile *p, int a, int b, double bytes) {
+    const servet__commlayer *L;
+    int layer = servet_comm_pair_layer(p, a, b), i;
+    if (layer < 0 || !(bytes >= 0)) return -1.0;
+    L = &p->comm->layers[layer];
+    if (L->ncurve < 1) return -1.0;
+    {
+        /* the running maximum: a prediction must not fall as messages grow
+           (seen under load: a 2 MiB point slower than the 4 MiB one made the
+           old log-log extrapolation predict 100 MB cheaper than 1 KB) */
+        double prev = L->curve_s[0] > 0 ? L->curve_s[0] : 1e-12;
+        if (bytes <= L->curve_bytes[0] || L->ncurve == 1) return bytes <= L->curve_bytes[0] ? prev : prev * bytes / L->curve_bytes[0];
+        for (i = 1; i < L->ncurve; i++) {
+            double cur = L->curve_s[i] > prev ? L->curve_s[i] : prev;
+            if (bytes <= L->curve_bytes[i]) {
+                double x0 = log(L->curve_bytes[i - 1]), x1 = log(L->curve_bytes[i]);
+                return exp(log(prev) + (log(cur) - log(prev)) * (log(bytes) - x0) / (x1 - x0));
+            }
+            prev = cur;
+        }
+        /* past the curve: bandwidth-bound, at the last point's bandwidth */
+        return prev * bytes / L->curve_bytes[L->ncurve - 1];
+    }
+}
+int servet_comm_rank_node(const servet_profile *p, int rank, char *hostname, size_t cap) {
+    if (!p || rank < 0) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!p->comm) return SERVET_ERROR_NOT_FOUND;
+    if (rank >= p->comm->nranks) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (hostname && cap) snprintf(hostname, cap, "%s", p->comm->node_names[p->comm->ranks[rank].node]);
+    return p->comm->ranks[rank].node;
+}
+
+/* ---- accessors ---- */
+servet_result servet_machine(const servet_profile *p, servet_machine_info *o) {
+    int i;
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    memset(o, 0, sizeof *o);
+    o->pus = p->npus;
+    o->cores = p->ncores;
+    o->packages = p->npackages;
+    o->numa_nodes = p->nnuma;
+    o->memory_bytes = p->memory_bytes;
+    snprintf(o->cpu_model, sizeof o->cpu_model, "%s", p->cpu_model);
+    snprintf(o->hostname, sizeof o->hostname, "%s", p->hostname);
+    o->fingerprint = p->fingerprint;
+    o->probes = p->sections;
+    o->from_file = p->from_file;
+    for (i = 0; i < 8; i++) o->probe_seconds[i] = p->probe_seconds[i];
+    if (p->curve) {
+        o->cache_points = p->curve->n;
+        for (i = 0; i < p->curve->n; i++) if (p->curve->spread[i] > 0.10) o->cache_noisy_points++;
+    }
+    return SERVET_OK;
+}
+
+int servet_pu_os_index(const servet_profile *p, int i) {
+    if (!p || i < 0 || i >= p->npus) return -1;
+    return p->pus[i].os_index;
+}
+
+int servet_cache_count(const servet_profile *p) {
+    int r;
+    if (!p) return 0;
+    r = servet__reported_levels(p);
+    return p->nlevels > r ? p->nlevels : r;
+}
+
+/* rounded, clamped: no float-to-integer overflow whatever the double */
+static uint64_t servet__u64(double v) {
+    if (!(v > 0.0)) return 0;
+    if (v >= 1.8e19) return UINT64_MAX;
+    return (uint64_t)(v + 0.5);
+}
+
+servet_result servet_cache(const servet_profile *p, int index, servet_cache_info *o) {
+    int i, level = index + 1, inst = 0;
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (index < 0 || index >= servet_cache_count(p)) return SERVET_ERROR_NOT_FOUND;
+    memset(o, 0, sizeof *o);
+    o->level = level;
+    for (i = 0; i < p->ncacheobjs; i++) {
+        const servet__cacheobj *c = &p->cacheobjs[i];
+        if (c->level != level) continue;
+        if (!inst) {
+            o->reported_size_bytes = c->size;
+            o->reported_ways = c->ways;
+            o->line_bytes = c->line;
+            o->reported_pus_per_instance = c->npus;
+        }
+        inst++;
+    }
+    o->reported_instances = inst;
+    if (index < p->nlevels) {
+        o->size_bytes = servet__u64(p->levels[index].size_bytes);
+        o->latency_ns = p->levels[index].latency;
+        o->latency_cycles = p->levels[index].latency * p->ghz;
+        o->method = p->levels[index].method;
+        o->estimate_bytes = servet__u64(p->levels[index].estimate_bytes);
+        o->range_lo_bytes = servet__u64(p->levels[index].range_lo_bytes);
+        o->range_hi_bytes = servet__u64(p->levels[index].range_hi_bytes);
+    }
+    return SERVET_OK;
+}
+
+int servet_cache_reported_group(const servet_profile *p, int level, int group, int *pus, int max) {
+    int i, g = 0, k;
+    if (!p || (max > 0 && !pus)) return SERVET_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < p->ncacheobjs; i++) {
+        const servet__cacheobj *c = &p->cacheobjs[i];
+        if (c->level != level) continue;
+        if (g++ != group) continue;
+        for (k = 0; k < c->npus && k < max; k++) pus[k] = p->cachepus[c->first + k];
+        return c->npus;
+    }
+    return SERVET_ERROR_NOT_FOUND;
+}
+
+double servet_memory_latency_ns(const servet_profile *p) { return p ? p->mem_latency_ns : 0.0; }
+int servet_tlb_count(const servet_profile *p) { return p ? p->ntlb : 0; }
+double servet_tlb_reach_bytes(const servet_profile *p, int i) {
+    return p && i >= 0 && i < p->ntlb ? p->tlb_bytes[i] : 0.0;
+}
+
+/* ========================================================================== >>topo
+   What the OS reports, through hwloc only: PUs, cores, packages, NUMA nodes,
+   data/unified caches and the PUs under each. The topology is loaded with
+   INCLUDE_DISALLOWED so the profile describes the machine, not one job's
+   cgroup; the probes run only on allowed PUs.
+   ========================================================================== */
 static void servet__free_topology(servet_profile *p) {
     servet__free(&p->ctx, p->pus);
     servet__free(&p->ctx, p->anc);
@@ -925,6 +1502,12 @@ static servet_result servet__topo_extract(servet_profile *p, hwloc_topology_t t)
     return SERVET_OK;
 }
 
+static servet_result servet__probe_topology(servet_profile *p, hwloc_topology_t t, const servet_desc *d) {
+    (void)d;
+    return servet__topo_extract(p, t);
+}
+
+
 /* Largest OS-reported data cache (bytes), 0 if none. */
 static uint64_t servet__reported_llc(const servet_profile *p) {
     uint64_t m = 0;
@@ -1022,105 +1605,13 @@ static void servet__fingerprint(char *out, size_t cap) {
     if (b.len >= cap) out[cap - 1] = 0;
 }
 
-/* ========================================================================== >>probe-cache
-   WHAT IT MEASURES
-   The time of one dependent load as a function of the array size: Servet's
-   mcalibrator (IPDPS'10 Fig. 1), where the next position is read from the
-   array itself, so no compiler can remove or predict the loads.
-
-   WHAT CHANGED SINCE 2010, AND WHY
-   1. Stride. Fig. 1 walks a 1 KiB stride. Today's prefetchers follow any
-      constant stride, and a hashed last-level index spreads 1 KiB-strided
-      lines over all sets, so the array size stops being the cache footprint
-      (measured on a 2-vCPU Xeon VM: the 1 KiB walk steps near 48-64 MiB, a
-      walk over every line near 8 MiB). We visit EVERY 64-byte line once per
-      pass, in one random cyclic order (Sattolo's algorithm): no stride to
-      prefetch, and the footprint is the array. The capacity we report is
-      therefore bytes of distinct lines that fit - what a tile size needs.
-      Lines are visited page by page in chunks of 8 random lines (see
-      servet__chase_build): 8x fewer TLB misses, same cache behaviour.
-   2. Pages and the TLB. On 4 KiB pages the physically indexed levels fill
-      unevenly (the reason for Fig. 3) and TLB misses add latency steps that
-      are not caches. The curve is measured on transparent huge pages (2 MiB,
-      madvise) when the kernel grants them: on bare metal every level up to
-      2 MiB per way then steps sharply at its size. In a VM the guest's huge
-      pages are often backed by 4 KiB host pages: measured on this 2-vCPU
-      Xeon VM, the TLB still steps at ~400 KiB and ~8 MiB with THP, and the
-      L2 still fills like a 4 KiB-random cache - so comparing a THP curve
-      with a 4 KiB one cannot separate the TLB there. Instead a second walk
-      touches one random line per 4 KiB page over the same arrays (tiny cache
-      footprint, same pages): its latency over what its own lines cost in the
-      caches gives the TLB reach steps, reported apart (servet_tlb_*), and
-      the chunked order keeps what is left of them out of the cache curve.
-   3. Miss model. Fig. 3 predicts the miss rate as P(X > K), a fraction of
-      page sets. The probe's accesses are spread over pages, not sets, and a
-      cyclic walk under LRU misses on every access to an overfull set, so the
-      expected miss rate is the access-weighted (size-biased) tail
-      P(Y >= K), Y ~ B(NP-1, K*PS/CS). Today's L2/L3 replacement is not LRU:
-      thrash-resistant insertion keeps part of an overflowing cyclic set (on
-      this VM's Xeon the LRU fit put the 2 MiB L2 at 2.29 MiB). Each model is
-      therefore fitted with theta in {0, 0.5, 1}: an overfull set of X lines
-      misses 1 - theta*K/X of its accesses (0 = LRU, 1 = optimal). We also fit the same model with
-      lines as the unit (hashed set index: lines, not pages, are scattered)
-      and a deterministic "coloured" model (page colouring, huge pages);
-      the candidate with the lowest divergence wins, as in the paper
-      (statistical mode of the five best, with a 3% tolerance since our
-      candidate sizes are a fine grid, not a handful of powers of two).
-   4. Noise. Each size is measured `repeats` times; the value kept is the
-      25th percentile (interference only ever adds time), the spread
-      (median-min)/min is kept with it, and a point whose spread exceeds 10%
-      is measured again. The core is warmed up (frequency ramp) and the
-      thread pinned with hwloc before the first point.
-   5. Schedule. Fig. 1 doubles to 2 MiB then adds 1 MiB: slow on a 480 MiB
-      claim, coarse for 1.25 or 27.5 MiB. We sweep 4 points per octave and
-      then refine every gradient peak (that the measured spread cannot explain)
-      on a grid of 1/32 octave granules
-      (g = 2^floor(log2 s)/32): 48 KiB, 1.25 MiB, 2 MiB and 27.5 MiB are all
-      grid points (1/16 octave above 8 MiB, 2 coarse points per octave
-      above 64 MiB: there each point costs a chase build and a warm pass
-      over 100+ MiB). The sweep stops at max_bytes (default: twice the largest
-      OS-reported cache, within [32 MiB, 256 MiB] - the time budget; raise it
-      with desc.cache_max_bytes). No early stop on a flat stretch: a large
-      last level with huge pages is flat for octaves before it steps.
-   6. Placement. One buffer is one random placement of pages in a physically
-      indexed cache; the binomial model describes the mean over placements.
-      A size s is measured on min(32, 32 MiB / s) independently mapped
-      buffers (replicas) and averaged, which removes the realisation noise
-      that made one-buffer estimates of small L2s (8 page sets) err by 10-20%
-      and 2 MiB 16-way ones by 6%. Replica q holds 32 MiB/(q+1): about
-      130 MiB for all of them (8 MiB budget with desc.quick).
-
-   7. What is reported. size_bytes is the measured capacity. Each estimate
-      comes with range_lo..range_hi, the candidate sizes whose best fit is
-      within 25% of the best divergence (for a sharp step: from the last
-      size that fits to the first that misses throughout). An OS-reported size inside
-      that range is confirmed and reported exactly (estimate_bytes keeps the
-      raw number); outside it the measurement wins.
-   8. A second look at each step. The sweep's consistency checks catch a
-      point that is slower than a larger one, and its second look at the
-      coarse points catches interference spread over octaves. What they
-      cannot see is a burst over a run of neighbouring points just below a
-      step (a busy host's SMT sibling shares a vCPU's L1 for seconds at a
-      time): the curve stays monotone and the step moves down, and if a
-      coarse point was hit the true step is not even refined (seen in CI:
-      L1 38 KiB instead of 48 KiB beside a memory-bound load; at a noisy hour
-      on this VM the first L1 estimate was right in 7 of 20 quiet runs). So,
-      after the inference, the points around every step up to 8 MiB (cheap
-      there), and around every step whose estimate disagrees with an
-      OS-reported size within a factor 2 of it, are measured again, later,
-      keeping the lower time, and the refinement grid's missing points there
-      are added; then the inference runs again. While a look changed
-      something and the L1 step does not agree with the OS figure (or there
-      is none), the L1 points alone get up to two more looks. The look's
-      budget is a fifth of the sweep's time, at least 0.3 s, smallest level
-      first (a large level on a noisy VM took 32 s otherwise).
-      bench_data/noisy_neighbour_runs.json: 20 quiet and 20 loaded quick
-      probes, first estimate right in 19 and 18, final L1 right in 20 and 20,
-      the look 0.4 s median (make bench-noisy).
-      An L1 that still disagrees with the OS is worth a warning (an L1 is
-      private, virtually indexed and reported right even in VMs: the
-      difference is interference or an SMT sibling). Other levels may differ
-      for good reasons (shared, hashed, a VM reporting the host's cache).
+/* ========================================================================== >>infer
+   The pure inference: a latency curve in, cache levels out. No measurement,
+   no state; public (servet_infer_caches) so that recorded and simulated
+   curves go through exactly what the probe uses. The models it fits (the
+   binomial page-set model of Fig. 3, its line and coloured variants, the
+   replacement parameter theta) and why they changed since 2010 are set out
+   with the measurement, at >>probe-cache.
 
    INFERENCE (Fig. 4, generalised): find plateaus of the log-latency curve
    (points whose neighbours within a quarter octave agree to within the
@@ -1509,6 +2000,108 @@ int servet_infer_caches(const double *bytes, const double *latency, int n, doubl
                         servet_cache_level *levels, int max_levels, double *next_latency) {
     return servet__infer(bytes, latency, NULL, n, page_bytes, levels, max_levels, next_latency, log(1.3));
 }
+
+/* ========================================================================== >>probe-cache
+   WHAT IT MEASURES
+   The time of one dependent load as a function of the array size: Servet's
+   mcalibrator (IPDPS'10 Fig. 1), where the next position is read from the
+   array itself, so no compiler can remove or predict the loads.
+
+   WHAT CHANGED SINCE 2010, AND WHY
+   1. Stride. Fig. 1 walks a 1 KiB stride. Today's prefetchers follow any
+      constant stride, and a hashed last-level index spreads 1 KiB-strided
+      lines over all sets, so the array size stops being the cache footprint
+      (measured on a 2-vCPU Xeon VM: the 1 KiB walk steps near 48-64 MiB, a
+      walk over every line near 8 MiB). We visit EVERY 64-byte line once per
+      pass, in one random cyclic order (Sattolo's algorithm): no stride to
+      prefetch, and the footprint is the array. The capacity we report is
+      therefore bytes of distinct lines that fit - what a tile size needs.
+      Lines are visited page by page in chunks of 8 random lines (see
+      servet__chase_build): 8x fewer TLB misses, same cache behaviour.
+   2. Pages and the TLB. On 4 KiB pages the physically indexed levels fill
+      unevenly (the reason for Fig. 3) and TLB misses add latency steps that
+      are not caches. The curve is measured on transparent huge pages (2 MiB,
+      madvise) when the kernel grants them: on bare metal every level up to
+      2 MiB per way then steps sharply at its size. In a VM the guest's huge
+      pages are often backed by 4 KiB host pages: measured on this 2-vCPU
+      Xeon VM, the TLB still steps at ~400 KiB and ~8 MiB with THP, and the
+      L2 still fills like a 4 KiB-random cache - so comparing a THP curve
+      with a 4 KiB one cannot separate the TLB there. Instead a second walk
+      touches one random line per 4 KiB page over the same arrays (tiny cache
+      footprint, same pages): its latency over what its own lines cost in the
+      caches gives the TLB reach steps, reported apart (servet_tlb_*), and
+      the chunked order keeps what is left of them out of the cache curve.
+   3. Miss model. Fig. 3 predicts the miss rate as P(X > K), a fraction of
+      page sets. The probe's accesses are spread over pages, not sets, and a
+      cyclic walk under LRU misses on every access to an overfull set, so the
+      expected miss rate is the access-weighted (size-biased) tail
+      P(Y >= K), Y ~ B(NP-1, K*PS/CS). Today's L2/L3 replacement is not LRU:
+      thrash-resistant insertion keeps part of an overflowing cyclic set (on
+      this VM's Xeon the LRU fit put the 2 MiB L2 at 2.29 MiB). Each model is
+      therefore fitted with theta in {0, 0.5, 1}: an overfull set of X lines
+      misses 1 - theta*K/X of its accesses (0 = LRU, 1 = optimal). We also fit the same model with
+      lines as the unit (hashed set index: lines, not pages, are scattered)
+      and a deterministic "coloured" model (page colouring, huge pages);
+      the candidate with the lowest divergence wins, as in the paper
+      (statistical mode of the five best, with a 3% tolerance since our
+      candidate sizes are a fine grid, not a handful of powers of two).
+   4. Noise. Each size is measured `repeats` times; the value kept is the
+      25th percentile (interference only ever adds time), the spread
+      (median-min)/min is kept with it, and a point whose spread exceeds 10%
+      is measured again. The core is warmed up (frequency ramp) and the
+      thread pinned with hwloc before the first point.
+   5. Schedule. Fig. 1 doubles to 2 MiB then adds 1 MiB: slow on a 480 MiB
+      claim, coarse for 1.25 or 27.5 MiB. We sweep 4 points per octave and
+      then refine every gradient peak (that the measured spread cannot explain)
+      on a grid of 1/32 octave granules
+      (g = 2^floor(log2 s)/32): 48 KiB, 1.25 MiB, 2 MiB and 27.5 MiB are all
+      grid points (1/16 octave above 8 MiB, 2 coarse points per octave
+      above 64 MiB: there each point costs a chase build and a warm pass
+      over 100+ MiB). The sweep stops at max_bytes (default: twice the largest
+      OS-reported cache, within [32 MiB, 256 MiB] - the time budget; raise it
+      with desc.cache_max_bytes). No early stop on a flat stretch: a large
+      last level with huge pages is flat for octaves before it steps.
+   6. Placement. One buffer is one random placement of pages in a physically
+      indexed cache; the binomial model describes the mean over placements.
+      A size s is measured on min(32, 32 MiB / s) independently mapped
+      buffers (replicas) and averaged, which removes the realisation noise
+      that made one-buffer estimates of small L2s (8 page sets) err by 10-20%
+      and 2 MiB 16-way ones by 6%. Replica q holds 32 MiB/(q+1): about
+      130 MiB for all of them (8 MiB budget with desc.quick).
+
+   7. What is reported. size_bytes is the measured capacity. Each estimate
+      comes with range_lo..range_hi, the candidate sizes whose best fit is
+      within 25% of the best divergence (for a sharp step: from the last
+      size that fits to the first that misses throughout). An OS-reported size inside
+      that range is confirmed and reported exactly (estimate_bytes keeps the
+      raw number); outside it the measurement wins.
+   8. A second look at each step. The sweep's consistency checks catch a
+      point that is slower than a larger one, and its second look at the
+      coarse points catches interference spread over octaves. What they
+      cannot see is a burst over a run of neighbouring points just below a
+      step (a busy host's SMT sibling shares a vCPU's L1 for seconds at a
+      time): the curve stays monotone and the step moves down, and if a
+      coarse point was hit the true step is not even refined (seen in CI:
+      L1 38 KiB instead of 48 KiB beside a memory-bound load; at a noisy hour
+      on this VM the first L1 estimate was right in 7 of 20 quiet runs). So,
+      after the inference, the points around every step up to 8 MiB (cheap
+      there), and around every step whose estimate disagrees with an
+      OS-reported size within a factor 2 of it, are measured again, later,
+      keeping the lower time, and the refinement grid's missing points there
+      are added; then the inference runs again. While a look changed
+      something and the L1 step does not agree with the OS figure (or there
+      is none), the L1 points alone get up to two more looks. The look's
+      budget is a fifth of the sweep's time, at least 0.3 s, smallest level
+      first (a large level on a noisy VM took 32 s otherwise).
+      bench_data/noisy_neighbour_runs.json: 20 quiet and 20 loaded quick
+      probes, first estimate right in 19 and 18, final L1 right in 20 and 20,
+      the look 0.4 s median (make bench-noisy).
+      An L1 that still disagrees with the OS is worth a warning (an L1 is
+      private, virtually indexed and reported right even in VMs: the
+      difference is interference or an SMT sibling). Other levels may differ
+      for good reasons (shared, hashed, a VM reporting the host's cache).
+
+   ========================================================================== */
 
 /* ---- the size schedule (shared by the real probe and the simulators) ---- */
 static double servet__round_to(double v, double q) {
@@ -2124,6 +2717,13 @@ static void servet__infer_profile_caches(servet_profile *p) {
     p->ntlb = servet__infer_tlb(p->curve, p->curve_tlb, p->tlb_bytes, SERVET__MAX_TLB);
 }
 
+static void servet__free_cache(servet_profile *p) {
+    servet__free(&p->ctx, p->curve);
+    servet__free(&p->ctx, p->curve_tlb);
+    p->curve = p->curve_tlb = NULL;
+    p->nlevels = p->ntlb = 0;
+}
+
 static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, const servet_desc *d) {
     servet__chase ch;
     servet_sweep_desc sd;
@@ -2273,16 +2873,6 @@ done:
    contradiction: reported, and its own verdict used. The cost grows with the
    number of relations, not with P^2; --all-pairs measures every pair.
    ========================================================================== */
-typedef struct servet__pairres {
-    int32_t a, b;     /* PU logical indices */
-    int32_t cls;      /* relation key */
-    int32_t flags;    /* 1: representative, 2: sampled, 4: contradicts its class */
-    double value;     /* ratio (shared caches) or bandwidth in B/s (memory) */
-} servet__pairres;
-
-#define SERVET__PAIR_REP 1
-#define SERVET__PAIR_SAMPLE 2
-#define SERVET__PAIR_CONTRA 4
 
 /* The OS-reported relation of two PUs as one integer key: the depth of
    their lowest common ancestor in the hwloc tree (SMT siblings, same L2,
@@ -2425,16 +3015,6 @@ static int servet__mark_contradictions(servet__pairres *pairs, int npairs, const
     return n;
 }
 
-typedef struct servet__share {
-    int32_t level;          /* cache level (1-based) */
-    double array_bytes;     /* 2/3 of the measured capacity */
-    double ref_ns;          /* one PU alone */
-    double threshold;       /* sqrt(next/hit) */
-    int32_t npairs;
-    servet__pairres *pairs; /* value = ratio */
-    int32_t *group_of;      /* npus entries */
-    int32_t ncontra;
-} servet__share;
 
 /* ---- concurrent pinned workers (threads), shared by the shared-cache,
    memory and MultiBSP probes ---- */
@@ -2666,23 +3246,6 @@ static servet_result servet__probe_shared(servet_profile *p, hwloc_topology_t t,
    is then loaded with 1, 2, ... of its PUs at once: the effective bandwidth
    as the number of concurrent PUs grows (Fig. 9b). Pair selection as above.
    ========================================================================== */
-typedef struct servet__memlevel {
-    double bandwidth;  /* per-PU bandwidth of a pair at this level, B/s */
-    double ratio;      /* bandwidth / reference */
-    int32_t *group_of; /* npus */
-    int32_t nscale;    /* scalability: aggregate B/s with 1..nscale PUs of one group */
-    int32_t scale_pus[64];
-    double scale_bw[64];
-} servet__memlevel;
-
-typedef struct servet__memory {
-    double ref_bw, ref_spread, array_bytes, tolerance;
-    int32_t npairs;
-    servet__pairres *pairs; /* value = per-PU bandwidth during the pair */
-    int32_t nlevels;
-    servet__memlevel levels[8];
-    int32_t ncontra;
-} servet__memory;
 
 /* Fig. 6: group pair bandwidths into overhead levels. label[i] = level
    index + 1, or 0 for "no overhead". Levels sorted from the lowest
@@ -2867,6 +3430,8 @@ out:
     return r;
 }
 
+static int servet__has_share(const servet_profile *p) { return p->share != NULL; }
+static int servet__has_memory(const servet_profile *p) { return p->memory != NULL; }
 static void servet__free_share(servet_profile *p) {
     int i;
     if (!p->share) return;
@@ -2888,71 +3453,6 @@ static void servet__free_memory(servet_profile *p) {
 }
 
 /* group g (in order of first PU) of a group_of[] array: PU OS indices */
-static int servet__nth_group(const servet_profile *p, const int32_t *group_of, int g, int *pus, int max) {
-    int i, seen = 0, n = 0;
-    if (!group_of) return SERVET_ERROR_NOT_FOUND;
-    for (i = 0; i < p->npus; i++) {
-        int k;
-        if (group_of[i] != i) continue; /* i is the root (smallest index) of its group */
-        if (seen++ != g) continue;
-        for (k = 0; k < p->npus; k++)
-            if (group_of[k] == i) { if (n < max) pus[n] = p->pus[k].os_index; n++; }
-        return n;
-    }
-    return SERVET_ERROR_NOT_FOUND;
-}
-
-int servet_cache_shared_group(const servet_profile *p, int level, int group, int *pus, int max) {
-    if (!p || (max > 0 && !pus)) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (!p->share || level < 1 || level > p->nshare) return SERVET_ERROR_NOT_FOUND;
-    return servet__nth_group(p, p->share[level - 1].group_of, group, pus, max);
-}
-
-const servet_curve *servet_cache_curve(const servet_profile *p) { return p ? p->curve : NULL; }
-
-servet_result servet_cache_sharing_pair(const servet_profile *p, int level, int i, int *a, int *b, double *ratio,
-                                        double *threshold) {
-    const servet__share *S;
-    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (!p->share || level < 1 || level > p->nshare) return SERVET_ERROR_NOT_FOUND;
-    S = &p->share[level - 1];
-    if (i < 0 || i >= S->npairs) return SERVET_ERROR_NOT_FOUND;
-    if (a) *a = p->pus[S->pairs[i].a].os_index;
-    if (b) *b = p->pus[S->pairs[i].b].os_index;
-    if (ratio) *ratio = S->pairs[i].value;
-    if (threshold) *threshold = S->threshold;
-    return SERVET_OK;
-}
-
-servet_result servet_memory_pair(const servet_profile *p, int i, int *a, int *b, double *bandwidth) {
-    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (!p->memory || i < 0 || i >= p->memory->npairs) return SERVET_ERROR_NOT_FOUND;
-    if (a) *a = p->pus[p->memory->pairs[i].a].os_index;
-    if (b) *b = p->pus[p->memory->pairs[i].b].os_index;
-    if (bandwidth) *bandwidth = p->memory->pairs[i].value;
-    return SERVET_OK;
-}
-
-servet_result servet_memory(const servet_profile *p, servet_memory_info *o) {
-    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
-    memset(o, 0, sizeof *o);
-    if (!p->memory) return SERVET_ERROR_NOT_FOUND;
-    o->ref_bandwidth_bytes_per_s = p->memory->ref_bw;
-    o->tolerance = p->memory->tolerance;
-    o->levels = p->memory->nlevels;
-    o->pairs_measured = p->memory->npairs;
-    return SERVET_OK;
-}
-double servet_memory_level_bandwidth(const servet_profile *p, int level) {
-    if (!p || !p->memory || level < 0 || level >= p->memory->nlevels) return 0.0;
-    return p->memory->levels[level].bandwidth;
-}
-int servet_memory_level_group(const servet_profile *p, int level, int group, int *pus, int max) {
-    if (!p || (max > 0 && !pus)) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (!p->memory || level < 0 || level >= p->memory->nlevels) return SERVET_ERROR_NOT_FOUND;
-    return servet__nth_group(p, p->memory->levels[level].group_of, group, pus, max);
-}
-
 /* ========================================================================== >>probe-mbsp
    MultiBSP (MBSPDiscover, Alaniz et al. 2014). The machine as a list of
    tuples <p_i, m_i, g_i, L_i> (Eq. 1, 2), built bottom-up from the topology:
@@ -2973,12 +3473,6 @@ int servet_memory_level_group(const servet_profile *p, int level, int group, int
    of each level only; we measure every component (up to 64 per level) and
    report the spread.
    ========================================================================== */
-typedef struct servet__mbsplevel {
-    int32_t p, components, pus_per_component;
-    double m_bytes, g, L, r2, rate, g_min, g_max, L_min, L_max;
-    int32_t nh;
-    double h[32], t_flops[32]; /* T(h) of the first component */
-} servet__mbsplevel;
 
 servet_result servet_fit_line(const double *x, const double *y, int n, double *slope, double *intercept, double *r2) {
     double sx = 0, sy = 0, sxx = 0, sxy = 0, d, a, b, ssr = 0, sst = 0, my;
@@ -3285,11 +3779,6 @@ static void servet__apex_cleanup(servet__worker *w) {
     a->starts = NULL;
 }
 
-typedef struct servet__apexpt {
-    double alpha;
-    int32_t block;
-    double ns_per_word, bandwidth;
-} servet__apexpt;
 
 static const double servet__apex_alphas[] = {0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0};
 static const int servet__apex_blocks[] = {1, 4, 16, 64, 256, 1024, 4096};
@@ -3418,34 +3907,6 @@ static void servet__free_apex(servet_profile *p) {
     p->apex = NULL;
     p->napex = 0;
 }
-int servet_mbsp_count(const servet_profile *p) { return p ? p->nmbsp : 0; }
-servet_result servet_mbsp(const servet_profile *p, int level, servet_mbsp_level *o) {
-    const servet__mbsplevel *M;
-    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (level < 0 || level >= p->nmbsp) return SERVET_ERROR_NOT_FOUND;
-    M = &p->mbsp[level];
-    o->p = M->p;
-    o->m_bytes = M->m_bytes;
-    o->g = M->g;
-    o->L = M->L;
-    o->r2 = M->r2;
-    o->flops_per_s = M->rate;
-    o->components = M->components;
-    o->pus_per_component = M->pus_per_component;
-    o->g_min = M->g_min; o->g_max = M->g_max; o->L_min = M->L_min; o->L_max = M->L_max;
-    return SERVET_OK;
-}
-int servet_apex_count(const servet_profile *p) { return p ? p->napex : 0; }
-servet_result servet_apex_get(const servet_profile *p, int i, servet_apex_point *o) {
-    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (i < 0 || i >= p->napex) return SERVET_ERROR_NOT_FOUND;
-    o->alpha = p->apex[i].alpha;
-    o->block_words = p->apex[i].block;
-    o->ns_per_word = p->apex[i].ns_per_word;
-    o->bandwidth_bytes_per_s = p->apex[i].bandwidth;
-    return SERVET_OK;
-}
-
 /* ---- Apex-Map over MPI ranks (the paper's MPI version) ----
    The global array of M words is spread over the ranks, M/P each, exposed in
    an MPI window. Starts are generated as for threads, shifted by the rank's
@@ -3607,57 +4068,16 @@ servet_result servet_apex_mpi(void *mpi_comm, const servet_apex_desc *desc, serv
    .comm file (the same bytes rank 0 saves), which every rank parses: one
    code path, identical results everywhere.
    ========================================================================== */
-typedef struct servet__commpair {
-    int32_t a, b;        /* ranks, a < b */
-    int32_t cls;         /* relation class, servet__comm_class() */
-    int32_t flags;       /* SERVET__PAIR_REP / _SAMPLE / _CONTRA */
-    int32_t layer;
-    double latency;      /* one-way seconds of the Fig. 7 message (median of rounds) */
-    double spread;       /* (max - min) / median over the rounds */
-    double small, small_spread; /* the same for an 8-byte message */
-} servet__commpair;
 
-#define SERVET__COMM_SIG 16    /* hwloc ancestor indices kept per rank */
-#define SERVET__COMM_CURVE 23  /* 1 B .. 4 MiB */
-#define SERVET__COMM_SCALE 16
-#define SERVET__COMM_AGG 8
-#define SERVET__COMM_MAX_RANKS 65536
-#define SERVET__COMM_CLASS_OTHER_NODE 0x20000
-#define SERVET__COMM_CLASS_UNBOUND 0x10000
-
-typedef struct servet__commrank {
-    int32_t node, pu;    /* node index; OS index of the bound PU, -1 if not bound to one */
-    int32_t depth, numa; /* hwloc tree depth of its node, NUMA node of its PU */
-    int32_t anc[SERVET__COMM_SIG]; /* its PU's ancestors per depth (servet__relation) */
-} servet__commrank;
-
-typedef struct servet__commlayer {
-    double latency, lat_min, lat_max, small;
-    int32_t npairs, rep_a, rep_b, intra;
-    int32_t ncurve;
-    double curve_bytes[SERVET__COMM_CURVE], curve_s[SERVET__COMM_CURVE], curve_spread[SERVET__COMM_CURVE];
-    int32_t nscale;
-    int32_t scale_k[SERVET__COMM_SCALE];
-    double scale_s[SERVET__COMM_SCALE];
-    int32_t nagg;
-    int32_t agg_n[SERVET__COMM_AGG];
-    double agg_bytes[SERVET__COMM_AGG], agg_many[SERVET__COMM_AGG], agg_one[SERVET__COMM_AGG];
-} servet__commlayer;
-
-typedef struct servet__comm {
-    int32_t nranks, nnodes, from_file, contradictions;
-    uint64_t key;
-    double msg_bytes, noise, tolerance, small_noise, small_tolerance, seconds;
-    servet__commrank *ranks;
-    char (*node_names)[64];
-    int32_t npairs;
-    servet__commpair *pairs;
-    int32_t nlayers;
-    servet__commlayer *layers;
-    int32_t nclass;
-    int32_t *class_key, *class_layer; /* class -> layer of its representative */
-} servet__comm;
-
+static void servet__comm_free(const servet__ctx *c, servet__comm *m);
+/* the .comm file holds the comm section alone; a node profile never writes it */
+static int servet__has_comm_alone(const servet_profile *p) {
+    return p->comm && !(p->sections & SERVET_PROBE_TOPOLOGY);
+}
+static void servet__free_comm(servet_profile *p) {
+    servet__comm_free(&p->ctx, p->comm);
+    p->comm = NULL;
+}
 static void servet__comm_free(const servet__ctx *c, servet__comm *m) {
     if (!m) return;
     servet__free(c, m->ranks);
@@ -4178,124 +4598,6 @@ out:
 }
 #endif /* SERVET_USE_MPI */
 
-/* ========================================================================== >>decide
-   Decisions read the profile only: deterministic, no measurement, no
-   allocation beyond a few words.
-
-   servet_choose_placement(profile, nthreads, policy, pus) fills pus[] with
-   the OS indices of the PUs to bind threads 0..n-1 to:
-   - SERVET_PLACE_SPREAD, for bandwidth-bound code (the STREAM-triad lesson of
-     the LIKWID paper: threads spread over the memory domains reach the
-     aggregate bandwidth, packed ones saturate one domain). Each next thread
-     goes to the PU with the fewest threads already in its memory-contention
-     groups (most severe level first, as measured by the memory probe, else
-     the OS's NUMA node and package), then on its core, then in its shared
-     caches.
-   - SERVET_PLACE_COMPACT, for threads that share data: fill one cache group
-     (the last level's measured sharing group, else the OS's) core by core
-     before the next, hardware threads of a core last.
-   More threads than PUs wrap around. Example:
-
-       int pus[64];
-       int n = servet_choose_placement(prof, 8, SERVET_PLACE_SPREAD, pus);
-       // thread i: hwloc_bitmap_only(set, pus[i]); hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD)
-   ========================================================================== */
-
-/* group id of PU index i in memory level lv (measured) or -1 */
-static int servet__mem_group(const servet_profile *p, int lv, int i) {
-    if (!p->memory || lv >= p->memory->nlevels || !p->memory->levels[lv].group_of) return -1;
-    return p->memory->levels[lv].group_of[i];
-}
-/* sharing group of PU index i at cache level (1-based): measured, else reported */
-static int servet__cache_group(const servet_profile *p, int level, int i) {
-    int k, m;
-    if (p->share && level >= 1 && level <= p->nshare && p->share[level - 1].group_of)
-        return p->share[level - 1].group_of[i] >= 0 ? p->share[level - 1].group_of[i] : -1 - i;
-    for (k = 0; k < p->ncacheobjs; k++) {
-        const servet__cacheobj *c = &p->cacheobjs[k];
-        if (c->level != level) continue;
-        for (m = 0; m < c->npus; m++)
-            if (p->cachepus[c->first + m] == p->pus[i].os_index) return k;
-    }
-    return -1 - i;
-}
-
-int servet_choose_placement(const servet_profile *p, int nthreads, servet_placement_policy policy, int *pus) {
-    int t, i, j, nlev, ncache, *count_on = NULL;
-    unsigned char used_once[4096];
-    if (!p || !pus || nthreads < 0 || p->npus < 1 || p->npus > 4096) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (policy != SERVET_PLACE_SPREAD && policy != SERVET_PLACE_COMPACT) return SERVET_ERROR_INVALID_ARGUMENT;
-    nlev = p->memory ? p->memory->nlevels : 0;
-    ncache = servet_cache_count(p);
-    memset(used_once, 0, sizeof used_once);
-    if (policy == SERVET_PLACE_COMPACT) {
-        /* order PUs by (last-level group, core's first PU, SMT rank) */
-        int order[4096], n = p->npus, top = ncache > 0 ? ncache : 1;
-        for (i = 0; i < n; i++) order[i] = i;
-        for (i = 1; i < n; i++) {
-            int v = order[i];
-            for (j = i; j > 0; j--) {
-                int u = order[j - 1], gu = servet__cache_group(p, top, u), gv = servet__cache_group(p, top, v);
-                int ru = 0, rv = 0, k;
-                for (k = 0; k < u; k++) if (p->pus[k].core == p->pus[u].core) ru++;
-                for (k = 0; k < v; k++) if (p->pus[k].core == p->pus[v].core) rv++;
-                if (gu < 0) gu = 1 << 30;
-                if (gv < 0) gv = 1 << 30;
-                /* same group: cores first (rank 0 of every core), then SMT siblings */
-                if (gu > gv || (gu == gv && (ru > rv || (ru == rv && u > v)))) order[j] = u;
-                else break;
-            }
-            order[j] = v;
-        }
-        for (t = 0; t < nthreads; t++) pus[t] = p->pus[order[t % n]].os_index;
-        return nthreads;
-    }
-    /* SPREAD: greedy, lexicographic cost */
-    {
-        int chosen[4096];
-        int nch = 0;
-        for (t = 0; t < nthreads; t++) {
-            int best = -1;
-            long bestcost[12];
-            for (i = 0; i < p->npus; i++) {
-                long cost[12];
-                int c = 0, k;
-                memset(cost, 0, sizeof cost);
-                /* memory groups, most severe (lowest bandwidth) level first */
-                for (k = 0; k < nlev && c < 6; k++, c++) {
-                    int g = servet__mem_group(p, k, i);
-                    for (j = 0; j < nch; j++) if (g >= 0 && servet__mem_group(p, k, chosen[j]) == g) cost[c]++;
-                }
-                /* OS memory domains when nothing was measured */
-                for (j = 0; j < nch; j++) if (p->pus[chosen[j]].numa == p->pus[i].numa) cost[c]++;
-                c++;
-                for (j = 0; j < nch; j++) if (p->pus[chosen[j]].package == p->pus[i].package) cost[c]++;
-                c++;
-                for (j = 0; j < nch; j++) if (p->pus[chosen[j]].core == p->pus[i].core) cost[c]++;
-                c++;
-                for (k = ncache; k >= 1 && c < 12; k--, c++) {
-                    int g = servet__cache_group(p, k, i);
-                    for (j = 0; j < nch; j++) if (servet__cache_group(p, k, chosen[j]) == g) cost[c]++;
-                }
-                if (best < 0 || memcmp(cost, bestcost, sizeof cost) < 0) {
-                    int better = best < 0, q;
-                    for (q = 0; q < 12 && !better; q++) {
-                        if (cost[q] < bestcost[q]) { better = 1; break; }
-                        if (cost[q] > bestcost[q]) break;
-                    }
-                    if (better) { best = i; memcpy(bestcost, cost, sizeof cost); }
-                }
-            }
-            pus[t] = p->pus[best].os_index;
-            if (nch < 4096) chosen[nch++] = best;
-            if (nch == p->npus) nch = 0; /* wrap around: start a new round */
-        }
-    }
-    (void)count_on;
-    (void)used_once;
-    return nthreads;
-}
-
 /* ========================================================================== >>file
    The cache file (format in the documentation block at the top). The reader
    takes nothing on trust: every length is checked against the bytes that
@@ -4307,13 +4609,7 @@ int servet_choose_placement(const servet_profile *p, int nthreads, servet_placem
 #define SERVET__HEADER 56u
 #define SERVET__FP_MAX 4096u
 #define SERVET__FILE_MAX (64u << 20)
-#define SERVET__SEC_TOPOLOGY 1u
-#define SERVET__SEC_CACHE 2u
-#define SERVET__SEC_SHARED 3u
-#define SERVET__SEC_MEMORY 4u
-#define SERVET__SEC_MBSP 5u
-#define SERVET__SEC_APEX 6u
-#define SERVET__SEC_COMM 7u /* only in .comm files, alone */
+/* section ids: the probe table's sec column (>>profile) */
 
 typedef struct servet__wbuf {
     const servet__ctx *ctx;
@@ -4947,6 +5243,7 @@ static servet_result servet__serialize(const servet_profile *p, const char *fp, 
     uint64_t u64;
     size_t fplen = strlen(fp);
     unsigned char *h;
+    const servet__probe *e;
     memset(out, 0, sizeof *out);
     memset(&pay, 0, sizeof pay);
     out->ctx = pay.ctx = &p->ctx;
@@ -4957,46 +5254,11 @@ static servet_result servet__serialize(const servet_profile *p, const char *fp, 
     }
     servet__put(out, fp, fplen);
     servet__pad8(out);
-    if (p->sections & SERVET_PROBE_TOPOLOGY) {
+    for (e = servet__probes; e->name; e++) {
+        if (!(p->sections & e->bit) || (e->present && !e->present(p))) continue;
         pay.len = 0;
-        servet__write_topology(&pay, p);
-        servet__section(out, SERVET__SEC_TOPOLOGY, 1, &pay);
-        nsec++;
-    }
-    if (p->sections & SERVET_PROBE_CACHE) {
-        pay.len = 0;
-        servet__write_cache(&pay, p);
-        servet__section(out, SERVET__SEC_CACHE, 1, &pay);
-        nsec++;
-    }
-    if ((p->sections & SERVET_PROBE_SHARED) && p->share) {
-        pay.len = 0;
-        servet__write_shared(&pay, p);
-        servet__section(out, SERVET__SEC_SHARED, 1, &pay);
-        nsec++;
-    }
-    if ((p->sections & SERVET_PROBE_MEMORY) && p->memory) {
-        pay.len = 0;
-        servet__write_memory(&pay, p);
-        servet__section(out, SERVET__SEC_MEMORY, 1, &pay);
-        nsec++;
-    }
-    if (p->sections & SERVET_PROBE_MBSP) {
-        pay.len = 0;
-        servet__write_mbsp(&pay, p);
-        servet__section(out, SERVET__SEC_MBSP, 1, &pay);
-        nsec++;
-    }
-    if (p->sections & SERVET_PROBE_APEX) {
-        pay.len = 0;
-        servet__write_apex(&pay, p);
-        servet__section(out, SERVET__SEC_APEX, 1, &pay);
-        nsec++;
-    }
-    if ((p->sections & SERVET_PROBE_COMM) && p->comm && !(p->sections & SERVET_PROBE_TOPOLOGY)) {
-        pay.len = 0; /* a .comm file: the communication section alone */
-        servet__write_comm(&pay, p);
-        servet__section(out, SERVET__SEC_COMM, 1, &pay);
+        e->write(&pay, p);
+        servet__section(out, e->section, 1, &pay);
         nsec++;
     }
     servet__free(&p->ctx, pay.d);
@@ -5024,6 +5286,7 @@ static servet_result servet__parse(servet_profile *p, const unsigned char *d, si
     uint32_t u32, fplen, nsec, crc, i;
     uint64_t u64;
     size_t pos;
+    const servet__probe *e;
     *why = "too short";
     if (n < SERVET__HEADER) return SERVET_ERROR_CORRUPT;
     *why = "bad magic";
@@ -5086,38 +5349,16 @@ static servet_result servet__parse(servet_profile *p, const unsigned char *d, si
         r.bad = 0;
         *why = "section does not parse";
         if (ver != 1) return SERVET_ERROR_CORRUPT;
-        if (id == SERVET__SEC_TOPOLOGY) {
-            if (p->sections & SERVET_PROBE_TOPOLOGY) return SERVET_ERROR_CORRUPT;
-            servet__read_topology(&r, p);
-            p->sections |= SERVET_PROBE_TOPOLOGY;
-        } else if (id == SERVET__SEC_CACHE) {
-            if (p->sections & SERVET_PROBE_CACHE) return SERVET_ERROR_CORRUPT;
-            servet__read_cache(&r, p);
-            p->sections |= SERVET_PROBE_CACHE;
-        } else if (id == SERVET__SEC_SHARED) {
-            if ((p->sections & SERVET_PROBE_SHARED) || !(p->sections & SERVET_PROBE_TOPOLOGY)) return SERVET_ERROR_CORRUPT;
-            servet__read_shared(&r, p);
-            p->sections |= SERVET_PROBE_SHARED;
-        } else if (id == SERVET__SEC_MEMORY) {
-            if ((p->sections & SERVET_PROBE_MEMORY) || !(p->sections & SERVET_PROBE_TOPOLOGY)) return SERVET_ERROR_CORRUPT;
-            servet__read_memory(&r, p);
-            p->sections |= SERVET_PROBE_MEMORY;
-        } else if (id == SERVET__SEC_MBSP) {
-            if (p->sections & SERVET_PROBE_MBSP) return SERVET_ERROR_CORRUPT;
-            servet__read_mbsp(&r, p);
-            p->sections |= SERVET_PROBE_MBSP;
-        } else if (id == SERVET__SEC_APEX) {
-            if (p->sections & SERVET_PROBE_APEX) return SERVET_ERROR_CORRUPT;
-            servet__read_apex(&r, p);
-            p->sections |= SERVET_PROBE_APEX;
-        } else if (id == SERVET__SEC_COMM) {
-            if (p->sections) return SERVET_ERROR_CORRUPT; /* alone, first and once */
-            servet__read_comm(&r, p);
-            p->sections |= SERVET_PROBE_COMM;
-        } else {
+        e = servet__probe_by_section(id);
+        if (!e) {
             *why = "unknown section";
             return SERVET_ERROR_CORRUPT;
         }
+        /* once each; a section read after the ones it needs; a .comm file's section alone */
+        if (e->alone ? p->sections != 0 : ((p->sections & e->bit) || (e->needs & ~p->sections)))
+            return SERVET_ERROR_CORRUPT;
+        e->read(&r, p);
+        p->sections |= e->bit;
         *why = "section does not parse";
         if (r.bad || r.pos != r.len) return SERVET_ERROR_CORRUPT;
         pos += 24 + (size_t)len;
@@ -5136,23 +5377,10 @@ static servet_result servet__parse(servet_profile *p, const unsigned char *d, si
     return SERVET_OK;
 }
 
-static void servet__free_share(servet_profile *p);
-static void servet__free_memory(servet_profile *p);
-static void servet__free_mbsp(servet_profile *p);
-static void servet__free_apex(servet_profile *p);
 static void servet__clear_measured(servet_profile *p) {
-    servet__comm_free(&p->ctx, p->comm);
-    p->comm = NULL;
-    servet__free_share(p);
-    servet__free_memory(p);
-    servet__free_mbsp(p);
-    servet__free_apex(p);
-    servet__free_topology(p);
-    servet__free(&p->ctx, p->curve);
-    servet__free(&p->ctx, p->curve_tlb);
-    p->curve = p->curve_tlb = NULL;
+    const servet__probe *e;
+    for (e = servet__probes; e->name; e++) e->free(p);
     p->sections = 0;
-    p->nlevels = p->ntlb = 0;
 }
 
 /* Read and validate the file at `path` into p. NOT_FOUND if absent,
@@ -5251,52 +5479,9 @@ static servet_result servet__save(servet_profile *p, const char *dir, const char
     return ok ? SERVET_OK : SERVET_ERROR_IO;
 }
 
-/* ========================================================================== >>profile
+/* ========================================================================== >>open
    servet_open: cache lookup, the lock, the probes, the save.
    ========================================================================== */
-const char *servet_result_string(servet_result r) {
-    switch (r) {
-    case SERVET_OK: return "ok";
-    case SERVET_ERROR_INVALID_ARGUMENT: return "invalid argument";
-    case SERVET_ERROR_OUT_OF_MEMORY: return "out of memory";
-    case SERVET_ERROR_TOPOLOGY: return "hwloc topology error";
-    case SERVET_ERROR_IO: return "input/output error";
-    case SERVET_ERROR_CORRUPT: return "corrupt cache file";
-    case SERVET_ERROR_NOT_CACHED: return "no valid cache file and probing disabled";
-    case SERVET_ERROR_NO_MPI: return "built without MPI";
-    case SERVET_ERROR_PROBE_FAILED: return "probe failed";
-    case SERVET_ERROR_NOT_FOUND: return "not found";
-    case SERVET_ERROR_BAD_DATA: return "bad input data";
-    }
-    return "unknown error";
-}
-
-static const char *const servet__probe_names[8] = {"topology", "cache", "shared", "memory",
-                                                   "comm", "mbsp", "apex", NULL};
-
-servet_result servet_probes_parse(const char *list, unsigned *out) {
-    unsigned bits = 0;
-    const char *s = list;
-    if (!list || !out) return SERVET_ERROR_INVALID_ARGUMENT;
-    while (*s) {
-        size_t n = strcspn(s, ",");
-        int i, found = 0;
-        if (n == 3 && strncmp(s, "all", 3) == 0) { bits |= SERVET_PROBE_NODE; found = 1; }
-        for (i = 0; servet__probe_names[i] && !found; i++)
-            if (strlen(servet__probe_names[i]) == n && strncmp(s, servet__probe_names[i], n) == 0) {
-                if (!((1u << i) & SERVET_PROBE_IMPLEMENTED)) return SERVET_ERROR_INVALID_ARGUMENT;
-                bits |= 1u << i;
-                found = 1;
-            }
-        if (!found || n == 0) return SERVET_ERROR_INVALID_ARGUMENT;
-        s += n;
-        if (*s == ',') s++;
-    }
-    if (!bits) return SERVET_ERROR_INVALID_ARGUMENT;
-    *out = bits;
-    return SERVET_OK;
-}
-
 /* Resolve the cache directory; NULL if none can be named. */
 static char *servet__cache_dir(const servet__ctx *c, const servet_desc *d) {
     const char *e;
@@ -5383,72 +5568,29 @@ static void servet__ctx_from_desc(servet__ctx *ctx, const servet_desc *d) {
 
 static servet_result servet__run_probes(servet_profile *p, unsigned todo, const servet_desc *d) {
     hwloc_topology_t t;
+    const servet__probe *e;
     servet_result r;
-    double t0 = servet__now();
-    if (d->progress) d->progress(d->progress_user, "topology", 0.0);
+    /* the topology is re-read every time: every probe runs on it */
+    todo |= SERVET_PROBE_TOPOLOGY;
+    /* what was sized from a probe that runs again goes, unless it runs again too */
+    for (e = servet__probes; e->name; e++)
+        if ((e->sized_from & todo) && !(e->bit & todo)) { e->free(p); p->sections &= ~e->bit; }
     r = servet__topo_load(&p->ctx, &t);
     if (r != SERVET_OK) return r;
-    r = servet__topo_extract(p, t);
-    if (r == SERVET_OK) {
-        p->sections |= SERVET_PROBE_TOPOLOGY;
-        p->probe_seconds[0] = servet__now() - t0;
-        if (d->progress) d->progress(d->progress_user, "topology", 1.0);
-    }
-    if (todo & SERVET_PROBE_CACHE) { /* what was sized from the old levels goes */
-        if (!(todo & SERVET_PROBE_SHARED)) { servet__free_share(p); p->sections &= ~SERVET_PROBE_SHARED; }
-        if (!(todo & SERVET_PROBE_MEMORY)) { servet__free_memory(p); p->sections &= ~SERVET_PROBE_MEMORY; }
-    }
-    if (r == SERVET_OK && (todo & SERVET_PROBE_CACHE)) {
-        t0 = servet__now();
-        servet__logf(&p->ctx, SERVET_LOG_INFO, "running the cache probe");
-        r = servet__probe_cache(p, t, d);
-        if (r == SERVET_OK) {
-            p->sections |= SERVET_PROBE_CACHE;
-            p->probe_seconds[1] = servet__now() - t0;
-        }
-    }
-    if (r == SERVET_OK && (todo & SERVET_PROBE_SHARED)) {
-        t0 = servet__now();
-        servet__logf(&p->ctx, SERVET_LOG_INFO, "running the shared-cache probe");
-        r = servet__probe_shared(p, t, d);
-        if (r == SERVET_OK) {
-            p->sections |= SERVET_PROBE_SHARED;
-            p->probe_seconds[2] = servet__now() - t0;
-        }
-    }
-    if (r == SERVET_OK && (todo & SERVET_PROBE_MEMORY)) {
-        t0 = servet__now();
-        servet__logf(&p->ctx, SERVET_LOG_INFO, "running the memory probe");
-        r = servet__probe_memory(p, t, d);
-        if (r == SERVET_OK) {
-            p->sections |= SERVET_PROBE_MEMORY;
-            p->probe_seconds[3] = servet__now() - t0;
-        }
-    }
-    if (r == SERVET_OK && (todo & SERVET_PROBE_MBSP)) {
-        t0 = servet__now();
-        servet__logf(&p->ctx, SERVET_LOG_INFO, "running the MultiBSP probe");
-        r = servet__probe_mbsp(p, t, d);
-        if (r == SERVET_OK) {
-            p->sections |= SERVET_PROBE_MBSP;
-            p->probe_seconds[5] = servet__now() - t0;
-        }
-    }
-    if (r == SERVET_OK && (todo & SERVET_PROBE_APEX)) {
-        t0 = servet__now();
-        servet__logf(&p->ctx, SERVET_LOG_INFO, "running the Apex-Map probe");
-        r = servet__probe_apex(p, t, d);
-        if (r == SERVET_OK) {
-            p->sections |= SERVET_PROBE_APEX;
-            p->probe_seconds[6] = servet__now() - t0;
-        }
+    for (e = servet__probes; e->name && r == SERVET_OK; e++) {
+        double t0 = servet__now();
+        if (!(todo & e->bit) || !e->run) continue;
+        if (d->progress) d->progress(d->progress_user, e->name, 0.0);
+        servet__logf(&p->ctx, SERVET_LOG_INFO, "running the %s probe", e->name);
+        r = e->run(p, t, d);
+        if (r != SERVET_OK) break;
+        p->sections |= e->bit;
+        p->probe_seconds[servet__probe_slot(e->bit)] = servet__now() - t0;
+        if (d->progress) d->progress(d->progress_user, e->name, 1.0);
     }
     hwloc_topology_destroy(t);
     return r;
 }
-
-static void servet__free_share(servet_profile *p);
-static void servet__free_memory(servet_profile *p);
 
 servet_result servet_open(servet_profile **out, const servet_desc *desc_in) {
     servet_desc d;
@@ -5748,7 +5890,7 @@ static servet_result servet__comm_open(servet_profile *p, const servet_desc *d, 
             q.comm = NULL;
             p->comm->from_file = (int32_t)st[0];
             p->sections |= SERVET_PROBE_COMM;
-            p->probe_seconds[4] = p->comm->seconds;
+            p->probe_seconds[servet__probe_slot(SERVET_PROBE_COMM)] = p->comm->seconds;
         } else {
             servet__logf(c, SERVET_LOG_ERROR, "communication results did not parse (%s)", why);
             r = SERVET_ERROR_CORRUPT;
@@ -5886,221 +6028,122 @@ out:
 #endif
 }
 
-/* ---- communication accessors ---- */
-servet_result servet_comm(const servet_profile *p, servet_comm_info *o) {
-    const servet__comm *m;
-    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
-    memset(o, 0, sizeof *o);
-    m = p->comm;
-    if (!m) return SERVET_ERROR_NOT_FOUND;
-    o->ranks = m->nranks;
-    o->nodes = m->nnodes;
-    o->layers = m->nlayers;
-    o->pairs_measured = m->npairs;
-    o->contradictions = m->contradictions;
-    o->message_bytes = m->msg_bytes;
-    o->noise = m->noise;
-    o->tolerance = m->tolerance;
-    o->small_noise = m->small_noise;
-    o->small_tolerance = m->small_tolerance;
-    o->key = m->key;
-    o->from_file = m->from_file;
-    o->probe_seconds = m->seconds;
-    return SERVET_OK;
+/* ========================================================================== >>decide
+   Decisions read the profile only: deterministic, no measurement, no
+   allocation beyond a few words.
+
+   servet_choose_placement(profile, nthreads, policy, pus) fills pus[] with
+   the OS indices of the PUs to bind threads 0..n-1 to:
+   - SERVET_PLACE_SPREAD, for bandwidth-bound code (the STREAM-triad lesson of
+     the LIKWID paper: threads spread over the memory domains reach the
+     aggregate bandwidth, packed ones saturate one domain). Each next thread
+     goes to the PU with the fewest threads already in its memory-contention
+     groups (most severe level first, as measured by the memory probe, else
+     the OS's NUMA node and package), then on its core, then in its shared
+     caches.
+   - SERVET_PLACE_COMPACT, for threads that share data: fill one cache group
+     (the last level's measured sharing group, else the OS's) core by core
+     before the next, hardware threads of a core last.
+   More threads than PUs wrap around. Example:
+
+       int pus[64];
+       int n = servet_choose_placement(prof, 8, SERVET_PLACE_SPREAD, pus);
+       // thread i: hwloc_bitmap_only(set, pus[i]); hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD)
+   ========================================================================== */
+
+/* group id of PU index i in memory level lv (measured) or -1 */
+static int servet__mem_group(const servet_profile *p, int lv, int i) {
+    if (!p->memory || lv >= p->memory->nlevels || !p->memory->levels[lv].group_of) return -1;
+    return p->memory->levels[lv].group_of[i];
 }
-static const servet__commlayer *servet__comm_get_layer(const servet_profile *p, int layer) {
-    if (!p || !p->comm || layer < 0 || layer >= p->comm->nlayers) return NULL;
-    return &p->comm->layers[layer];
+/* sharing group of PU index i at cache level (1-based): measured, else reported */
+static int servet__cache_group(const servet_profile *p, int level, int i) {
+    int k, m;
+    if (p->share && level >= 1 && level <= p->nshare && p->share[level - 1].group_of)
+        return p->share[level - 1].group_of[i] >= 0 ? p->share[level - 1].group_of[i] : -1 - i;
+    for (k = 0; k < p->ncacheobjs; k++) {
+        const servet__cacheobj *c = &p->cacheobjs[k];
+        if (c->level != level) continue;
+        for (m = 0; m < c->npus; m++)
+            if (p->cachepus[c->first + m] == p->pus[i].os_index) return k;
+    }
+    return -1 - i;
 }
-servet_result servet_comm_layer(const servet_profile *p, int layer, servet_comm_layer_info *o) {
-    const servet__commlayer *L = servet__comm_get_layer(p, layer);
-    if (!o) return SERVET_ERROR_INVALID_ARGUMENT;
-    memset(o, 0, sizeof *o);
-    if (!L) return p ? SERVET_ERROR_NOT_FOUND : SERVET_ERROR_INVALID_ARGUMENT;
-    o->latency_s = L->latency;
-    o->latency_min_s = L->lat_min;
-    o->latency_max_s = L->lat_max;
-    o->small_latency_s = L->small;
-    o->pairs = L->npairs;
-    o->rep_a = L->rep_a;
-    o->rep_b = L->rep_b;
-    o->intra_node = L->intra;
-    o->curve_points = L->ncurve;
-    o->scaling_points = L->nscale;
-    o->aggregation_points = L->nagg;
-    return SERVET_OK;
-}
-servet_result servet_comm_curve(const servet_profile *p, int layer, int i, double *bytes, double *seconds,
-                                double *bytes_per_s) {
-    const servet__commlayer *L = servet__comm_get_layer(p, layer);
-    if (!L || i < 0 || i >= L->ncurve) return p ? SERVET_ERROR_NOT_FOUND : SERVET_ERROR_INVALID_ARGUMENT;
-    if (bytes) *bytes = L->curve_bytes[i];
-    if (seconds) *seconds = L->curve_s[i];
-    if (bytes_per_s) *bytes_per_s = L->curve_s[i] > 0 ? L->curve_bytes[i] / L->curve_s[i] : 0.0;
-    return SERVET_OK;
-}
-servet_result servet_comm_scaling(const servet_profile *p, int layer, int i, int *pairs, double *seconds) {
-    const servet__commlayer *L = servet__comm_get_layer(p, layer);
-    if (!L || i < 0 || i >= L->nscale) return p ? SERVET_ERROR_NOT_FOUND : SERVET_ERROR_INVALID_ARGUMENT;
-    if (pairs) *pairs = L->scale_k[i];
-    if (seconds) *seconds = L->scale_s[i];
-    return SERVET_OK;
-}
-servet_result servet_comm_aggregation(const servet_profile *p, int layer, int i, double *bytes, int *messages,
-                                      double *separate_s, double *aggregated_s) {
-    const servet__commlayer *L = servet__comm_get_layer(p, layer);
-    if (!L || i < 0 || i >= L->nagg) return p ? SERVET_ERROR_NOT_FOUND : SERVET_ERROR_INVALID_ARGUMENT;
-    if (bytes) *bytes = L->agg_bytes[i];
-    if (messages) *messages = L->agg_n[i];
-    if (separate_s) *separate_s = L->agg_many[i];
-    if (aggregated_s) *aggregated_s = L->agg_one[i];
-    return SERVET_OK;
-}
-servet_result servet_comm_pair(const servet_profile *p, int i, int *a, int *b, double *latency_s, int *layer) {
-    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (!p->comm || i < 0 || i >= p->comm->npairs) return SERVET_ERROR_NOT_FOUND;
-    if (a) *a = p->comm->pairs[i].a;
-    if (b) *b = p->comm->pairs[i].b;
-    if (latency_s) *latency_s = p->comm->pairs[i].latency;
-    if (layer) *layer = p->comm->pairs[i].layer;
-    return SERVET_OK;
-}
-int servet_comm_pair_layer(const servet_profile *p, int a, int b) {
-    const servet__comm *m;
-    int32_t cls, i;
-    if (!p || a == b) return SERVET_ERROR_INVALID_ARGUMENT;
-    m = p->comm;
-    if (!m) return SERVET_ERROR_NOT_FOUND;
-    if (a > b) { int t = a; a = b; b = t; }
-    if (a < 0 || b >= m->nranks) return SERVET_ERROR_INVALID_ARGUMENT;
-    for (i = 0; i < m->npairs; i++)
-        if (m->pairs[i].a == a && m->pairs[i].b == b) return m->pairs[i].layer;
-    cls = servet__comm_class(m, a, b);
-    for (i = 0; i < m->nclass; i++)
-        if (m->class_key[i] == cls) return m->class_layer[i];
-    return SERVET_ERROR_NOT_FOUND;
-}
-double servet_comm_time(const servet_profile *p, int a, int b, double bytes) {
-    const servet__commlayer *L;
-    int layer = servet_comm_pair_layer(p, a, b), i;
-    if (layer < 0 || !(bytes >= 0)) return -1.0;
-    L = &p->comm->layers[layer];
-    if (L->ncurve < 1) return -1.0;
-    {
-        /* the running maximum: a prediction must not fall as messages grow
-           (seen under load: a 2 MiB point slower than the 4 MiB one made the
-           old log-log extrapolation predict 100 MB cheaper than 1 KB) */
-        double prev = L->curve_s[0] > 0 ? L->curve_s[0] : 1e-12;
-        if (bytes <= L->curve_bytes[0] || L->ncurve == 1) return bytes <= L->curve_bytes[0] ? prev : prev * bytes / L->curve_bytes[0];
-        for (i = 1; i < L->ncurve; i++) {
-            double cur = L->curve_s[i] > prev ? L->curve_s[i] : prev;
-            if (bytes <= L->curve_bytes[i]) {
-                double x0 = log(L->curve_bytes[i - 1]), x1 = log(L->curve_bytes[i]);
-                return exp(log(prev) + (log(cur) - log(prev)) * (log(bytes) - x0) / (x1 - x0));
+
+int servet_choose_placement(const servet_profile *p, int nthreads, servet_placement_policy policy, int *pus) {
+    int t, i, j, nlev, ncache, *count_on = NULL;
+    unsigned char used_once[4096];
+    if (!p || !pus || nthreads < 0 || p->npus < 1 || p->npus > 4096) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (policy != SERVET_PLACE_SPREAD && policy != SERVET_PLACE_COMPACT) return SERVET_ERROR_INVALID_ARGUMENT;
+    nlev = p->memory ? p->memory->nlevels : 0;
+    ncache = servet_cache_count(p);
+    memset(used_once, 0, sizeof used_once);
+    if (policy == SERVET_PLACE_COMPACT) {
+        /* order PUs by (last-level group, core's first PU, SMT rank) */
+        int order[4096], n = p->npus, top = ncache > 0 ? ncache : 1;
+        for (i = 0; i < n; i++) order[i] = i;
+        for (i = 1; i < n; i++) {
+            int v = order[i];
+            for (j = i; j > 0; j--) {
+                int u = order[j - 1], gu = servet__cache_group(p, top, u), gv = servet__cache_group(p, top, v);
+                int ru = 0, rv = 0, k;
+                for (k = 0; k < u; k++) if (p->pus[k].core == p->pus[u].core) ru++;
+                for (k = 0; k < v; k++) if (p->pus[k].core == p->pus[v].core) rv++;
+                if (gu < 0) gu = 1 << 30;
+                if (gv < 0) gv = 1 << 30;
+                /* same group: cores first (rank 0 of every core), then SMT siblings */
+                if (gu > gv || (gu == gv && (ru > rv || (ru == rv && u > v)))) order[j] = u;
+                else break;
             }
-            prev = cur;
+            order[j] = v;
         }
-        /* past the curve: bandwidth-bound, at the last point's bandwidth */
-        return prev * bytes / L->curve_bytes[L->ncurve - 1];
+        for (t = 0; t < nthreads; t++) pus[t] = p->pus[order[t % n]].os_index;
+        return nthreads;
     }
-}
-int servet_comm_rank_node(const servet_profile *p, int rank, char *hostname, size_t cap) {
-    if (!p || rank < 0) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (!p->comm) return SERVET_ERROR_NOT_FOUND;
-    if (rank >= p->comm->nranks) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (hostname && cap) snprintf(hostname, cap, "%s", p->comm->node_names[p->comm->ranks[rank].node]);
-    return p->comm->ranks[rank].node;
-}
-
-/* ---- accessors ---- */
-servet_result servet_machine(const servet_profile *p, servet_machine_info *o) {
-    int i;
-    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
-    memset(o, 0, sizeof *o);
-    o->pus = p->npus;
-    o->cores = p->ncores;
-    o->packages = p->npackages;
-    o->numa_nodes = p->nnuma;
-    o->memory_bytes = p->memory_bytes;
-    snprintf(o->cpu_model, sizeof o->cpu_model, "%s", p->cpu_model);
-    snprintf(o->hostname, sizeof o->hostname, "%s", p->hostname);
-    o->fingerprint = p->fingerprint;
-    o->probes = p->sections;
-    o->from_file = p->from_file;
-    for (i = 0; i < 8; i++) o->probe_seconds[i] = p->probe_seconds[i];
-    if (p->curve) {
-        o->cache_points = p->curve->n;
-        for (i = 0; i < p->curve->n; i++) if (p->curve->spread[i] > 0.10) o->cache_noisy_points++;
-    }
-    return SERVET_OK;
-}
-
-int servet_pu_os_index(const servet_profile *p, int i) {
-    if (!p || i < 0 || i >= p->npus) return -1;
-    return p->pus[i].os_index;
-}
-
-int servet_cache_count(const servet_profile *p) {
-    int r;
-    if (!p) return 0;
-    r = servet__reported_levels(p);
-    return p->nlevels > r ? p->nlevels : r;
-}
-
-/* rounded, clamped: no float-to-integer overflow whatever the double */
-static uint64_t servet__u64(double v) {
-    if (!(v > 0.0)) return 0;
-    if (v >= 1.8e19) return UINT64_MAX;
-    return (uint64_t)(v + 0.5);
-}
-
-servet_result servet_cache(const servet_profile *p, int index, servet_cache_info *o) {
-    int i, level = index + 1, inst = 0;
-    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (index < 0 || index >= servet_cache_count(p)) return SERVET_ERROR_NOT_FOUND;
-    memset(o, 0, sizeof *o);
-    o->level = level;
-    for (i = 0; i < p->ncacheobjs; i++) {
-        const servet__cacheobj *c = &p->cacheobjs[i];
-        if (c->level != level) continue;
-        if (!inst) {
-            o->reported_size_bytes = c->size;
-            o->reported_ways = c->ways;
-            o->line_bytes = c->line;
-            o->reported_pus_per_instance = c->npus;
+    /* SPREAD: greedy, lexicographic cost */
+    {
+        int chosen[4096];
+        int nch = 0;
+        for (t = 0; t < nthreads; t++) {
+            int best = -1;
+            long bestcost[12];
+            for (i = 0; i < p->npus; i++) {
+                long cost[12];
+                int c = 0, k;
+                memset(cost, 0, sizeof cost);
+                /* memory groups, most severe (lowest bandwidth) level first */
+                for (k = 0; k < nlev && c < 6; k++, c++) {
+                    int g = servet__mem_group(p, k, i);
+                    for (j = 0; j < nch; j++) if (g >= 0 && servet__mem_group(p, k, chosen[j]) == g) cost[c]++;
+                }
+                /* OS memory domains when nothing was measured */
+                for (j = 0; j < nch; j++) if (p->pus[chosen[j]].numa == p->pus[i].numa) cost[c]++;
+                c++;
+                for (j = 0; j < nch; j++) if (p->pus[chosen[j]].package == p->pus[i].package) cost[c]++;
+                c++;
+                for (j = 0; j < nch; j++) if (p->pus[chosen[j]].core == p->pus[i].core) cost[c]++;
+                c++;
+                for (k = ncache; k >= 1 && c < 12; k--, c++) {
+                    int g = servet__cache_group(p, k, i);
+                    for (j = 0; j < nch; j++) if (servet__cache_group(p, k, chosen[j]) == g) cost[c]++;
+                }
+                if (best < 0 || memcmp(cost, bestcost, sizeof cost) < 0) {
+                    int better = best < 0, q;
+                    for (q = 0; q < 12 && !better; q++) {
+                        if (cost[q] < bestcost[q]) { better = 1; break; }
+                        if (cost[q] > bestcost[q]) break;
+                    }
+                    if (better) { best = i; memcpy(bestcost, cost, sizeof cost); }
+                }
+            }
+            pus[t] = p->pus[best].os_index;
+            if (nch < 4096) chosen[nch++] = best;
+            if (nch == p->npus) nch = 0; /* wrap around: start a new round */
         }
-        inst++;
     }
-    o->reported_instances = inst;
-    if (index < p->nlevels) {
-        o->size_bytes = servet__u64(p->levels[index].size_bytes);
-        o->latency_ns = p->levels[index].latency;
-        o->latency_cycles = p->levels[index].latency * p->ghz;
-        o->method = p->levels[index].method;
-        o->estimate_bytes = servet__u64(p->levels[index].estimate_bytes);
-        o->range_lo_bytes = servet__u64(p->levels[index].range_lo_bytes);
-        o->range_hi_bytes = servet__u64(p->levels[index].range_hi_bytes);
-    }
-    return SERVET_OK;
-}
-
-int servet_cache_reported_group(const servet_profile *p, int level, int group, int *pus, int max) {
-    int i, g = 0, k;
-    if (!p || (max > 0 && !pus)) return SERVET_ERROR_INVALID_ARGUMENT;
-    for (i = 0; i < p->ncacheobjs; i++) {
-        const servet__cacheobj *c = &p->cacheobjs[i];
-        if (c->level != level) continue;
-        if (g++ != group) continue;
-        for (k = 0; k < c->npus && k < max; k++) pus[k] = p->cachepus[c->first + k];
-        return c->npus;
-    }
-    return SERVET_ERROR_NOT_FOUND;
-}
-
-double servet_memory_latency_ns(const servet_profile *p) { return p ? p->mem_latency_ns : 0.0; }
-int servet_tlb_count(const servet_profile *p) { return p ? p->ntlb : 0; }
-double servet_tlb_reach_bytes(const servet_profile *p, int i) {
-    return p && i >= 0 && i < p->ntlb ? p->tlb_bytes[i] : 0.0;
+    (void)count_on;
+    (void)used_once;
+    return nthreads;
 }
 
 /* ========================================================================== >>json
@@ -6154,259 +6197,282 @@ static void servet__json_groups(servet__sb *b, const servet_profile *p, servet__
     servet__sb_printf(b, "]");
 }
 
-size_t servet_json(const servet_profile *p, char *buf, size_t cap) {
-    servet__sb b;
+/* Each probe prints its own top-level keys (the probe table's json column),
+   each key preceded by a comma. */
+static void servet__json_topology(servet__sb *b, const servet_profile *p) {
+    const servet__probe *e;
     int i, first = 1, n;
-    b.buf = buf;
-    b.cap = buf ? cap : 0;
-    b.len = 0;
-    if (!p) return 0;
-    servet__sb_printf(&b, "{\"servet_version\":\"%s\",\"machine\":{\"cpu_model\":", SERVET_VERSION_STRING);
-    servet__json_str(&b, p->cpu_model);
-    servet__sb_printf(&b, ",\"hostname\":");
-    servet__json_str(&b, p->hostname);
-    servet__sb_printf(&b, ",\"pus\":%d,\"cores\":%d,\"packages\":%d,\"numa_nodes\":%d,\"memory_bytes\":%llu,"
-                          "\"fingerprint\":\"%016llx\",\"from_cache_file\":%s,\"probes\":[",
+    servet__sb_printf(b, ",\"machine\":{\"cpu_model\":");
+    servet__json_str(b, p->cpu_model);
+    servet__sb_printf(b, ",\"hostname\":");
+    servet__json_str(b, p->hostname);
+    servet__sb_printf(b, ",\"pus\":%d,\"cores\":%d,\"packages\":%d,\"numa_nodes\":%d,\"memory_bytes\":%llu,"
+                          "\"fingerprint\":\"%016llx\",\"from_file\":%s,\"probes\":[",
                       p->npus, p->ncores, p->npackages, p->nnuma, (unsigned long long)p->memory_bytes,
                       (unsigned long long)p->fingerprint, p->from_file ? "true" : "false");
-    for (i = 0; i < 7; i++)
-        if (p->sections & (1u << i)) { servet__sb_printf(&b, "%s\"%s\"", first ? "" : ",", servet__probe_names[i]); first = 0; }
-    servet__sb_printf(&b, "],\"cycles_per_ns\":");
-    servet__json_num(&b, p->ghz);
-    servet__sb_printf(&b, ",\"huge_pages\":%s,\"pu_os_index\":[", p->huge_pages ? "true" : "false");
-    for (i = 0; i < p->npus; i++) servet__sb_printf(&b, "%s%d", i ? "," : "", p->pus[i].os_index);
-    servet__sb_printf(&b, "]},\"caches\":[");
+    for (e = servet__probes; e->name; e++)
+        if (p->sections & e->bit) { servet__sb_printf(b, "%s\"%s\"", first ? "" : ",", e->name); first = 0; }
+    servet__sb_printf(b, "],\"cycles_per_ns\":");
+    servet__json_num(b, p->ghz);
+    servet__sb_printf(b, ",\"huge_pages\":%s,\"pu_os_index\":[", p->huge_pages ? "true" : "false");
+    for (i = 0; i < p->npus; i++) servet__sb_printf(b, "%s%d", i ? "," : "", p->pus[i].os_index);
+    servet__sb_printf(b, "]},\"caches\":[");
     n = servet_cache_count(p);
     for (i = 0; i < n; i++) {
         servet_cache_info c;
         servet_cache(p, i, &c);
-        servet__sb_printf(&b, "%s{\"level\":%d,\"size_bytes\":", i ? "," : "", c.level);
-        if (c.size_bytes) servet__sb_printf(&b, "%llu", (unsigned long long)c.size_bytes);
-        else servet__sb_printf(&b, "null");
-        servet__sb_printf(&b, ",\"latency_ns\":");
-        if (c.size_bytes) servet__json_num(&b, c.latency_ns); else servet__sb_printf(&b, "null");
-        servet__sb_printf(&b, ",\"latency_cycles\":");
-        if (c.size_bytes && p->ghz > 0) servet__json_num(&b, c.latency_cycles); else servet__sb_printf(&b, "null");
-        servet__sb_printf(&b, ",\"method\":\"%s\",\"estimate_bytes\":", servet__method_name(c.method));
-        if (c.size_bytes) servet__sb_printf(&b, "%llu", (unsigned long long)c.estimate_bytes); else servet__sb_printf(&b, "null");
-        if (c.size_bytes) servet__sb_printf(&b, ",\"estimate_range_bytes\":[%llu,%llu]", (unsigned long long)c.range_lo_bytes,
+        servet__sb_printf(b, "%s{\"level\":%d,\"size_bytes\":", i ? "," : "", c.level);
+        if (c.size_bytes) servet__sb_printf(b, "%llu", (unsigned long long)c.size_bytes);
+        else servet__sb_printf(b, "null");
+        servet__sb_printf(b, ",\"latency_ns\":");
+        if (c.size_bytes) servet__json_num(b, c.latency_ns); else servet__sb_printf(b, "null");
+        servet__sb_printf(b, ",\"latency_cycles\":");
+        if (c.size_bytes && p->ghz > 0) servet__json_num(b, c.latency_cycles); else servet__sb_printf(b, "null");
+        servet__sb_printf(b, ",\"method\":\"%s\",\"estimate_bytes\":", servet__method_name(c.method));
+        if (c.size_bytes) servet__sb_printf(b, "%llu", (unsigned long long)c.estimate_bytes); else servet__sb_printf(b, "null");
+        if (c.size_bytes) servet__sb_printf(b, ",\"estimate_range_bytes\":[%llu,%llu]", (unsigned long long)c.range_lo_bytes,
                                             (unsigned long long)c.range_hi_bytes);
-        servet__sb_printf(&b, ",\"reported_size_bytes\":");
-        if (c.reported_size_bytes) servet__sb_printf(&b, "%llu", (unsigned long long)c.reported_size_bytes);
-        else servet__sb_printf(&b, "null");
-        servet__sb_printf(&b, ",\"ways\":%d,\"line_bytes\":%d,\"reported_shared_by\":", c.reported_ways, c.line_bytes);
-        servet__json_groups(&b, p, servet_cache_reported_group, c.level);
+        servet__sb_printf(b, ",\"reported_size_bytes\":");
+        if (c.reported_size_bytes) servet__sb_printf(b, "%llu", (unsigned long long)c.reported_size_bytes);
+        else servet__sb_printf(b, "null");
+        servet__sb_printf(b, ",\"reported_ways\":%d,\"line_bytes\":%d,\"reported_shared_by\":", c.reported_ways, c.line_bytes);
+        servet__json_groups(b, p, servet_cache_reported_group, c.level);
         if (p->share && i < p->nshare) {
             const servet__share *S = &p->share[i];
             int q;
-            servet__sb_printf(&b, ",\"shared_by\":");
-            servet__json_groups(&b, p, servet_cache_shared_group, c.level);
-            servet__sb_printf(&b, ",\"sharing\":{\"array_bytes\":%.0f,\"ref_ns\":", S->array_bytes);
-            servet__json_num(&b, S->ref_ns);
-            servet__sb_printf(&b, ",\"threshold\":");
-            servet__json_num(&b, S->threshold);
-            servet__sb_printf(&b, ",\"contradictions\":%d,\"pairs\":[", S->ncontra);
+            servet__sb_printf(b, ",\"shared_by\":");
+            servet__json_groups(b, p, servet_cache_shared_group, c.level);
+            servet__sb_printf(b, ",\"sharing\":{\"array_bytes\":%.0f,\"ref_ns\":", S->array_bytes);
+            servet__json_num(b, S->ref_ns);
+            servet__sb_printf(b, ",\"threshold\":");
+            servet__json_num(b, S->threshold);
+            servet__sb_printf(b, ",\"contradictions\":%d,\"pairs\":[", S->ncontra);
             for (q = 0; q < S->npairs; q++) {
-                servet__sb_printf(&b, "%s{\"pus\":[%d,%d],\"ratio\":", q ? "," : "", p->pus[S->pairs[q].a].os_index,
+                servet__sb_printf(b, "%s{\"pus\":[%d,%d],\"ratio\":", q ? "," : "", p->pus[S->pairs[q].a].os_index,
                                   p->pus[S->pairs[q].b].os_index);
-                servet__json_num(&b, S->pairs[q].value);
-                servet__sb_printf(&b, ",\"relation\":%d,\"kind\":\"%s\"%s}", S->pairs[q].cls,
+                servet__json_num(b, S->pairs[q].value);
+                servet__sb_printf(b, ",\"relation\":%d,\"kind\":\"%s\"%s}", S->pairs[q].cls,
                                   (S->pairs[q].flags & SERVET__PAIR_REP) ? "representative" : (S->pairs[q].flags & SERVET__PAIR_SAMPLE) ? "sample" : "all-pairs",
                                   (S->pairs[q].flags & SERVET__PAIR_CONTRA) ? ",\"contradicts_class\":true" : "");
             }
-            servet__sb_printf(&b, "]}");
+            servet__sb_printf(b, "]}");
         }
-        servet__sb_printf(&b, "}");
+        servet__sb_printf(b, "}");
     }
-    servet__sb_printf(&b, "],\"memory\":{\"latency_ns\":");
-    if (p->sections & SERVET_PROBE_CACHE) servet__json_num(&b, p->mem_latency_ns); else servet__sb_printf(&b, "null");
-    if (p->memory) {
-        const servet__memory *M = p->memory;
-        int q;
-        servet__sb_printf(&b, ",\"ref_bandwidth_bytes_per_s\":");
-        servet__json_num(&b, M->ref_bw);
-        servet__sb_printf(&b, ",\"ref_spread\":");
-        servet__json_num(&b, M->ref_spread);
-        servet__sb_printf(&b, ",\"tolerance\":");
-        servet__json_num(&b, M->tolerance);
-        servet__sb_printf(&b, ",\"array_bytes\":%.0f,\"contradictions\":%d,\"pairs\":[", M->array_bytes, M->ncontra);
-        for (q = 0; q < M->npairs; q++) {
-            servet__sb_printf(&b, "%s{\"pus\":[%d,%d],\"bandwidth_bytes_per_s\":", q ? "," : "",
-                              p->pus[M->pairs[q].a].os_index, p->pus[M->pairs[q].b].os_index);
-            servet__json_num(&b, M->pairs[q].value);
-            servet__sb_printf(&b, ",\"ratio\":");
-            servet__json_num(&b, M->ref_bw > 0 ? M->pairs[q].value / M->ref_bw : 0);
-            servet__sb_printf(&b, "%s}", (M->pairs[q].flags & SERVET__PAIR_CONTRA) ? ",\"contradicts_class\":true" : "");
-        }
-        servet__sb_printf(&b, "],\"levels\":[");
-        for (q = 0; q < M->nlevels; q++) {
-            servet__sb_printf(&b, "%s{\"bandwidth_bytes_per_s\":", q ? "," : "");
-            servet__json_num(&b, M->levels[q].bandwidth);
-            servet__sb_printf(&b, ",\"ratio\":");
-            servet__json_num(&b, M->levels[q].ratio);
-            servet__sb_printf(&b, ",\"groups\":");
-            servet__json_groups(&b, p, servet_memory_level_group, q);
-            servet__sb_printf(&b, "}");
-        }
-        servet__sb_printf(&b, "],\"scaling\":[");
-        for (q = 0; q < M->nlevels; q++) {
-            int k;
-            servet__sb_printf(&b, "%s{\"level\":%d,\"pus\":[", q ? "," : "", q);
-            for (k = 0; k < M->levels[q].nscale; k++) servet__sb_printf(&b, "%s%d", k ? "," : "", M->levels[q].scale_pus[k]);
-            servet__sb_printf(&b, "],\"aggregate_bytes_per_s\":[");
-            for (k = 0; k < M->levels[q].nscale; k++) {
-                servet__sb_printf(&b, "%s", k ? "," : "");
-                servet__json_num(&b, M->levels[q].scale_bw[k]);
-            }
-            servet__sb_printf(&b, "]}");
-        }
-        servet__sb_printf(&b, "]");
+    servet__sb_printf(b, "]");
+}
+
+static void servet__json_cache(servet__sb *b, const servet_profile *p) {
+    int i;
+    servet__sb_printf(b, ",\"memory_latency_ns\":");
+    servet__json_num(b, p->mem_latency_ns);
+    servet__sb_printf(b, ",\"tlb\":[");
+    for (i = 0; i < p->ntlb; i++) servet__sb_printf(b, "%s{\"reach_bytes\":%.0f}", i ? "," : "", p->tlb_bytes[i]);
+    servet__sb_printf(b, "],\"curves\":{");
+    if (p->curve) { servet__sb_printf(b, "\"primary\":"); servet__json_curve(b, p->curve); }
+    if (p->curve_tlb) { servet__sb_printf(b, "%s\"tlb\":", p->curve ? "," : ""); servet__json_curve(b, p->curve_tlb); }
+    servet__sb_printf(b, "}");
+}
+
+static void servet__json_memory(servet__sb *b, const servet_profile *p) {
+    if (!p->memory) return;
+    const servet__memory *M = p->memory;
+    int q;
+    servet__sb_printf(b, ",\"memory\":{\"ref_bandwidth_bytes_per_s\":");
+    servet__json_num(b, M->ref_bw);
+    servet__sb_printf(b, ",\"ref_spread\":");
+    servet__json_num(b, M->ref_spread);
+    servet__sb_printf(b, ",\"tolerance\":");
+    servet__json_num(b, M->tolerance);
+    servet__sb_printf(b, ",\"array_bytes\":%.0f,\"contradictions\":%d,\"pairs\":[", M->array_bytes, M->ncontra);
+    for (q = 0; q < M->npairs; q++) {
+        servet__sb_printf(b, "%s{\"pus\":[%d,%d],\"bandwidth_bytes_per_s\":", q ? "," : "",
+                          p->pus[M->pairs[q].a].os_index, p->pus[M->pairs[q].b].os_index);
+        servet__json_num(b, M->pairs[q].value);
+        servet__sb_printf(b, ",\"ratio\":");
+        servet__json_num(b, M->ref_bw > 0 ? M->pairs[q].value / M->ref_bw : 0);
+        servet__sb_printf(b, "%s}", (M->pairs[q].flags & SERVET__PAIR_CONTRA) ? ",\"contradicts_class\":true" : "");
     }
-    servet__sb_printf(&b, "}");
-    if (p->sections & SERVET_PROBE_MBSP) {
-        int q, k;
-        servet__sb_printf(&b, ",\"mbsp\":{\"levels\":[");
-        for (q = 0; q < p->nmbsp; q++) {
-            const servet__mbsplevel *M = &p->mbsp[q];
-            servet__sb_printf(&b, "%s{\"p\":%d,\"m_bytes\":%.0f,\"g_flops_per_word\":", q ? "," : "", M->p, M->m_bytes);
-            servet__json_num(&b, M->g);
-            servet__sb_printf(&b, ",\"L_flops\":");
-            servet__json_num(&b, M->L);
-            servet__sb_printf(&b, ",\"r2\":");
-            servet__json_num(&b, M->r2);
-            servet__sb_printf(&b, ",\"flops_per_s\":");
-            servet__json_num(&b, M->rate);
-            servet__sb_printf(&b, ",\"components\":%d,\"pus_per_component\":%d,\"g_range\":[", M->components, M->pus_per_component);
-            servet__json_num(&b, M->g_min);
-            servet__sb_printf(&b, ",");
-            servet__json_num(&b, M->g_max);
-            servet__sb_printf(&b, "],\"L_range\":[");
-            servet__json_num(&b, M->L_min);
-            servet__sb_printf(&b, ",");
-            servet__json_num(&b, M->L_max);
-            servet__sb_printf(&b, "],\"h_relation\":[");
-            for (k = 0; k < M->nh; k++) {
-                servet__sb_printf(&b, "%s[%.0f,", k ? "," : "", M->h[k]);
-                servet__json_num(&b, M->t_flops[k]);
-                servet__sb_printf(&b, "]");
-            }
-            servet__sb_printf(&b, "]}");
-        }
-        servet__sb_printf(&b, "]}");
+    servet__sb_printf(b, "],\"levels\":[");
+    for (q = 0; q < M->nlevels; q++) {
+        servet__sb_printf(b, "%s{\"bandwidth_bytes_per_s\":", q ? "," : "");
+        servet__json_num(b, M->levels[q].bandwidth);
+        servet__sb_printf(b, ",\"ratio\":");
+        servet__json_num(b, M->levels[q].ratio);
+        servet__sb_printf(b, ",\"groups\":");
+        servet__json_groups(b, p, servet_memory_level_group, q);
+        servet__sb_printf(b, "}");
     }
-    if (p->sections & SERVET_PROBE_APEX) {
-        int q;
-        servet__sb_printf(&b, ",\"apexmap\":{\"memory_words\":%.0f,\"points\":[", p->apex_words);
-        for (q = 0; q < p->napex; q++) {
-            servet__sb_printf(&b, "%s{\"alpha\":", q ? "," : "");
-            servet__json_num(&b, p->apex[q].alpha);
-            servet__sb_printf(&b, ",\"block_words\":%d,\"ns_per_word\":", p->apex[q].block);
-            servet__json_num(&b, p->apex[q].ns_per_word);
-            servet__sb_printf(&b, ",\"cycles_per_word\":");
-            servet__json_num(&b, p->apex[q].ns_per_word * p->ghz);
-            servet__sb_printf(&b, ",\"bandwidth_bytes_per_s\":");
-            servet__json_num(&b, p->apex[q].bandwidth);
-            servet__sb_printf(&b, "}");
+    servet__sb_printf(b, "],\"scaling\":[");
+    for (q = 0; q < M->nlevels; q++) {
+        int k;
+        servet__sb_printf(b, "%s{\"level\":%d,\"pus\":[", q ? "," : "", q);
+        for (k = 0; k < M->levels[q].nscale; k++) servet__sb_printf(b, "%s%d", k ? "," : "", M->levels[q].scale_pus[k]);
+        servet__sb_printf(b, "],\"aggregate_bytes_per_s\":[");
+        for (k = 0; k < M->levels[q].nscale; k++) {
+            servet__sb_printf(b, "%s", k ? "," : "");
+            servet__json_num(b, M->levels[q].scale_bw[k]);
         }
-        servet__sb_printf(&b, "]}");
+        servet__sb_printf(b, "]}");
     }
-    if (p->comm) {
-        const servet__comm *m = p->comm;
-        int q, k;
-        servet__sb_printf(&b, ",\"comm\":{\"ranks\":%d,\"nodes\":%d,\"hostnames\":[", m->nranks, m->nnodes);
-        for (q = 0; q < m->nnodes; q++) {
-            servet__sb_printf(&b, "%s", q ? "," : "");
-            servet__json_str(&b, m->node_names[q]);
+    servet__sb_printf(b, "]");
+    servet__sb_printf(b, "}");
+}
+
+static void servet__json_mbsp(servet__sb *b, const servet_profile *p) {
+    int q, k;
+    servet__sb_printf(b, ",\"mbsp\":{\"levels\":[");
+    for (q = 0; q < p->nmbsp; q++) {
+        const servet__mbsplevel *M = &p->mbsp[q];
+        servet__sb_printf(b, "%s{\"p\":%d,\"m_bytes\":%.0f,\"g_flops_per_word\":", q ? "," : "", M->p, M->m_bytes);
+        servet__json_num(b, M->g);
+        servet__sb_printf(b, ",\"L_flops\":");
+        servet__json_num(b, M->L);
+        servet__sb_printf(b, ",\"r2\":");
+        servet__json_num(b, M->r2);
+        servet__sb_printf(b, ",\"flops_per_s\":");
+        servet__json_num(b, M->rate);
+        servet__sb_printf(b, ",\"components\":%d,\"pus_per_component\":%d,\"g_range\":[", M->components, M->pus_per_component);
+        servet__json_num(b, M->g_min);
+        servet__sb_printf(b, ",");
+        servet__json_num(b, M->g_max);
+        servet__sb_printf(b, "],\"L_range\":[");
+        servet__json_num(b, M->L_min);
+        servet__sb_printf(b, ",");
+        servet__json_num(b, M->L_max);
+        servet__sb_printf(b, "],\"h_relation\":[");
+        for (k = 0; k < M->nh; k++) {
+            servet__sb_printf(b, "%s[%.0f,", k ? "," : "", M->h[k]);
+            servet__json_num(b, M->t_flops[k]);
+            servet__sb_printf(b, "]");
         }
-        servet__sb_printf(&b, "],\"rank_node\":[");
-        for (q = 0; q < m->nranks; q++) servet__sb_printf(&b, "%s%d", q ? "," : "", m->ranks[q].node);
-        servet__sb_printf(&b, "],\"rank_pu\":[");
-        for (q = 0; q < m->nranks; q++) servet__sb_printf(&b, "%s%d", q ? "," : "", m->ranks[q].pu);
-        servet__sb_printf(&b, "],\"message_bytes\":%.0f,\"noise\":", m->msg_bytes);
-        servet__json_num(&b, m->noise);
-        servet__sb_printf(&b, ",\"tolerance\":");
-        servet__json_num(&b, m->tolerance);
-        servet__sb_printf(&b, ",\"small_message_noise\":");
-        servet__json_num(&b, m->small_noise);
-        servet__sb_printf(&b, ",\"small_message_tolerance\":");
-        servet__json_num(&b, m->small_tolerance);
-        servet__sb_printf(&b, ",\"key\":\"%016llx\",\"from_file\":%s,\"probe_seconds\":", (unsigned long long)m->key,
-                          m->from_file ? "true" : "false");
-        servet__json_num(&b, m->seconds);
-        servet__sb_printf(&b, ",\"contradictions\":%d,\"layers\":[", m->contradictions);
-        for (q = 0; q < m->nlayers; q++) {
-            const servet__commlayer *L = &m->layers[q];
-            servet__sb_printf(&b, "%s{\"latency_s\":", q ? "," : "");
-            servet__json_num(&b, L->latency);
-            servet__sb_printf(&b, ",\"latency_range_s\":[");
-            servet__json_num(&b, L->lat_min);
-            servet__sb_printf(&b, ",");
-            servet__json_num(&b, L->lat_max);
-            servet__sb_printf(&b, "],\"small_message_latency_s\":");
-            servet__json_num(&b, L->small);
-            servet__sb_printf(&b, ",\"intra_node\":%s,\"representative\":[%d,%d],\"pairs\":[",
-                              L->intra == 1 ? "true" : L->intra == 0 ? "false" : "null", L->rep_a, L->rep_b);
-            for (k = 0, first = 1; k < m->npairs; k++)
-                if (m->pairs[k].layer == q) {
-                    servet__sb_printf(&b, "%s[%d,%d]", first ? "" : ",", m->pairs[k].a, m->pairs[k].b);
-                    first = 0;
-                }
-            servet__sb_printf(&b, "],\"curve\":[");
-            for (k = 0; k < L->ncurve; k++) {
-                servet__sb_printf(&b, "%s{\"bytes\":%.0f,\"seconds\":", k ? "," : "", L->curve_bytes[k]);
-                servet__json_num(&b, L->curve_s[k]);
-                servet__sb_printf(&b, ",\"bytes_per_s\":");
-                servet__json_num(&b, L->curve_s[k] > 0 ? L->curve_bytes[k] / L->curve_s[k] : 0.0);
-                servet__sb_printf(&b, ",\"spread\":");
-                servet__json_num(&b, L->curve_spread[k]);
-                servet__sb_printf(&b, "}");
-            }
-            servet__sb_printf(&b, "],\"scaling\":{\"concurrent\":[");
-            for (k = 0; k < L->nscale; k++) {
-                servet__sb_printf(&b, "%s{\"pairs\":%d,\"seconds\":", k ? "," : "", L->scale_k[k]);
-                servet__json_num(&b, L->scale_s[k]);
-                servet__sb_printf(&b, ",\"slowdown\":");
-                servet__json_num(&b, L->scale_s[0] > 0 ? L->scale_s[k] / L->scale_s[0] : 0.0);
-                servet__sb_printf(&b, "}");
-            }
-            servet__sb_printf(&b, "],\"aggregation\":[");
-            for (k = 0; k < L->nagg; k++) {
-                servet__sb_printf(&b, "%s{\"bytes\":%.0f,\"messages\":%d,\"separate_s\":", k ? "," : "", L->agg_bytes[k],
-                                  L->agg_n[k]);
-                servet__json_num(&b, L->agg_many[k]);
-                servet__sb_printf(&b, ",\"aggregated_s\":");
-                servet__json_num(&b, L->agg_one[k]);
-                servet__sb_printf(&b, ",\"ratio\":");
-                servet__json_num(&b, L->agg_one[k] > 0 ? L->agg_many[k] / L->agg_one[k] : 0.0);
-                servet__sb_printf(&b, "}");
-            }
-            servet__sb_printf(&b, "]}}");
-        }
-        servet__sb_printf(&b, "],\"pairs\":[");
-        for (k = 0; k < m->npairs; k++) {
-            const servet__commpair *c2 = &m->pairs[k];
-            servet__sb_printf(&b, "%s{\"a\":%d,\"b\":%d,\"latency_s\":", k ? "," : "", c2->a, c2->b);
-            servet__json_num(&b, c2->latency);
-            servet__sb_printf(&b, ",\"spread\":");
-            servet__json_num(&b, c2->spread);
-            servet__sb_printf(&b, ",\"small_message_latency_s\":");
-            servet__json_num(&b, c2->small);
-            servet__sb_printf(&b, ",\"small_message_spread\":");
-            servet__json_num(&b, c2->small_spread);
-            servet__sb_printf(&b, ",\"layer\":%d,\"same_node\":%s,\"measured_as\":\"%s\"}", c2->layer,
-                              m->ranks[c2->a].node == m->ranks[c2->b].node ? "true" : "false",
-                              (c2->flags & SERVET__PAIR_CONTRA) ? "contradiction"
-                              : (c2->flags & SERVET__PAIR_REP) ? "representative"
-                              : (c2->flags & SERVET__PAIR_SAMPLE) ? "sample" : "all-pairs");
-        }
-        servet__sb_printf(&b, "]}");
+        servet__sb_printf(b, "]}");
     }
-    servet__sb_printf(&b, ",\"tlb\":[");
-    for (i = 0; i < p->ntlb; i++) servet__sb_printf(&b, "%s{\"reach_bytes\":%.0f}", i ? "," : "", p->tlb_bytes[i]);
-    servet__sb_printf(&b, "],\"curves\":{");
-    if (p->curve) { servet__sb_printf(&b, "\"primary\":"); servet__json_curve(&b, p->curve); }
-    if (p->curve_tlb) { servet__sb_printf(&b, "%s\"tlb\":", p->curve ? "," : ""); servet__json_curve(&b, p->curve_tlb); }
-    servet__sb_printf(&b, "}}\n");
+    servet__sb_printf(b, "]}");
+}
+
+static void servet__json_apex(servet__sb *b, const servet_profile *p) {
+    int q;
+    servet__sb_printf(b, ",\"apex\":{\"memory_words\":%.0f,\"points\":[", p->apex_words);
+    for (q = 0; q < p->napex; q++) {
+        servet__sb_printf(b, "%s{\"alpha\":", q ? "," : "");
+        servet__json_num(b, p->apex[q].alpha);
+        servet__sb_printf(b, ",\"block_words\":%d,\"ns_per_word\":", p->apex[q].block);
+        servet__json_num(b, p->apex[q].ns_per_word);
+        servet__sb_printf(b, ",\"cycles_per_word\":");
+        servet__json_num(b, p->apex[q].ns_per_word * p->ghz);
+        servet__sb_printf(b, ",\"bandwidth_bytes_per_s\":");
+        servet__json_num(b, p->apex[q].bandwidth);
+        servet__sb_printf(b, "}");
+    }
+    servet__sb_printf(b, "]}");
+}
+
+static void servet__json_comm(servet__sb *b, const servet_profile *p) {
+    int first;
+    if (!p->comm) return;
+    const servet__comm *m = p->comm;
+    int q, k;
+    servet__sb_printf(b, ",\"comm\":{\"ranks\":%d,\"nodes\":%d,\"hostnames\":[", m->nranks, m->nnodes);
+    for (q = 0; q < m->nnodes; q++) {
+        servet__sb_printf(b, "%s", q ? "," : "");
+        servet__json_str(b, m->node_names[q]);
+    }
+    servet__sb_printf(b, "],\"rank_node\":[");
+    for (q = 0; q < m->nranks; q++) servet__sb_printf(b, "%s%d", q ? "," : "", m->ranks[q].node);
+    servet__sb_printf(b, "],\"rank_pu\":[");
+    for (q = 0; q < m->nranks; q++) servet__sb_printf(b, "%s%d", q ? "," : "", m->ranks[q].pu);
+    servet__sb_printf(b, "],\"message_bytes\":%.0f,\"noise\":", m->msg_bytes);
+    servet__json_num(b, m->noise);
+    servet__sb_printf(b, ",\"tolerance\":");
+    servet__json_num(b, m->tolerance);
+    servet__sb_printf(b, ",\"small_noise\":");
+    servet__json_num(b, m->small_noise);
+    servet__sb_printf(b, ",\"small_tolerance\":");
+    servet__json_num(b, m->small_tolerance);
+    servet__sb_printf(b, ",\"key\":\"%016llx\",\"from_file\":%s,\"probe_seconds\":", (unsigned long long)m->key,
+                      m->from_file ? "true" : "false");
+    servet__json_num(b, m->seconds);
+    servet__sb_printf(b, ",\"contradictions\":%d,\"layers\":[", m->contradictions);
+    for (q = 0; q < m->nlayers; q++) {
+        const servet__commlayer *L = &m->layers[q];
+        servet__sb_printf(b, "%s{\"latency_s\":", q ? "," : "");
+        servet__json_num(b, L->latency);
+        servet__sb_printf(b, ",\"latency_range_s\":[");
+        servet__json_num(b, L->lat_min);
+        servet__sb_printf(b, ",");
+        servet__json_num(b, L->lat_max);
+        servet__sb_printf(b, "],\"small_latency_s\":");
+        servet__json_num(b, L->small);
+        servet__sb_printf(b, ",\"intra_node\":%s,\"representative\":[%d,%d],\"pairs\":[",
+                          L->intra == 1 ? "true" : L->intra == 0 ? "false" : "null", L->rep_a, L->rep_b);
+        for (k = 0, first = 1; k < m->npairs; k++)
+            if (m->pairs[k].layer == q) {
+                servet__sb_printf(b, "%s[%d,%d]", first ? "" : ",", m->pairs[k].a, m->pairs[k].b);
+                first = 0;
+            }
+        servet__sb_printf(b, "],\"curve\":[");
+        for (k = 0; k < L->ncurve; k++) {
+            servet__sb_printf(b, "%s{\"bytes\":%.0f,\"seconds\":", k ? "," : "", L->curve_bytes[k]);
+            servet__json_num(b, L->curve_s[k]);
+            servet__sb_printf(b, ",\"bytes_per_s\":");
+            servet__json_num(b, L->curve_s[k] > 0 ? L->curve_bytes[k] / L->curve_s[k] : 0.0);
+            servet__sb_printf(b, ",\"spread\":");
+            servet__json_num(b, L->curve_spread[k]);
+            servet__sb_printf(b, "}");
+        }
+        servet__sb_printf(b, "],\"scaling\":{\"concurrent\":[");
+        for (k = 0; k < L->nscale; k++) {
+            servet__sb_printf(b, "%s{\"pairs\":%d,\"seconds\":", k ? "," : "", L->scale_k[k]);
+            servet__json_num(b, L->scale_s[k]);
+            servet__sb_printf(b, ",\"slowdown\":");
+            servet__json_num(b, L->scale_s[0] > 0 ? L->scale_s[k] / L->scale_s[0] : 0.0);
+            servet__sb_printf(b, "}");
+        }
+        servet__sb_printf(b, "],\"aggregation\":[");
+        for (k = 0; k < L->nagg; k++) {
+            servet__sb_printf(b, "%s{\"bytes\":%.0f,\"messages\":%d,\"separate_s\":", k ? "," : "", L->agg_bytes[k],
+                              L->agg_n[k]);
+            servet__json_num(b, L->agg_many[k]);
+            servet__sb_printf(b, ",\"aggregated_s\":");
+            servet__json_num(b, L->agg_one[k]);
+            servet__sb_printf(b, ",\"ratio\":");
+            servet__json_num(b, L->agg_one[k] > 0 ? L->agg_many[k] / L->agg_one[k] : 0.0);
+            servet__sb_printf(b, "}");
+        }
+        servet__sb_printf(b, "]}}");
+    }
+    servet__sb_printf(b, "],\"pairs\":[");
+    for (k = 0; k < m->npairs; k++) {
+        const servet__commpair *c2 = &m->pairs[k];
+        servet__sb_printf(b, "%s{\"a\":%d,\"b\":%d,\"latency_s\":", k ? "," : "", c2->a, c2->b);
+        servet__json_num(b, c2->latency);
+        servet__sb_printf(b, ",\"spread\":");
+        servet__json_num(b, c2->spread);
+        servet__sb_printf(b, ",\"small_latency_s\":");
+        servet__json_num(b, c2->small);
+        servet__sb_printf(b, ",\"small_spread\":");
+        servet__json_num(b, c2->small_spread);
+        servet__sb_printf(b, ",\"layer\":%d,\"same_node\":%s,\"measured_as\":\"%s\"}", c2->layer,
+                          m->ranks[c2->a].node == m->ranks[c2->b].node ? "true" : "false",
+                          (c2->flags & SERVET__PAIR_CONTRA) ? "contradiction"
+                          : (c2->flags & SERVET__PAIR_REP) ? "representative"
+                          : (c2->flags & SERVET__PAIR_SAMPLE) ? "sample" : "all-pairs");
+    }
+    servet__sb_printf(b, "]}");
+}
+
+size_t servet_json(const servet_profile *p, char *buf, size_t cap) {
+    servet__sb b;
+    const servet__probe *e;
+    b.buf = buf;
+    b.cap = buf ? cap : 0;
+    b.len = 0;
+    if (!p) return 0;
+    servet__sb_printf(&b, "{\"servet_version\":\"%s\"", SERVET_VERSION_STRING);
+    for (e = servet__probes; e->name; e++)
+        if ((p->sections & e->bit) && e->json) e->json(&b, p);
+    servet__sb_printf(&b, "}\n");
     if (buf && cap) buf[b.len < cap ? b.len : cap - 1] = 0;
     return b.len;
 }

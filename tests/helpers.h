@@ -33,8 +33,8 @@ SERVET_TEST_UNUSED static char *normalized_json(const servet_profile *p) {
     char *s = (char *)malloc(n + 1), *f;
     if (!s) return NULL;
     servet_json(p, s, n + 1);
-    if ((f = strstr(s, "\"from_cache_file\":"))) {
-        char *v = f + 18, *e = strchr(v, ',');
+    if ((f = strstr(s, "\"from_file\":"))) {
+        char *v = f + 12, *e = strchr(v, ',');
         if (e) memmove(v, e, strlen(e) + 1);
     }
     return s;

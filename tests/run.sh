@@ -142,10 +142,10 @@ if [ "$mode" = all ]; then
   expect_rc 0 "cache dir under a regular file: profile still printed" ./bin/servet show --only topology --cache-dir "$tmp/afile/sub"
   expect_rc 0 "quick probe" ./bin/servet probe --quick --max-size 4194304
   expect_rc 0 "json from cache" ./bin/servet json --no-probe
-  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); c=j["caches"][0]; assert j["machine"]["from_cache_file"] and c["level"]==1 and "size_bytes" in c and "latency_ns" in c and "shared_by" in c and "ref_bandwidth_bytes_per_s" in j["memory"]' "$tmp/out" \
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); c=j["caches"][0]; assert j["machine"]["from_file"] and c["level"]==1 and "size_bytes" in c and "latency_ns" in c and "shared_by" in c and "memory_latency_ns" in j and "ref_bandwidth_bytes_per_s" in j["memory"]' "$tmp/out" \
     && ok || bad "json schema"
-  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); m=j["mbsp"]; a=j["apexmap"]; assert isinstance(m["levels"],list) and len(a["points"])>0 and "bandwidth_bytes_per_s" in a["points"][0]' "$tmp/out" \
-    && ok || bad "json mbsp/apexmap"
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); m=j["mbsp"]; a=j["apex"]; assert isinstance(m["levels"],list) and len(a["points"])>0 and "bandwidth_bytes_per_s" in a["points"][0]' "$tmp/out" \
+    && ok || bad "json mbsp/apex"
   expect_rc 0 "apex ad hoc" ./bin/servet apex --memory 1048576 --alpha 0.5,1 --block 1,64 --accesses 65536
   [ "$(grep -c '^ *0.5 \| *1 ' "$tmp/out")" -ge 1 ] && ok || { bad "apex output"; cat "$tmp/out" >&2; }
   expect_rc 1 "apex --mpi without MPI says so" ./bin/servet apex --mpi

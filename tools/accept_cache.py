@@ -46,7 +46,7 @@ def one_run(busy):
     return {"busy_neighbour": busy, "wall_s": round(wall, 2),
             "levels": [{"level": c["level"], "size_bytes": c["size_bytes"], "estimate_bytes": c["estimate_bytes"],
                         "method": c["method"], "latency_ns": c["latency_ns"]} for c in caches],
-            "memory_latency_ns": j["memory"]["latency_ns"],
+            "memory_latency_ns": j["memory_latency_ns"],
             "tlb_reach_bytes": [t["reach_bytes"] for t in j["tlb"]],
             "last_level_latency_at_half_ns": half, "last_level_latency_at_twice_ns": twice,
             "curve": pts}

@@ -149,9 +149,18 @@ static void show(const servet_profile *p, const servet_desc *d) {
            m.hostname, m.pus, m.cores, m.packages, m.packages == 1 ? "" : "s", m.numa_nodes,
            m.numa_nodes == 1 ? "" : "s", a);
     printf("cache file  %s (%s)\n", path[0] ? path : "(none)", m.from_file ? "read from the file" : "probed now");
-    if (m.probes & SERVET_PROBE_CACHE)
-        printf("probe time  cache %.1f s, shared %.1f s, memory %.1f s, mbsp %.1f s, apex %.1f s\n", m.probe_seconds[1],
-               m.probe_seconds[2], m.probe_seconds[3], m.probe_seconds[5], m.probe_seconds[6]);
+    {
+        /* every probe that ran in this profile, by its slot (the bit's index) */
+        const char *sep = "probe time  ";
+        int slot;
+        for (slot = 1; servet_probe_name(1u << slot); slot++)
+            if ((m.probes & (1u << slot)) && m.probe_seconds[slot] > 0) {
+                printf("%s%s %.1f s", sep, servet_probe_name(1u << slot), m.probe_seconds[slot]);
+                sep = ", ";
+            }
+        if (sep[0] == ',') printf("\n");
+    }
+
     printf("\n%-6s %-12s %-20s %-12s %-5s %-5s %-9s %-14s %s\n", "level", "measured", "hit latency",
            "OS reports", "ways", "line", "shared by", "method", "note");
     n = servet_cache_count(p);
