@@ -309,14 +309,16 @@ typedef struct servet_machine_info {
     unsigned probes;   /* sections present (SERVET_PROBE_* bits) */
     int from_file;     /* 1: read from the cache file; 0: probed in this call */
     double probe_seconds[8]; /* wall time of each probe when it ran, by bit index */
+    double memory_latency_ns; /* measured beyond the last cache level; 0: cache probe not run */
     int cache_points;        /* points of the cache curve */
     int cache_noisy_points;  /* of which still disagreed by > 10% after retries:
                                 interference the probe could not get rid of */
 } servet_machine_info;
 
-SERVET_API servet_result servet_machine(const servet_profile *p, servet_machine_info *out);
-/* OS index of the i-th PU (hwloc logical order), -1 if out of range. */
-SERVET_API int servet_pu_os_index(const servet_profile *p, int i);
+SERVET_API servet_result servet_machine_get(const servet_profile *p, servet_machine_info *out);
+/* PUs in hwloc logical order; the i-th one's OS index (what binding takes). */
+SERVET_API int servet_pu_count(const servet_profile *p);
+SERVET_API servet_result servet_pu_get(const servet_profile *p, int i, int *os_index);
 
 typedef enum servet_cache_method {
     SERVET_METHOD_NONE = 0,     /* not measured */
@@ -333,44 +335,48 @@ typedef struct servet_cache_info {
     double latency_cycles;
     servet_cache_method method;
     uint64_t estimate_bytes;      /* the inference's raw estimate behind size_bytes */
-    uint64_t range_lo_bytes, range_hi_bytes; /* its uncertainty: sizes the data fit as well */
+    uint64_t range_bytes[2];      /* its uncertainty [lo, hi]: sizes the data fit as well */
     uint64_t reported_size_bytes; /* what the OS (hwloc) reports, 0 if nothing */
     int reported_ways, line_bytes;
     int reported_instances;       /* how many such caches the machine has */
     int reported_pus_per_instance;
 } servet_cache_info;
 
-/* Number of data/unified cache levels: max(reported, measured). */
+/* Data/unified cache levels: max(reported, measured); level 1 is L1. */
 SERVET_API int servet_cache_count(const servet_profile *p);
-SERVET_API servet_result servet_cache(const servet_profile *p, int index, servet_cache_info *out);
-/* The OS-reported sharing of cache level `level`: group g's PU OS indices.
-   Returns the number of PUs in the group (may exceed max), or a negative result. */
-SERVET_API int servet_cache_reported_group(const servet_profile *p, int level, int group,
-                                           int *pus, int max);
-/* Memory latency measured beyond the last cache level (ns), 0 if not measured. */
-SERVET_API double servet_memory_latency_ns(const servet_profile *p);
-
-/* Measured sharing of cache level `level` (1-based): group g's PU OS indices.
-   Returns the group's size (may exceed max), or a negative result when the
-   shared-cache probe did not run or there is no such group. PUs that share
-   the level with nobody form no group. */
-SERVET_API int servet_cache_shared_group(const servet_profile *p, int level, int group, int *pus, int max);
+SERVET_API servet_result servet_cache_get(const servet_profile *p, int level, servet_cache_info *out);
+/* Which PUs share cache level `level`, as the OS reports it and as the
+   shared-cache probe measured it: group g's PU OS indices into pus[0..max),
+   its size in *npus (may exceed max). The measured groups list PUs that
+   share the level with another PU; none when it is private. */
+SERVET_API int servet_cache_reported_group_count(const servet_profile *p, int level);
+SERVET_API servet_result servet_cache_reported_group_get(const servet_profile *p, int level, int g, int *pus, int max,
+                                                         int *npus);
+SERVET_API int servet_cache_shared_group_count(const servet_profile *p, int level);
+SERVET_API servet_result servet_cache_shared_group_get(const servet_profile *p, int level, int g, int *pus, int max,
+                                                       int *npus);
 
 /* Memory contention (servet probe memory). */
 typedef struct servet_memory_info {
     double ref_bandwidth_bytes_per_s; /* one PU copying alone */
     double tolerance;                 /* relative noise band used to group pairs */
-    int levels;                       /* overhead levels found (0: none) */
-    int pairs_measured;
 } servet_memory_info;
-SERVET_API servet_result servet_memory(const servet_profile *p, servet_memory_info *out);
-/* Level i (0 = most severe): per-PU bandwidth of a pair at that level. */
-SERVET_API double servet_memory_level_bandwidth(const servet_profile *p, int level);
-/* Group g of level i: PU OS indices; returns the size or a negative result. */
-SERVET_API int servet_memory_level_group(const servet_profile *p, int level, int group, int *pus, int max);
+SERVET_API servet_result servet_memory_get(const servet_profile *p, servet_memory_info *out);
+/* Overhead levels (Fig. 6), level 1 the most severe: the per-PU bandwidth of
+   a pair at that level, and its groups of PUs (as the cache groups above). */
+typedef struct servet_memory_level_info {
+    double bandwidth_bytes_per_s;     /* per PU, while its pair partner copies too */
+    double ratio;                     /* of the reference bandwidth */
+} servet_memory_level_info;
+SERVET_API int servet_memory_level_count(const servet_profile *p);
+SERVET_API servet_result servet_memory_level_get(const servet_profile *p, int level, servet_memory_level_info *out);
+SERVET_API int servet_memory_group_count(const servet_profile *p, int level);
+SERVET_API servet_result servet_memory_group_get(const servet_profile *p, int level, int g, int *pus, int max,
+                                                 int *npus);
 
-/* MultiBSP (servet probe mbsp): the machine as <p_i, m_i, g_i, L_i>, level 0
-   (the PUs) left out as in the paper. g in flops per word, L in flops. */
+/* MultiBSP (servet probe mbsp): the machine as <p_i, m_i, g_i, L_i>, levels
+   1..count as in the paper (level 0, the PUs, left out). g in flops per
+   word, L in flops. */
 typedef struct servet_mbsp_level {
     int p;                  /* components of the level below in one of this level */
     double m_bytes;         /* memory of one component */
@@ -378,10 +384,10 @@ typedef struct servet_mbsp_level {
     double r2;              /* its quality */
     double flops_per_s;     /* DAXPY rate per PU used to turn seconds into flops */
     int components, pus_per_component;
-    double g_min, g_max, L_min, L_max; /* spread over every component measured */
+    double g_range[2], L_range[2]; /* [min, max] over every component measured */
 } servet_mbsp_level;
 SERVET_API int servet_mbsp_count(const servet_profile *p);
-SERVET_API servet_result servet_mbsp(const servet_profile *p, int level, servet_mbsp_level *out);
+SERVET_API servet_result servet_mbsp_get(const servet_profile *p, int level, servet_mbsp_level *out);
 /* Least squares y = slope x + intercept, with R^2 (may be NULL). */
 SERVET_API servet_result servet_fit_line(const double *x, const double *y, int n, double *slope, double *intercept,
                                          double *r2);
@@ -405,11 +411,11 @@ typedef struct servet_apex_desc {
 SERVET_API servet_result servet_apex(const servet_apex_desc *desc, servet_apex_point *out, int max, int *count);
 SERVET_API int servet_apex_count(const servet_profile *p);
 SERVET_API servet_result servet_apex_get(const servet_profile *p, int i, servet_apex_point *out);
-/* Apex-Map over MPI ranks, remote blocks fetched with MPI_Get: pass a pointer
-   to an MPI_Comm (NULL: MPI_COMM_WORLD); collective; every rank gets the
-   points. Without MPI (SERVET_USE_MPI undefined): SERVET_ERROR_NO_MPI. */
-SERVET_API servet_result servet_apex_mpi(void *mpi_comm, const servet_apex_desc *desc, servet_apex_point *out,
-                                         int max, int *count);
+/* Apex-Map over MPI ranks, remote blocks fetched with MPI_Get: servet_apex's
+   arguments plus a pointer to an MPI_Comm last (NULL: MPI_COMM_WORLD);
+   collective; every rank gets the points. Without MPI: SERVET_ERROR_NO_MPI. */
+SERVET_API servet_result servet_apex_mpi(const servet_apex_desc *desc, servet_apex_point *out, int max, int *count,
+                                         void *mpi_comm);
 /* Apex-Map's start address: floor(range * u^(1/alpha)), u uniform from *state. */
 SERVET_API double servet_apex_start(uint64_t *state, double alpha, double range);
 
@@ -418,21 +424,24 @@ typedef enum servet_placement_policy {
     SERVET_PLACE_SPREAD = 0,  /* bandwidth-bound: across memory-contention groups */
     SERVET_PLACE_COMPACT = 1  /* threads sharing data: packed into shared caches */
 } servet_placement_policy;
-/* Fills pus[0..nthreads-1] with the OS indices to bind threads to; returns
-   nthreads or a negative servet_result. Deterministic; no measurement. */
-SERVET_API int servet_choose_placement(const servet_profile *p, int nthreads, servet_placement_policy policy,
+/* Fills pus[0..nthreads-1] with the OS indices to bind threads to.
+   Deterministic; no measurement. */
+SERVET_API servet_result servet_choose_placement(const servet_profile *p, int nthreads, servet_placement_policy policy,
                                        int *pus);
 
 /* TLB reach steps (bytes of array), from a walk touching one line per 4 KiB page. */
 SERVET_API int servet_tlb_count(const servet_profile *p);
-SERVET_API double servet_tlb_reach_bytes(const servet_profile *p, int i);
+SERVET_API servet_result servet_tlb_get(const servet_profile *p, int i, double *reach_bytes);
 
 /* Measured pair i of cache level `level` (shared probe) or of the memory
    probe: PU OS indices, and the ratio (sharing) or per-PU bandwidth in B/s
-   (memory). SERVET_ERROR_NOT_FOUND past the last pair. */
-SERVET_API servet_result servet_cache_sharing_pair(const servet_profile *p, int level, int i, int *pu_a, int *pu_b,
-                                                   double *ratio, double *threshold);
-SERVET_API servet_result servet_memory_pair(const servet_profile *p, int i, int *pu_a, int *pu_b, double *bandwidth);
+   (memory). Any out pointer may be NULL. */
+SERVET_API int servet_cache_pair_count(const servet_profile *p, int level);
+SERVET_API servet_result servet_cache_pair_get(const servet_profile *p, int level, int i, int *pu_a, int *pu_b,
+                                               double *ratio, double *threshold);
+SERVET_API int servet_memory_pair_count(const servet_profile *p);
+SERVET_API servet_result servet_memory_pair_get(const servet_profile *p, int i, int *pu_a, int *pu_b,
+                                                double *bandwidth);
 
 /* The profile as JSON (schema in README). Like snprintf: returns the length
    needed without the NUL; writes at most cap bytes including the NUL. */
@@ -451,8 +460,8 @@ typedef struct servet_curve {
     double spread[SERVET_CURVE_MAX]; /* (median - min) / min over the repeats */
 } servet_curve;
 
-/* The cache probe's latency curve (NULL if it did not run); owned by p. */
-SERVET_API const servet_curve *servet_cache_curve(const servet_profile *p);
+/* The cache probe's latency curve, owned by p (NOT_FOUND if it did not run). */
+SERVET_API servet_result servet_cache_curve_get(const servet_profile *p, const servet_curve **out);
 
 typedef struct servet_cache_level {
     double size_bytes;
@@ -466,14 +475,13 @@ typedef struct servet_cache_level {
 } servet_cache_level;
 
 /* The inference of Fig. 4: a curve (sizes in bytes, time per access in any
-   unit, page size) -> cache levels, smallest first. Returns the number of
-   levels found (>= 0, at most max_levels) or a negative servet_result:
-   SERVET_ERROR_BAD_DATA for n < 3, sizes not strictly increasing, NaN, Inf,
-   zero or negative values. `next_latency` (may be NULL) receives the latency
-   above the last level (memory). */
-SERVET_API int servet_infer_caches(const double *bytes, const double *latency, int n,
-                                   double page_bytes, servet_cache_level *levels,
-                                   int max_levels, double *next_latency);
+   unit, page size) -> cache levels, smallest first: *nlevels of them (at
+   most max_levels). SERVET_ERROR_BAD_DATA for n < 3, sizes not strictly
+   increasing, NaN, Inf, zero or negative values. `next_latency` (may be
+   NULL) receives the latency above the last level (memory). */
+SERVET_API servet_result servet_infer_caches(const double *bytes, const double *latency, int n,
+                                             double page_bytes, servet_cache_level *levels,
+                                             int max_levels, int *nlevels, double *next_latency);
 
 /* P(X > k) for X ~ Binomial(n, p): the expected miss fraction of a page set in
    the paper's model. Returns NaN for invalid arguments. */
@@ -517,8 +525,7 @@ SERVET_API servet_result servet_sweep(servet_measure_fn measure, void *user,
 SERVET_API servet_result servet_open_mpi(servet_profile **out, const servet_desc *desc, void *mpi_comm);
 
 typedef struct servet_comm_info {
-    int ranks, nodes, layers;
-    int pairs_measured;     /* rank pairs timed (representatives + sample, or all) */
+    int ranks, nodes;
     int contradictions;     /* sampled pairs whose layer differs from their class's */
     double message_bytes;   /* the Fig. 7 message: the L1 data cache size */
     double noise;           /* relative noise of the Fig. 7 cost (see >>probe-comm) */
@@ -529,43 +536,51 @@ typedef struct servet_comm_info {
     int from_file;          /* 1: read from the .comm file; 0: measured now */
     double probe_seconds;
 } servet_comm_info;
-SERVET_API servet_result servet_comm(const servet_profile *p, servet_comm_info *out);
+SERVET_API servet_result servet_comm_get(const servet_profile *p, servet_comm_info *out);
 
 typedef struct servet_comm_layer {
     double latency_s;       /* one-way time of the Fig. 7 message, median over its pairs */
-    double latency_min_s, latency_max_s;
+    double latency_range_s[2]; /* [min, max] over its pairs */
     double small_latency_s; /* one-way time of an 8-byte message, median over its pairs */
     int pairs;              /* measured pairs in this layer */
-    int rep_a, rep_b;       /* ranks of the representative pair (curves, aggregation) */
+    int representative[2];  /* ranks of the representative pair (curves, aggregation) */
     int intra_node;         /* 1: every pair on one node; 0: every pair across nodes; -1 mixed */
-    int curve_points, scaling_points, aggregation_points;
 } servet_comm_layer_info;
-/* Layers are ordered by latency, 0 the cheapest. */
-SERVET_API servet_result servet_comm_layer(const servet_profile *p, int layer, servet_comm_layer_info *out);
+/* Layers are indices 0..count-1, ordered by latency, 0 the cheapest. */
+SERVET_API int servet_comm_layer_count(const servet_profile *p);
+SERVET_API servet_result servet_comm_layer_get(const servet_profile *p, int layer, servet_comm_layer_info *out);
 /* Point i of the layer's ping-pong curve: message bytes (1 B .. 4 MiB),
    one-way seconds (median of repeats) and bytes/s. Any out pointer may be NULL. */
-SERVET_API servet_result servet_comm_curve(const servet_profile *p, int layer, int i, double *bytes,
-                                           double *seconds, double *bytes_per_s);
+SERVET_API int servet_comm_curve_count(const servet_profile *p, int layer);
+SERVET_API servet_result servet_comm_curve_get(const servet_profile *p, int layer, int i, double *bytes,
+                                               double *seconds, double *bytes_per_s);
 /* Scalability (Fig. 10b): point i = k disjoint pairs of the layer exchanging
    the Fig. 7 message at once; seconds = mean one-way time per message. */
-SERVET_API servet_result servet_comm_scaling(const servet_profile *p, int layer, int i, int *pairs, double *seconds);
+SERVET_API int servet_comm_scaling_count(const servet_profile *p, int layer);
+SERVET_API servet_result servet_comm_scaling_get(const servet_profile *p, int layer, int i, int *pairs,
+                                                 double *seconds);
 /* Aggregation: `messages` messages of `bytes` each sent back to back vs one
    message of messages*bytes (both including one acknowledgement). */
-SERVET_API servet_result servet_comm_aggregation(const servet_profile *p, int layer, int i, double *bytes,
-                                                 int *messages, double *separate_s, double *aggregated_s);
+SERVET_API int servet_comm_aggregation_count(const servet_profile *p, int layer);
+SERVET_API servet_result servet_comm_aggregation_get(const servet_profile *p, int layer, int i, double *bytes,
+                                                     int *messages, double *separate_s, double *aggregated_s);
 /* Measured pair i: ranks, latency (one-way, Fig. 7 message), its layer. */
-SERVET_API servet_result servet_comm_pair(const servet_profile *p, int i, int *rank_a, int *rank_b,
-                                          double *latency_s, int *layer);
+SERVET_API int servet_comm_pair_count(const servet_profile *p);
+SERVET_API servet_result servet_comm_pair_get(const servet_profile *p, int i, int *rank_a, int *rank_b,
+                                              double *latency_s, int *layer);
 /* Layer of any pair of ranks: measured, or that of its relation class
-   (same node and hwloc relation of the bound PUs / other node). < 0: error. */
-SERVET_API int servet_comm_pair_layer(const servet_profile *p, int rank_a, int rank_b);
+   (same node and hwloc relation of the bound PUs / other node). */
+SERVET_API servet_result servet_comm_layer_of(const servet_profile *p, int rank_a, int rank_b, int *layer);
 /* Predicted one-way time of a message of `bytes` between two ranks, from
    their layer's curve: log-log interpolation of its running maximum (never
    less for more bytes, whatever noise did to the raw points), and above
-   4 MiB the 4 MiB bandwidth. < 0 when unknown. */
-SERVET_API double servet_comm_time(const servet_profile *p, int rank_a, int rank_b, double bytes);
-/* Node index of a rank (0-based, in order of first rank); hostname copied. */
-SERVET_API int servet_comm_rank_node(const servet_profile *p, int rank, char *hostname, size_t cap);
+   4 MiB the 4 MiB bandwidth. */
+SERVET_API servet_result servet_comm_time(const servet_profile *p, int rank_a, int rank_b, double bytes,
+                                          double *seconds);
+/* Node index of a rank (0-based, in order of first rank); hostname copied
+   (may be NULL). */
+SERVET_API servet_result servet_comm_node_of(const servet_profile *p, int rank, int *node, char *hostname,
+                                             size_t cap);
 
 #ifdef SERVET_USE_MPI
 /* MPI-only API is declared here (later sections). */
@@ -1064,7 +1079,30 @@ servet_result servet_probes_parse(const char *list, unsigned *out) {
     return SERVET_OK;
 }
 
-static int servet__nth_group(const servet_profile *p, const int32_t *group_of, int g, int *pus, int max) {
+/* Every accessor follows one pattern (see API CONVENTIONS at the top):
+   int servet_X_count(p, ...) never fails (0 for a NULL profile or a missing
+   section); servet_result servet_X_get(p, ..., i, &out) fills out and
+   returns SERVET_ERROR_NOT_FOUND past the end or when the section is
+   absent, SERVET_ERROR_INVALID_ARGUMENT for NULL where a pointer is needed.
+   A `level` counts from 1, every other index from 0. */
+
+/* rounded, clamped: no float-to-integer overflow whatever the double */
+static uint64_t servet__u64(double v) {
+    if (!(v > 0.0)) return 0;
+    if (v >= 1.8e19) return UINT64_MAX;
+    return (uint64_t)(v + 0.5);
+}
+
+/* groups of a group_of[] array (root = smallest member), in order of first PU */
+static int servet__group_count(const servet_profile *p, const int32_t *group_of) {
+    int i, n = 0;
+    if (!group_of) return 0;
+    for (i = 0; i < p->npus; i++) if (group_of[i] == i) n++;
+    return n;
+}
+/* group g of a group_of[] array: PU OS indices */
+static servet_result servet__group_get(const servet_profile *p, const int32_t *group_of, int g, int *pus, int max,
+                                       int *npus) {
     int i, seen = 0, n = 0;
     if (!group_of) return SERVET_ERROR_NOT_FOUND;
     for (i = 0; i < p->npus; i++) {
@@ -1073,218 +1111,14 @@ static int servet__nth_group(const servet_profile *p, const int32_t *group_of, i
         if (seen++ != g) continue;
         for (k = 0; k < p->npus; k++)
             if (group_of[k] == i) { if (n < max) pus[n] = p->pus[k].os_index; n++; }
-        return n;
+        *npus = n;
+        return SERVET_OK;
     }
     return SERVET_ERROR_NOT_FOUND;
 }
 
-int servet_cache_shared_group(const servet_profile *p, int level, int group, int *pus, int max) {
-    if (!p || (max > 0 && !pus)) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (!p->share || level < 1 || level > p->nshare) return SERVET_ERROR_NOT_FOUND;
-    return servet__nth_group(p, p->share[level - 1].group_of, group, pus, max);
-}
-
-const servet_curve *servet_cache_curve(const servet_profile *p) { return p ? p->curve : NULL; }
-
-servet_result servet_cache_sharing_pair(const servet_profile *p, int level, int i, int *a, int *b, double *ratio,
-                                        double *threshold) {
-    const servet__share *S;
-    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (!p->share || level < 1 || level > p->nshare) return SERVET_ERROR_NOT_FOUND;
-    S = &p->share[level - 1];
-    if (i < 0 || i >= S->npairs) return SERVET_ERROR_NOT_FOUND;
-    if (a) *a = p->pus[S->pairs[i].a].os_index;
-    if (b) *b = p->pus[S->pairs[i].b].os_index;
-    if (ratio) *ratio = S->pairs[i].value;
-    if (threshold) *threshold = S->threshold;
-    return SERVET_OK;
-}
-
-servet_result servet_memory_pair(const servet_profile *p, int i, int *a, int *b, double *bandwidth) {
-    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (!p->memory || i < 0 || i >= p->memory->npairs) return SERVET_ERROR_NOT_FOUND;
-    if (a) *a = p->pus[p->memory->pairs[i].a].os_index;
-    if (b) *b = p->pus[p->memory->pairs[i].b].os_index;
-    if (bandwidth) *bandwidth = p->memory->pairs[i].value;
-    return SERVET_OK;
-}
-
-servet_result servet_memory(const servet_profile *p, servet_memory_info *o) {
-    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
-    memset(o, 0, sizeof *o);
-    if (!p->memory) return SERVET_ERROR_NOT_FOUND;
-    o->ref_bandwidth_bytes_per_s = p->memory->ref_bw;
-    o->tolerance = p->memory->tolerance;
-    o->levels = p->memory->nlevels;
-    o->pairs_measured = p->memory->npairs;
-    return SERVET_OK;
-}
-double servet_memory_level_bandwidth(const servet_profile *p, int level) {
-    if (!p || !p->memory || level < 0 || level >= p->memory->nlevels) return 0.0;
-    return p->memory->levels[level].bandwidth;
-}
-int servet_memory_level_group(const servet_profile *p, int level, int group, int *pus, int max) {
-    if (!p || (max > 0 && !pus)) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (!p->memory || level < 0 || level >= p->memory->nlevels) return SERVET_ERROR_NOT_FOUND;
-    return servet__nth_group(p, p->memory->levels[level].group_of, group, pus, max);
-}
-
-int servet_mbsp_count(const servet_profile *p) { return p ? p->nmbsp : 0; }
-servet_result servet_mbsp(const servet_profile *p, int level, servet_mbsp_level *o) {
-    const servet__mbsplevel *M;
-    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (level < 0 || level >= p->nmbsp) return SERVET_ERROR_NOT_FOUND;
-    M = &p->mbsp[level];
-    o->p = M->p;
-    o->m_bytes = M->m_bytes;
-    o->g = M->g;
-    o->L = M->L;
-    o->r2 = M->r2;
-    o->flops_per_s = M->rate;
-    o->components = M->components;
-    o->pus_per_component = M->pus_per_component;
-    o->g_min = M->g_min; o->g_max = M->g_max; o->L_min = M->L_min; o->L_max = M->L_max;
-    return SERVET_OK;
-}
-int servet_apex_count(const servet_profile *p) { return p ? p->napex : 0; }
-servet_result servet_apex_get(const servet_profile *p, int i, servet_apex_point *o) {
-    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (i < 0 || i >= p->napex) return SERVET_ERROR_NOT_FOUND;
-    o->alpha = p->apex[i].alpha;
-    o->block_words = p->apex[i].block;
-    o->ns_per_word = p->apex[i].ns_per_word;
-    o->bandwidth_bytes_per_s = p->apex[i].bandwidth;
-    return SERVET_OK;
-}
-
-/* ---- communication accessors ---- */
-servet_result servet_comm(const servet_profile *p, servet_comm_info *o) {
-    const servet__comm *m;
-    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
-    memset(o, 0, sizeof *o);
-    m = p->comm;
-    if (!m) return SERVET_ERROR_NOT_FOUND;
-    o->ranks = m->nranks;
-    o->nodes = m->nnodes;
-    o->layers = m->nlayers;
-    o->pairs_measured = m->npairs;
-    o->contradictions = m->contradictions;
-    o->message_bytes = m->msg_bytes;
-    o->noise = m->noise;
-    o->tolerance = m->tolerance;
-    o->small_noise = m->small_noise;
-    o->small_tolerance = m->small_tolerance;
-    o->key = m->key;
-    o->from_file = m->from_file;
-    o->probe_seconds = m->seconds;
-    return SERVET_OK;
-}
-static const servet__commlayer *servet__comm_get_layer(const servet_profile *p, int layer) {
-    if (!p || !p->comm || layer < 0 || layer >= p->comm->nlayers) return NULL;
-    return &p->comm->layers[layer];
-}
-servet_result servet_comm_layer(const servet_profile *p, int layer, servet_comm_layer_info *o) {
-    const servet__commlayer *L = servet__comm_get_layer(p, layer);
-    if (!o) return SERVET_ERROR_INVALID_ARGUMENT;
-    memset(o, 0, sizeof *o);
-    if (!L) return p ? SERVET_ERROR_NOT_FOUND : SERVET_ERROR_INVALID_ARGUMENT;
-    o->latency_s = L->latency;
-    o->latency_min_s = L->lat_min;
-    o->latency_max_s = L->lat_max;
-    o->small_latency_s = L->small;
-    o->pairs = L->npairs;
-    o->rep_a = L->rep_a;
-    o->rep_b = L->rep_b;
-    o->intra_node = L->intra;
-    o->curve_points = L->ncurve;
-    o->scaling_points = L->nscale;
-    o->aggregation_points = L->nagg;
-    return SERVET_OK;
-}
-servet_result servet_comm_curve(const servet_profile *p, int layer, int i, double *bytes, double *seconds,
-                                double *bytes_per_s) {
-    const servet__commlayer *L = servet__comm_get_layer(p, layer);
-    if (!L || i < 0 || i >= L->ncurve) return p ? SERVET_ERROR_NOT_FOUND : SERVET_ERROR_INVALID_ARGUMENT;
-    if (bytes) *bytes = L->curve_bytes[i];
-    if (seconds) *seconds = L->curve_s[i];
-    if (bytes_per_s) *bytes_per_s = L->curve_s[i] > 0 ? L->curve_bytes[i] / L->curve_s[i] : 0.0;
-    return SERVET_OK;
-}
-servet_result servet_comm_scaling(const servet_profile *p, int layer, int i, int *pairs, double *seconds) {
-    const servet__commlayer *L = servet__comm_get_layer(p, layer);
-    if (!L || i < 0 || i >= L->nscale) return p ? SERVET_ERROR_NOT_FOUND : SERVET_ERROR_INVALID_ARGUMENT;
-    if (pairs) *pairs = L->scale_k[i];
-    if (seconds) *seconds = L->scale_s[i];
-    return SERVET_OK;
-}
-servet_result servet_comm_aggregation(const servet_profile *p, int layer, int i, double *bytes, int *messages,
-                                      double *separate_s, double *aggregated_s) {
-    const servet__commlayer *L = servet__comm_get_layer(p, layer);
-    if (!L || i < 0 || i >= L->nagg) return p ? SERVET_ERROR_NOT_FOUND : SERVET_ERROR_INVALID_ARGUMENT;
-    if (bytes) *bytes = L->agg_bytes[i];
-    if (messages) *messages = L->agg_n[i];
-    if (separate_s) *separate_s = L->agg_many[i];
-    if (aggregated_s) *aggregated_s = L->agg_one[i];
-    return SERVET_OK;
-}
-servet_result servet_comm_pair(const servet_profile *p, int i, int *a, int *b, double *latency_s, int *layer) {
-    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (!p->comm || i < 0 || i >= p->comm->npairs) return SERVET_ERROR_NOT_FOUND;
-    if (a) *a = p->comm->pairs[i].a;
-    if (b) *b = p->comm->pairs[i].b;
-    if (latency_s) *latency_s = p->comm->pairs[i].latency;
-    if (layer) *layer = p->comm->pairs[i].layer;
-    return SERVET_OK;
-}
-int servet_comm_pair_layer(const servet_profile *p, int a, int b) {
-    const servet__comm *m;
-    int32_t cls, i;
-    if (!p || a == b) return SERVET_ERROR_INVALID_ARGUMENT;
-    m = p->comm;
-    if (!m) return SERVET_ERROR_NOT_FOUND;
-    if (a > b) { int t = a; a = b; b = t; }
-    if (a < 0 || b >= m->nranks) return SERVET_ERROR_INVALID_ARGUMENT;
-    for (i = 0; i < m->npairs; i++)
-        if (m->pairs[i].a == a && m->pairs[i].b == b) return m->pairs[i].layer;
-    cls = servet__comm_class(m, a, b);
-    for (i = 0; i < m->nclass; i++)
-        if (m->class_key[i] == cls) return m->class_layer[i];
-    return SERVET_ERROR_NOT_FOUND;
-}
-double servet_comm_time(const servet_profile *p, int a, int b, double bytes) {
-    const servet__commlayer *L;
-    int layer = servet_comm_pair_layer(p, a, b), i;
-    if (layer < 0 || !(bytes >= 0)) return -1.0;
-    L = &p->comm->layers[layer];
-    if (L->ncurve < 1) return -1.0;
-    {
-        /* the running maximum: a prediction must not fall as messages grow
-           (seen under load: a 2 MiB point slower than the 4 MiB one made the
-           old log-log extrapolation predict 100 MB cheaper than 1 KB) */
-        double prev = L->curve_s[0] > 0 ? L->curve_s[0] : 1e-12;
-        if (bytes <= L->curve_bytes[0] || L->ncurve == 1) return bytes <= L->curve_bytes[0] ? prev : prev * bytes / L->curve_bytes[0];
-        for (i = 1; i < L->ncurve; i++) {
-            double cur = L->curve_s[i] > prev ? L->curve_s[i] : prev;
-            if (bytes <= L->curve_bytes[i]) {
-                double x0 = log(L->curve_bytes[i - 1]), x1 = log(L->curve_bytes[i]);
-                return exp(log(prev) + (log(cur) - log(prev)) * (log(bytes) - x0) / (x1 - x0));
-            }
-            prev = cur;
-        }
-        /* past the curve: bandwidth-bound, at the last point's bandwidth */
-        return prev * bytes / L->curve_bytes[L->ncurve - 1];
-    }
-}
-int servet_comm_rank_node(const servet_profile *p, int rank, char *hostname, size_t cap) {
-    if (!p || rank < 0) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (!p->comm) return SERVET_ERROR_NOT_FOUND;
-    if (rank >= p->comm->nranks) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (hostname && cap) snprintf(hostname, cap, "%s", p->comm->node_names[p->comm->ranks[rank].node]);
-    return p->comm->ranks[rank].node;
-}
-
-/* ---- accessors ---- */
-servet_result servet_machine(const servet_profile *p, servet_machine_info *o) {
+/* ---- machine ---- */
+servet_result servet_machine_get(const servet_profile *p, servet_machine_info *o) {
     int i;
     if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
     memset(o, 0, sizeof *o);
@@ -1299,36 +1133,32 @@ servet_result servet_machine(const servet_profile *p, servet_machine_info *o) {
     o->probes = p->sections;
     o->from_file = p->from_file;
     for (i = 0; i < 8; i++) o->probe_seconds[i] = p->probe_seconds[i];
+    o->memory_latency_ns = (p->sections & SERVET_PROBE_CACHE) ? p->mem_latency_ns : 0.0;
     if (p->curve) {
         o->cache_points = p->curve->n;
         for (i = 0; i < p->curve->n; i++) if (p->curve->spread[i] > 0.10) o->cache_noisy_points++;
     }
     return SERVET_OK;
 }
-
-int servet_pu_os_index(const servet_profile *p, int i) {
-    if (!p || i < 0 || i >= p->npus) return -1;
-    return p->pus[i].os_index;
+int servet_pu_count(const servet_profile *p) { return p ? p->npus : 0; }
+servet_result servet_pu_get(const servet_profile *p, int i, int *os_index) {
+    if (!p || !os_index) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (i < 0 || i >= p->npus) return SERVET_ERROR_NOT_FOUND;
+    *os_index = p->pus[i].os_index;
+    return SERVET_OK;
 }
 
+/* ---- caches ---- */
 int servet_cache_count(const servet_profile *p) {
     int r;
     if (!p) return 0;
     r = servet__reported_levels(p);
     return p->nlevels > r ? p->nlevels : r;
 }
-
-/* rounded, clamped: no float-to-integer overflow whatever the double */
-static uint64_t servet__u64(double v) {
-    if (!(v > 0.0)) return 0;
-    if (v >= 1.8e19) return UINT64_MAX;
-    return (uint64_t)(v + 0.5);
-}
-
-servet_result servet_cache(const servet_profile *p, int index, servet_cache_info *o) {
-    int i, level = index + 1, inst = 0;
+servet_result servet_cache_get(const servet_profile *p, int level, servet_cache_info *o) {
+    int i, index = level - 1, inst = 0;
     if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
-    if (index < 0 || index >= servet_cache_count(p)) return SERVET_ERROR_NOT_FOUND;
+    if (level < 1 || level > servet_cache_count(p)) return SERVET_ERROR_NOT_FOUND;
     memset(o, 0, sizeof *o);
     o->level = level;
     for (i = 0; i < p->ncacheobjs; i++) {
@@ -1349,29 +1179,283 @@ servet_result servet_cache(const servet_profile *p, int index, servet_cache_info
         o->latency_cycles = p->levels[index].latency * p->ghz;
         o->method = p->levels[index].method;
         o->estimate_bytes = servet__u64(p->levels[index].estimate_bytes);
-        o->range_lo_bytes = servet__u64(p->levels[index].range_lo_bytes);
-        o->range_hi_bytes = servet__u64(p->levels[index].range_hi_bytes);
+        o->range_bytes[0] = servet__u64(p->levels[index].range_lo_bytes);
+        o->range_bytes[1] = servet__u64(p->levels[index].range_hi_bytes);
     }
     return SERVET_OK;
 }
-
-int servet_cache_reported_group(const servet_profile *p, int level, int group, int *pus, int max) {
-    int i, g = 0, k;
-    if (!p || (max > 0 && !pus)) return SERVET_ERROR_INVALID_ARGUMENT;
+int servet_cache_reported_group_count(const servet_profile *p, int level) {
+    int i, n = 0;
+    if (!p) return 0;
+    for (i = 0; i < p->ncacheobjs; i++) if (p->cacheobjs[i].level == level) n++;
+    return n;
+}
+servet_result servet_cache_reported_group_get(const servet_profile *p, int level, int g, int *pus, int max,
+                                              int *npus) {
+    int i, k, seen = 0;
+    if (!p || !npus || (max > 0 && !pus)) return SERVET_ERROR_INVALID_ARGUMENT;
     for (i = 0; i < p->ncacheobjs; i++) {
         const servet__cacheobj *c = &p->cacheobjs[i];
         if (c->level != level) continue;
-        if (g++ != group) continue;
+        if (seen++ != g) continue;
         for (k = 0; k < c->npus && k < max; k++) pus[k] = p->cachepus[c->first + k];
-        return c->npus;
+        *npus = c->npus;
+        return SERVET_OK;
     }
     return SERVET_ERROR_NOT_FOUND;
 }
-
-double servet_memory_latency_ns(const servet_profile *p) { return p ? p->mem_latency_ns : 0.0; }
+static const int32_t *servet__share_groups(const servet_profile *p, int level) {
+    if (!p || !p->share || level < 1 || level > p->nshare) return NULL;
+    return p->share[level - 1].group_of;
+}
+int servet_cache_shared_group_count(const servet_profile *p, int level) {
+    return p ? servet__group_count(p, servet__share_groups(p, level)) : 0;
+}
+servet_result servet_cache_shared_group_get(const servet_profile *p, int level, int g, int *pus, int max, int *npus) {
+    if (!p || !npus || (max > 0 && !pus)) return SERVET_ERROR_INVALID_ARGUMENT;
+    return servet__group_get(p, servet__share_groups(p, level), g, pus, max, npus);
+}
+int servet_cache_pair_count(const servet_profile *p, int level) {
+    if (!p || !p->share || level < 1 || level > p->nshare) return 0;
+    return p->share[level - 1].npairs;
+}
+servet_result servet_cache_pair_get(const servet_profile *p, int level, int i, int *a, int *b, double *ratio,
+                                    double *threshold) {
+    const servet__share *S;
+    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (i < 0 || i >= servet_cache_pair_count(p, level)) return SERVET_ERROR_NOT_FOUND;
+    S = &p->share[level - 1];
+    if (a) *a = p->pus[S->pairs[i].a].os_index;
+    if (b) *b = p->pus[S->pairs[i].b].os_index;
+    if (ratio) *ratio = S->pairs[i].value;
+    if (threshold) *threshold = S->threshold;
+    return SERVET_OK;
+}
+servet_result servet_cache_curve_get(const servet_profile *p, const servet_curve **out) {
+    if (!p || !out) return SERVET_ERROR_INVALID_ARGUMENT;
+    *out = p->curve;
+    return p->curve ? SERVET_OK : SERVET_ERROR_NOT_FOUND;
+}
 int servet_tlb_count(const servet_profile *p) { return p ? p->ntlb : 0; }
-double servet_tlb_reach_bytes(const servet_profile *p, int i) {
-    return p && i >= 0 && i < p->ntlb ? p->tlb_bytes[i] : 0.0;
+servet_result servet_tlb_get(const servet_profile *p, int i, double *reach_bytes) {
+    if (!p || !reach_bytes) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (i < 0 || i >= p->ntlb) return SERVET_ERROR_NOT_FOUND;
+    *reach_bytes = p->tlb_bytes[i];
+    return SERVET_OK;
+}
+
+/* ---- memory contention ---- */
+servet_result servet_memory_get(const servet_profile *p, servet_memory_info *o) {
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    memset(o, 0, sizeof *o);
+    if (!p->memory) return SERVET_ERROR_NOT_FOUND;
+    o->ref_bandwidth_bytes_per_s = p->memory->ref_bw;
+    o->tolerance = p->memory->tolerance;
+    return SERVET_OK;
+}
+int servet_memory_level_count(const servet_profile *p) { return p && p->memory ? p->memory->nlevels : 0; }
+servet_result servet_memory_level_get(const servet_profile *p, int level, servet_memory_level_info *o) {
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    memset(o, 0, sizeof *o);
+    if (level < 1 || level > servet_memory_level_count(p)) return SERVET_ERROR_NOT_FOUND;
+    o->bandwidth_bytes_per_s = p->memory->levels[level - 1].bandwidth;
+    o->ratio = p->memory->levels[level - 1].ratio;
+    return SERVET_OK;
+}
+static const int32_t *servet__mem_groups(const servet_profile *p, int level) {
+    if (level < 1 || level > servet_memory_level_count(p)) return NULL;
+    return p->memory->levels[level - 1].group_of;
+}
+int servet_memory_group_count(const servet_profile *p, int level) {
+    return p ? servet__group_count(p, servet__mem_groups(p, level)) : 0;
+}
+servet_result servet_memory_group_get(const servet_profile *p, int level, int g, int *pus, int max, int *npus) {
+    if (!p || !npus || (max > 0 && !pus)) return SERVET_ERROR_INVALID_ARGUMENT;
+    return servet__group_get(p, servet__mem_groups(p, level), g, pus, max, npus);
+}
+int servet_memory_pair_count(const servet_profile *p) { return p && p->memory ? p->memory->npairs : 0; }
+servet_result servet_memory_pair_get(const servet_profile *p, int i, int *a, int *b, double *bandwidth) {
+    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (i < 0 || i >= servet_memory_pair_count(p)) return SERVET_ERROR_NOT_FOUND;
+    if (a) *a = p->pus[p->memory->pairs[i].a].os_index;
+    if (b) *b = p->pus[p->memory->pairs[i].b].os_index;
+    if (bandwidth) *bandwidth = p->memory->pairs[i].value;
+    return SERVET_OK;
+}
+
+/* ---- MultiBSP and Apex-Map ---- */
+int servet_mbsp_count(const servet_profile *p) { return p ? p->nmbsp : 0; }
+servet_result servet_mbsp_get(const servet_profile *p, int level, servet_mbsp_level *o) {
+    const servet__mbsplevel *M;
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (level < 1 || level > p->nmbsp) return SERVET_ERROR_NOT_FOUND;
+    M = &p->mbsp[level - 1];
+    o->p = M->p;
+    o->m_bytes = M->m_bytes;
+    o->g = M->g;
+    o->L = M->L;
+    o->r2 = M->r2;
+    o->flops_per_s = M->rate;
+    o->components = M->components;
+    o->pus_per_component = M->pus_per_component;
+    o->g_range[0] = M->g_min; o->g_range[1] = M->g_max;
+    o->L_range[0] = M->L_min; o->L_range[1] = M->L_max;
+    return SERVET_OK;
+}
+int servet_apex_count(const servet_profile *p) { return p ? p->napex : 0; }
+servet_result servet_apex_get(const servet_profile *p, int i, servet_apex_point *o) {
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (i < 0 || i >= p->napex) return SERVET_ERROR_NOT_FOUND;
+    o->alpha = p->apex[i].alpha;
+    o->block_words = p->apex[i].block;
+    o->ns_per_word = p->apex[i].ns_per_word;
+    o->bandwidth_bytes_per_s = p->apex[i].bandwidth;
+    return SERVET_OK;
+}
+
+/* ---- communication ---- */
+servet_result servet_comm_get(const servet_profile *p, servet_comm_info *o) {
+    const servet__comm *m;
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    memset(o, 0, sizeof *o);
+    m = p->comm;
+    if (!m) return SERVET_ERROR_NOT_FOUND;
+    o->ranks = m->nranks;
+    o->nodes = m->nnodes;
+    o->contradictions = m->contradictions;
+    o->message_bytes = m->msg_bytes;
+    o->noise = m->noise;
+    o->tolerance = m->tolerance;
+    o->small_noise = m->small_noise;
+    o->small_tolerance = m->small_tolerance;
+    o->key = m->key;
+    o->from_file = m->from_file;
+    o->probe_seconds = m->seconds;
+    return SERVET_OK;
+}
+static const servet__commlayer *servet__comm_get_layer(const servet_profile *p, int layer) {
+    if (!p || !p->comm || layer < 0 || layer >= p->comm->nlayers) return NULL;
+    return &p->comm->layers[layer];
+}
+int servet_comm_layer_count(const servet_profile *p) { return p && p->comm ? p->comm->nlayers : 0; }
+servet_result servet_comm_layer_get(const servet_profile *p, int layer, servet_comm_layer_info *o) {
+    const servet__commlayer *L = servet__comm_get_layer(p, layer);
+    if (!p || !o) return SERVET_ERROR_INVALID_ARGUMENT;
+    memset(o, 0, sizeof *o);
+    if (!L) return SERVET_ERROR_NOT_FOUND;
+    o->latency_s = L->latency;
+    o->latency_range_s[0] = L->lat_min;
+    o->latency_range_s[1] = L->lat_max;
+    o->small_latency_s = L->small;
+    o->pairs = L->npairs;
+    o->representative[0] = L->rep_a;
+    o->representative[1] = L->rep_b;
+    o->intra_node = L->intra;
+    return SERVET_OK;
+}
+int servet_comm_curve_count(const servet_profile *p, int layer) {
+    const servet__commlayer *L = servet__comm_get_layer(p, layer);
+    return L ? L->ncurve : 0;
+}
+servet_result servet_comm_curve_get(const servet_profile *p, int layer, int i, double *bytes, double *seconds,
+                                    double *bytes_per_s) {
+    const servet__commlayer *L = servet__comm_get_layer(p, layer);
+    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!L || i < 0 || i >= L->ncurve) return SERVET_ERROR_NOT_FOUND;
+    if (bytes) *bytes = L->curve_bytes[i];
+    if (seconds) *seconds = L->curve_s[i];
+    if (bytes_per_s) *bytes_per_s = L->curve_s[i] > 0 ? L->curve_bytes[i] / L->curve_s[i] : 0.0;
+    return SERVET_OK;
+}
+int servet_comm_scaling_count(const servet_profile *p, int layer) {
+    const servet__commlayer *L = servet__comm_get_layer(p, layer);
+    return L ? L->nscale : 0;
+}
+servet_result servet_comm_scaling_get(const servet_profile *p, int layer, int i, int *pairs, double *seconds) {
+    const servet__commlayer *L = servet__comm_get_layer(p, layer);
+    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!L || i < 0 || i >= L->nscale) return SERVET_ERROR_NOT_FOUND;
+    if (pairs) *pairs = L->scale_k[i];
+    if (seconds) *seconds = L->scale_s[i];
+    return SERVET_OK;
+}
+int servet_comm_aggregation_count(const servet_profile *p, int layer) {
+    const servet__commlayer *L = servet__comm_get_layer(p, layer);
+    return L ? L->nagg : 0;
+}
+servet_result servet_comm_aggregation_get(const servet_profile *p, int layer, int i, double *bytes, int *messages,
+                                          double *separate_s, double *aggregated_s) {
+    const servet__commlayer *L = servet__comm_get_layer(p, layer);
+    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!L || i < 0 || i >= L->nagg) return SERVET_ERROR_NOT_FOUND;
+    if (bytes) *bytes = L->agg_bytes[i];
+    if (messages) *messages = L->agg_n[i];
+    if (separate_s) *separate_s = L->agg_many[i];
+    if (aggregated_s) *aggregated_s = L->agg_one[i];
+    return SERVET_OK;
+}
+int servet_comm_pair_count(const servet_profile *p) { return p && p->comm ? p->comm->npairs : 0; }
+servet_result servet_comm_pair_get(const servet_profile *p, int i, int *a, int *b, double *latency_s, int *layer) {
+    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (i < 0 || i >= servet_comm_pair_count(p)) return SERVET_ERROR_NOT_FOUND;
+    if (a) *a = p->comm->pairs[i].a;
+    if (b) *b = p->comm->pairs[i].b;
+    if (latency_s) *latency_s = p->comm->pairs[i].latency;
+    if (layer) *layer = p->comm->pairs[i].layer;
+    return SERVET_OK;
+}
+servet_result servet_comm_layer_of(const servet_profile *p, int a, int b, int *layer) {
+    const servet__comm *m;
+    int32_t cls, i;
+    if (!p || !layer || a == b) return SERVET_ERROR_INVALID_ARGUMENT;
+    m = p->comm;
+    if (!m) return SERVET_ERROR_NOT_FOUND;
+    if (a > b) { int t = a; a = b; b = t; }
+    if (a < 0 || b >= m->nranks) return SERVET_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < m->npairs; i++)
+        if (m->pairs[i].a == a && m->pairs[i].b == b) { *layer = m->pairs[i].layer; return SERVET_OK; }
+    cls = servet__comm_class(m, a, b);
+    for (i = 0; i < m->nclass; i++)
+        if (m->class_key[i] == cls) { *layer = m->class_layer[i]; return SERVET_OK; }
+    return SERVET_ERROR_NOT_FOUND;
+}
+servet_result servet_comm_time(const servet_profile *p, int a, int b, double bytes, double *seconds) {
+    const servet__commlayer *L;
+    double prev, cur, x0, x1;
+    int layer, i;
+    servet_result r;
+    if (!seconds || !(bytes >= 0)) return SERVET_ERROR_INVALID_ARGUMENT;
+    r = servet_comm_layer_of(p, a, b, &layer);
+    if (r != SERVET_OK) return r;
+    L = servet__comm_get_layer(p, layer);
+    if (!L || L->ncurve < 1) return SERVET_ERROR_NOT_FOUND;
+    /* the running maximum: a prediction must not fall as messages grow
+       (seen under load: a 2 MiB point slower than the 4 MiB one made the
+       old log-log extrapolation predict 100 MB cheaper than 1 KB) */
+    prev = L->curve_s[0] > 0 ? L->curve_s[0] : 1e-12;
+    if (bytes <= L->curve_bytes[0]) { *seconds = prev; return SERVET_OK; }
+    if (L->ncurve == 1) { *seconds = prev * bytes / L->curve_bytes[0]; return SERVET_OK; }
+    for (i = 1; i < L->ncurve; i++) {
+        cur = L->curve_s[i] > prev ? L->curve_s[i] : prev;
+        if (bytes <= L->curve_bytes[i]) {
+            x0 = log(L->curve_bytes[i - 1]);
+            x1 = log(L->curve_bytes[i]);
+            *seconds = exp(log(prev) + (log(cur) - log(prev)) * (log(bytes) - x0) / (x1 - x0));
+            return SERVET_OK;
+        }
+        prev = cur;
+    }
+    /* past the curve: bandwidth-bound, at the last point's bandwidth */
+    *seconds = prev * bytes / L->curve_bytes[L->ncurve - 1];
+    return SERVET_OK;
+}
+servet_result servet_comm_node_of(const servet_profile *p, int rank, int *node, char *hostname, size_t cap) {
+    if (!p || !node || rank < 0) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!p->comm) return SERVET_ERROR_NOT_FOUND;
+    if (rank >= p->comm->nranks) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (hostname && cap) snprintf(hostname, cap, "%s", p->comm->node_names[p->comm->ranks[rank].node]);
+    *node = p->comm->ranks[rank].node;
+    return SERVET_OK;
 }
 
 /* ========================================================================== >>topo
@@ -1996,9 +2080,15 @@ static int servet__infer(const double *bytes, const double *latency, const doubl
     return nl;
 }
 
-int servet_infer_caches(const double *bytes, const double *latency, int n, double page_bytes,
-                        servet_cache_level *levels, int max_levels, double *next_latency) {
-    return servet__infer(bytes, latency, NULL, n, page_bytes, levels, max_levels, next_latency, log(1.3));
+servet_result servet_infer_caches(const double *bytes, const double *latency, int n, double page_bytes,
+                                  servet_cache_level *levels, int max_levels, int *nlevels, double *next_latency) {
+    int r;
+    if (!nlevels) return SERVET_ERROR_INVALID_ARGUMENT;
+    *nlevels = 0;
+    r = servet__infer(bytes, latency, NULL, n, page_bytes, levels, max_levels, next_latency, log(1.3));
+    if (r < 0) return (servet_result)r;
+    *nlevels = r;
+    return SERVET_OK;
 }
 
 /* ========================================================================== >>probe-cache
@@ -3916,7 +4006,7 @@ static void servet__free_apex(servet_profile *p) {
    before a flush (the paper's B receive buffers). Bandwidth = all words
    read by all ranks / the slowest rank's time. */
 #ifdef SERVET_USE_MPI
-servet_result servet_apex_mpi(void *mpi_comm, const servet_apex_desc *desc, servet_apex_point *out, int max, int *count) {
+servet_result servet_apex_mpi(const servet_apex_desc *desc, servet_apex_point *out, int max, int *count, void *mpi_comm) {
     MPI_Comm comm = mpi_comm ? *(MPI_Comm *)mpi_comm : MPI_COMM_WORLD;
     static const double dal[] = {0.001, 0.01, 0.1, 1.0};
     static const int dbl[] = {1, 16, 256, 4096};
@@ -4008,7 +4098,7 @@ servet_result servet_apex_mpi(void *mpi_comm, const servet_apex_desc *desc, serv
     return SERVET_OK;
 }
 #else
-servet_result servet_apex_mpi(void *mpi_comm, const servet_apex_desc *desc, servet_apex_point *out, int max, int *count) {
+servet_result servet_apex_mpi(const servet_apex_desc *desc, servet_apex_point *out, int max, int *count, void *mpi_comm) {
     (void)mpi_comm; (void)desc; (void)out; (void)max; (void)count;
     return SERVET_ERROR_NO_MPI;
 }
@@ -6070,7 +6160,7 @@ static int servet__cache_group(const servet_profile *p, int level, int i) {
     return -1 - i;
 }
 
-int servet_choose_placement(const servet_profile *p, int nthreads, servet_placement_policy policy, int *pus) {
+servet_result servet_choose_placement(const servet_profile *p, int nthreads, servet_placement_policy policy, int *pus) {
     int t, i, j, nlev, ncache, *count_on = NULL;
     unsigned char used_once[4096];
     if (!p || !pus || nthreads < 0 || p->npus < 1 || p->npus > 4096) return SERVET_ERROR_INVALID_ARGUMENT;
@@ -6098,7 +6188,7 @@ int servet_choose_placement(const servet_profile *p, int nthreads, servet_placem
             order[j] = v;
         }
         for (t = 0; t < nthreads; t++) pus[t] = p->pus[order[t % n]].os_index;
-        return nthreads;
+        return SERVET_OK;
     }
     /* SPREAD: greedy, lexicographic cost */
     {
@@ -6143,7 +6233,7 @@ int servet_choose_placement(const servet_profile *p, int nthreads, servet_placem
     }
     (void)count_on;
     (void)used_once;
-    return nthreads;
+    return SERVET_OK;
 }
 
 /* ========================================================================== >>json
@@ -6185,11 +6275,11 @@ static void servet__json_curve(servet__sb *b, const servet_curve *c) {
 }
 
 /* [[pu, ..], ..]: every group `getter` returns for `level` */
-typedef int (*servet__group_fn)(const servet_profile *p, int level, int group, int *pus, int max);
+typedef servet_result (*servet__group_fn)(const servet_profile *p, int level, int g, int *pus, int max, int *npus);
 static void servet__json_groups(servet__sb *b, const servet_profile *p, servet__group_fn getter, int level) {
     int g, k, pus[1024], np;
     servet__sb_printf(b, "[");
-    for (g = 0; (np = getter(p, level, g, pus, 1024)) >= 0; g++) {
+    for (g = 0; getter(p, level, g, pus, 1024, &np) == SERVET_OK; g++) {
         servet__sb_printf(b, "%s[", g ? "," : "");
         for (k = 0; k < np && k < 1024; k++) servet__sb_printf(b, "%s%d", k ? "," : "", pus[k]);
         servet__sb_printf(b, "]");
@@ -6220,7 +6310,7 @@ static void servet__json_topology(servet__sb *b, const servet_profile *p) {
     n = servet_cache_count(p);
     for (i = 0; i < n; i++) {
         servet_cache_info c;
-        servet_cache(p, i, &c);
+        servet_cache_get(p, i + 1, &c);
         servet__sb_printf(b, "%s{\"level\":%d,\"size_bytes\":", i ? "," : "", c.level);
         if (c.size_bytes) servet__sb_printf(b, "%llu", (unsigned long long)c.size_bytes);
         else servet__sb_printf(b, "null");
@@ -6230,18 +6320,18 @@ static void servet__json_topology(servet__sb *b, const servet_profile *p) {
         if (c.size_bytes && p->ghz > 0) servet__json_num(b, c.latency_cycles); else servet__sb_printf(b, "null");
         servet__sb_printf(b, ",\"method\":\"%s\",\"estimate_bytes\":", servet__method_name(c.method));
         if (c.size_bytes) servet__sb_printf(b, "%llu", (unsigned long long)c.estimate_bytes); else servet__sb_printf(b, "null");
-        if (c.size_bytes) servet__sb_printf(b, ",\"estimate_range_bytes\":[%llu,%llu]", (unsigned long long)c.range_lo_bytes,
-                                            (unsigned long long)c.range_hi_bytes);
+        if (c.size_bytes) servet__sb_printf(b, ",\"range_bytes\":[%llu,%llu]", (unsigned long long)c.range_bytes[0],
+                                            (unsigned long long)c.range_bytes[1]);
         servet__sb_printf(b, ",\"reported_size_bytes\":");
         if (c.reported_size_bytes) servet__sb_printf(b, "%llu", (unsigned long long)c.reported_size_bytes);
         else servet__sb_printf(b, "null");
         servet__sb_printf(b, ",\"reported_ways\":%d,\"line_bytes\":%d,\"reported_shared_by\":", c.reported_ways, c.line_bytes);
-        servet__json_groups(b, p, servet_cache_reported_group, c.level);
+        servet__json_groups(b, p, servet_cache_reported_group_get, c.level);
         if (p->share && i < p->nshare) {
             const servet__share *S = &p->share[i];
             int q;
             servet__sb_printf(b, ",\"shared_by\":");
-            servet__json_groups(b, p, servet_cache_shared_group, c.level);
+            servet__json_groups(b, p, servet_cache_shared_group_get, c.level);
             servet__sb_printf(b, ",\"sharing\":{\"array_bytes\":%.0f,\"ref_ns\":", S->array_bytes);
             servet__json_num(b, S->ref_ns);
             servet__sb_printf(b, ",\"threshold\":");
@@ -6300,7 +6390,7 @@ static void servet__json_memory(servet__sb *b, const servet_profile *p) {
         servet__sb_printf(b, ",\"ratio\":");
         servet__json_num(b, M->levels[q].ratio);
         servet__sb_printf(b, ",\"groups\":");
-        servet__json_groups(b, p, servet_memory_level_group, q);
+        servet__json_groups(b, p, servet_memory_group_get, q + 1);
         servet__sb_printf(b, "}");
     }
     servet__sb_printf(b, "],\"scaling\":[");

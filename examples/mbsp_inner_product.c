@@ -2,7 +2,7 @@
    predicted from the measured MultiBSP parameters and compared with the
    measured time, for vector sizes 2^10 ... 2^24.
 
-   The tree comes from servet_mbsp(): level i has p_i components of level
+   The tree comes from servet_mbsp_get(): level i has p_i components of level
    i-1. One thread per PU (hwloc logical order, which follows the tree);
    each computes the dot product of its slice, then the partial sums are
    combined level by level: in each component of level i the first thread
@@ -114,15 +114,20 @@ int main(int argc, char **argv) {
     if (nlevels < 1) { fprintf(stderr, "no MultiBSP level on this machine (no PUs share memory)\n"); return 1; }
     span[0] = 1;
     for (l = 0; l < nlevels && l < MAXL; l++) {
-        servet_mbsp(prof, l, &lv[l]);
+        servet_mbsp_get(prof, l + 1, &lv[l]);
         span[l + 1] = span[l] * lv[l].p;
         pred_extra += lv[l].g * lv[l].p + lv[l].L; /* the reduction superstep of each level */
     }
     nthreads = span[nlevels];
     if (nthreads > MAXT) { fprintf(stderr, "too many threads\n"); return 1; }
     rate = lv[0].flops_per_s;
-    servet_memory(prof, &mi);
-    bw_per_pu = mi.levels > 0 ? servet_memory_level_bandwidth(prof, mi.levels - 1) : mi.ref_bandwidth_bytes_per_s;
+    servet_memory_get(prof, &mi);
+    {   /* the mildest overhead level: what a PU gets with every other one busy */
+        servet_memory_level_info li;
+        int nl = servet_memory_level_count(prof);
+        bw_per_pu = nl > 0 && servet_memory_level_get(prof, nl, &li) == SERVET_OK ? li.bandwidth_bytes_per_s
+                                                                                  : mi.ref_bandwidth_bytes_per_s;
+    }
     hwloc_topology_init(&topo);
     hwloc_topology_load(topo);
     for (i = 0; i < nthreads; i++) {

@@ -29,14 +29,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         size_t n = servet_json(p, NULL, 0);
         char *js = (char *)malloc(n + 1);
         if (js) { servet_json(p, js, n + 1); free(js); }
-        servet_machine(p, &m);
-        for (i = 0; i < servet_cache_count(p); i++) {
-            servet_cache(p, i, &c);
-            servet_cache_shared_group(p, i + 1, 0, pus, 64);
-            servet_cache_reported_group(p, i + 1, 0, pus, 64);
+        servet_machine_get(p, &m);
+        for (i = 1; i <= servet_cache_count(p); i++) {
+            int np, g;
+            servet_cache_get(p, i, &c);
+            for (g = 0; g < servet_cache_shared_group_count(p, i); g++) servet_cache_shared_group_get(p, i, g, pus, 64, &np);
+            for (g = 0; g < servet_cache_reported_group_count(p, i); g++)
+                servet_cache_reported_group_get(p, i, g, pus, 64, &np);
+            for (g = 0; g < servet_cache_pair_count(p, i); g++) servet_cache_pair_get(p, i, g, NULL, NULL, NULL, NULL);
         }
-        servet_memory(p, &mi);
-        servet_memory_level_group(p, 0, 0, pus, 64);
+        servet_memory_get(p, &mi);
+        for (i = 1; i <= servet_memory_level_count(p); i++) {
+            servet_memory_level_info li;
+            int np, g;
+            servet_memory_level_get(p, i, &li);
+            for (g = 0; g < servet_memory_group_count(p, i); g++) servet_memory_group_get(p, i, g, pus, 64, &np);
+        }
+        for (i = 0; i < servet_tlb_count(p); i++) { double x; servet_tlb_get(p, i, &x); }
         servet_choose_placement(p, 8, SERVET_PLACE_SPREAD, pus);
         servet_choose_placement(p, 8, SERVET_PLACE_COMPACT, pus);
         servet__infer_profile_caches(p);
@@ -46,19 +55,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             int a, b, k;
             double x, y, z, u;
             char hn[64];
-            if (servet_comm(p, &ci) == SERVET_OK) {
-                for (i = 0; i < ci.layers; i++) {
-                    servet_comm_layer(p, i, &L);
-                    for (k = 0; servet_comm_curve(p, i, k, &x, &y, &z) == SERVET_OK; k++) {}
-                    for (k = 0; servet_comm_scaling(p, i, k, &a, &y) == SERVET_OK; k++) {}
-                    for (k = 0; servet_comm_aggregation(p, i, k, &x, &a, &y, &u) == SERVET_OK; k++) {}
+            if (servet_comm_get(p, &ci) == SERVET_OK) {
+                for (i = 0; i < servet_comm_layer_count(p); i++) {
+                    servet_comm_layer_get(p, i, &L);
+                    for (k = 0; servet_comm_curve_get(p, i, k, &x, &y, &z) == SERVET_OK; k++) {}
+                    for (k = 0; servet_comm_scaling_get(p, i, k, &a, &y) == SERVET_OK; k++) {}
+                    for (k = 0; servet_comm_aggregation_get(p, i, k, &x, &a, &y, &u) == SERVET_OK; k++) {}
                 }
-                for (k = 0; servet_comm_pair(p, k, &a, &b, &x, &i) == SERVET_OK; k++) {}
+                for (k = 0; servet_comm_pair_get(p, k, &a, &b, &x, &i) == SERVET_OK; k++) {}
                 for (a = 0; a < ci.ranks && a < 64; a++) {
-                    servet_comm_rank_node(p, a, hn, sizeof hn);
+                    int node, layer;
+                    double t;
+                    servet_comm_node_of(p, a, &node, hn, sizeof hn);
                     for (b = 0; b < ci.ranks && b < 64; b++) {
-                        servet_comm_pair_layer(p, a, b);
-                        servet_comm_time(p, a, b, 1000.0 * (a + 1));
+                        servet_comm_layer_of(p, a, b, &layer);
+                        servet_comm_time(p, a, b, 1000.0 * (a + 1), &t);
                     }
                 }
             }

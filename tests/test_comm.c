@@ -8,6 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* value-returning shorthands over the result-returning API, for the checks below */
+static double comm_time_or(const servet_profile *p, int a, int b, double bytes) {
+    double s = -1.0;
+    return servet_comm_time(p, a, b, bytes, &s) == SERVET_OK ? s : -1.0;
+}
+static int comm_layer_or(const servet_profile *p, int a, int b) {
+    int l = -1;
+    servet_result r = servet_comm_layer_of(p, a, b, &l);
+    return r == SERVET_OK ? l : (int)r;
+}
+
 static servet__ctx ctx;
 
 /* A layout: `nodes` nodes of 4 ranks, ranks 2k and 2k+1 of a node share an
@@ -209,58 +220,60 @@ static void test_file_and_accessors(void) {
     d.cache_dir = "/nonexistent-servet-test";
     CHECK(servet_open(&p, &d) == SERVET_OK, "open topology");
     if (!p) return;
-    CHECK(servet_comm(p, &ci) == SERVET_ERROR_NOT_FOUND, "no comm section yet");
-    CHECK(servet_comm_pair_layer(p, 0, 1) == SERVET_ERROR_NOT_FOUND && servet_comm_time(p, 0, 1, 8) < 0, "no comm: errors");
+    CHECK(servet_comm_get(p, &ci) == SERVET_ERROR_NOT_FOUND, "no comm section yet");
+    CHECK(comm_layer_or(p, 0, 1) == SERVET_ERROR_NOT_FOUND && comm_time_or(p, 0, 1, 8) < 0, "no comm: errors");
     p->comm = q2.comm;
     q2.comm = NULL;
     p->sections |= SERVET_PROBE_COMM;
-    CHECK(servet_comm(p, &ci) == SERVET_OK && ci.ranks == 8 && ci.nodes == 2 && ci.layers == 3 && ci.key == 0x1234,
-          "servet_comm: %d ranks %d nodes %d layers", ci.ranks, ci.nodes, ci.layers);
-    CHECK(servet_comm_layer(p, 2, &L) == SERVET_OK && L.intra_node == 0 && L.curve_points == 23, "layer 2");
-    CHECK(servet_comm_layer(p, 3, &L) == SERVET_ERROR_NOT_FOUND, "layer 3 absent");
-    CHECK(servet_comm_curve(p, 0, 10, &bytes, &sec, &bw) == SERVET_OK && bytes == 1024 && fabs(bw - bytes / sec) < 1e-6,
+    CHECK(servet_comm_get(p, &ci) == SERVET_OK && ci.ranks == 8 && ci.nodes == 2 && servet_comm_layer_count(p) == 3 && ci.key == 0x1234,
+          "servet_comm: %d ranks %d nodes %d layers", ci.ranks, ci.nodes, servet_comm_layer_count(p));
+    CHECK(servet_comm_layer_get(p, 2, &L) == SERVET_OK && L.intra_node == 0 && servet_comm_curve_count(p, 2) == 23, "layer 2");
+    CHECK(servet_comm_layer_get(p, 3, &L) == SERVET_ERROR_NOT_FOUND, "layer 3 absent");
+    CHECK(servet_comm_curve_get(p, 0, 10, &bytes, &sec, &bw) == SERVET_OK && bytes == 1024 && fabs(bw - bytes / sec) < 1e-6,
           "curve point");
-    CHECK(servet_comm_curve(p, 0, 23, NULL, NULL, NULL) == SERVET_ERROR_NOT_FOUND, "past the curve");
-    CHECK(servet_comm_scaling(p, 1, 1, &k, &sec) == SERVET_OK && k == 2 && sec == 3e-6, "scaling");
-    CHECK(servet_comm_aggregation(p, 1, 0, &bytes, &k, &sec, &t) == SERVET_OK && k == 32 && sec > t, "aggregation");
-    for (n = 0; servet_comm_pair(p, n, &a, &b, &sec, &layer) == SERVET_OK; n++) {}
-    CHECK(n == ci.pairs_measured && n < 28, "sampled pairs %d of 28", n);
+    CHECK(servet_comm_curve_get(p, 0, 23, NULL, NULL, NULL) == SERVET_ERROR_NOT_FOUND, "past the curve");
+    CHECK(servet_comm_scaling_get(p, 1, 1, &k, &sec) == SERVET_OK && k == 2 && sec == 3e-6, "scaling");
+    CHECK(servet_comm_aggregation_get(p, 1, 0, &bytes, &k, &sec, &t) == SERVET_OK && k == 32 && sec > t, "aggregation");
+    for (n = 0; servet_comm_pair_get(p, n, &a, &b, &sec, &layer) == SERVET_OK; n++) {}
+    CHECK(n == servet_comm_pair_count(p) && n < 28, "sampled pairs %d of 28", n);
     for (a = 0, ok = 1; a < 8; a++)
         for (b = 0; b < 8; b++)
-            if (a != b && servet_comm_pair_layer(p, a, b) != layer_of_kind(p->comm, a < b ? a : b, a < b ? b : a)) ok = 0;
+            if (a != b && comm_layer_or(p, a, b) != layer_of_kind(p->comm, a < b ? a : b, a < b ? b : a)) ok = 0;
     CHECK(ok, "servet_comm_pair_layer for every ordered pair");
-    CHECK(servet_comm_pair_layer(p, 0, 0) < 0 && servet_comm_pair_layer(p, 0, 8) < 0 && servet_comm_pair_layer(p, -1, 2) < 0,
+    CHECK(comm_layer_or(p, 0, 0) < 0 && comm_layer_or(p, 0, 8) < 0 && comm_layer_or(p, -1, 2) < 0,
           "bad ranks");
     /* on a grid point: the curve; between: log-log interpolation; above: extrapolation */
-    t = servet_comm_time(p, 0, 4, 1024);
+    t = comm_time_or(p, 0, 4, 1024);
     CHECK(fabs(t - (3e-6 + 1024 / 1e9)) < 1e-12, "comm time at 1 KiB: %g", t);
-    t = servet_comm_time(p, 0, 4, 1536);
-    CHECK(t > servet_comm_time(p, 0, 4, 1024) && t < servet_comm_time(p, 0, 4, 2048), "between grid points");
-    CHECK(servet_comm_time(p, 0, 4, 8e6) > servet_comm_time(p, 0, 4, 4194304), "above 4 MiB");
-    CHECK(servet_comm_time(p, 0, 4, -1) < 0, "negative bytes");
+    t = comm_time_or(p, 0, 4, 1536);
+    CHECK(t > comm_time_or(p, 0, 4, 1024) && t < comm_time_or(p, 0, 4, 2048), "between grid points");
+    CHECK(comm_time_or(p, 0, 4, 8e6) > comm_time_or(p, 0, 4, 4194304), "above 4 MiB");
+    CHECK(comm_time_or(p, 0, 4, -1) < 0, "negative bytes");
     /* noise made the curve fall (2 MiB slower than 4 MiB, 16 B slower than
        1 KiB): the prediction still never falls as messages grow, and past
        4 MiB it goes at the 4 MiB bandwidth */
     {
-        servet__commlayer *Y = &p->comm->layers[servet_comm_pair_layer(p, 0, 4)];
+        servet__commlayer *Y = &p->comm->layers[comm_layer_or(p, 0, 4)];
         double prev = 0.0, x;
         Y->curve_s[21] = Y->curve_s[22] * 1.5;
         Y->curve_s[4] = Y->curve_s[10] * 1.2;
         for (x = 1.0, ok = 1; x <= 1e9; x *= 1.3) {
-            t = servet_comm_time(p, 0, 4, x);
+            t = comm_time_or(p, 0, 4, x);
             if (!(t >= prev && t > 0)) ok = 0;
             prev = t;
         }
         CHECK(ok, "servet_comm_time never falls as bytes grow over a noisy curve");
-        t = servet_comm_time(p, 0, 4, 1e8);
+        t = comm_time_or(p, 0, 4, 1e8);
         CHECK(fabs(t / (Y->curve_s[21] * 1e8 / 4194304.0) - 1.0) < 1e-9, "100 MB at the 4 MiB envelope's bandwidth: %g", t);
-        CHECK(servet_comm_time(p, 0, 4, 1e8) > servet_comm_time(p, 0, 4, 1e3), "100 MB costs more than 1 KB");
+        CHECK(comm_time_or(p, 0, 4, 1e8) > comm_time_or(p, 0, 4, 1e3), "100 MB costs more than 1 KB");
         fill_curves(p->comm);
     }
     {
         char hn[64];
-        CHECK(servet_comm_rank_node(p, 5, hn, sizeof hn) == 1 && !strcmp(hn, "node1"), "rank 5 on node1");
-        CHECK(servet_comm_rank_node(p, 8, hn, sizeof hn) < 0, "rank 8 absent");
+        int node = -1;
+        CHECK(servet_comm_node_of(p, 5, &node, hn, sizeof hn) == SERVET_OK && node == 1 && !strcmp(hn, "node1"),
+              "rank 5 on node1");
+        CHECK(servet_comm_node_of(p, 8, &node, hn, sizeof hn) == SERVET_ERROR_INVALID_ARGUMENT, "rank 8 absent");
     }
     {
         size_t len = servet_json(p, NULL, 0);
@@ -287,8 +300,8 @@ static void test_no_mpi(void) {
     CHECK(servet_open(&p, &d) == SERVET_ERROR_NO_MPI, "servet_open asked for comm without MPI");
     CHECK(servet_probes_parse("comm", &bits) == SERVET_OK && bits == SERVET_PROBE_COMM, "parse comm");
     CHECK(servet_probes_parse("all", &bits) == SERVET_OK && !(bits & SERVET_PROBE_COMM), "all = node probes");
-    CHECK(servet_comm(NULL, NULL) == SERVET_ERROR_INVALID_ARGUMENT, "NULL");
-    CHECK(servet_comm_pair(NULL, 0, NULL, NULL, NULL, NULL) == SERVET_ERROR_INVALID_ARGUMENT, "NULL pair");
+    CHECK(servet_comm_get(NULL, NULL) == SERVET_ERROR_INVALID_ARGUMENT, "NULL");
+    CHECK(servet_comm_pair_get(NULL, 0, NULL, NULL, NULL, NULL) == SERVET_ERROR_INVALID_ARGUMENT, "NULL pair");
 }
 
 int main(void) {

@@ -17,6 +17,17 @@
 #include <string.h>
 #include <unistd.h>
 
+/* value-returning shorthands over the result-returning API, for the checks below */
+static double comm_time_or(const servet_profile *p, int a, int b, double bytes) {
+    double s = -1.0;
+    return servet_comm_time(p, a, b, bytes, &s) == SERVET_OK ? s : -1.0;
+}
+static int comm_layer_or(const servet_profile *p, int a, int b) {
+    int l = -1;
+    servet_result r = servet_comm_layer_of(p, a, b, &l);
+    return r == SERVET_OK ? l : (int)r;
+}
+
 static void log_stderr(void *user, servet_log_level level, const char *msg) {
     (void)user;
     (void)level;
@@ -94,36 +105,38 @@ int main(int argc, char **argv) {
         MPI_Bcast(&h, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
         CHECK(x == ((size - 1) % 2 ? h : 0), "ranks disagree on the communication results");
     }
-    CHECK(servet_comm(p, &ci) == SERVET_OK, "no comm section");
+    CHECK(servet_comm_get(p, &ci) == SERVET_OK, "no comm section");
     CHECK(ci.ranks == size && ci.nodes == nodes, "ranks %d/%d nodes %d/%d", ci.ranks, size, ci.nodes, nodes);
-    if (expect_layers >= 0) CHECK(ci.layers == expect_layers, "%d layers, expected %d", ci.layers, expect_layers);
+    if (expect_layers >= 0) CHECK(servet_comm_layer_count(p) == expect_layers, "%d layers, expected %d", servet_comm_layer_count(p), expect_layers);
     if (expect_file >= 0) CHECK(ci.from_file == expect_file, "from_file %d, expected %d", ci.from_file, expect_file);
     CHECK(ci.message_bytes >= 1024 && ci.tolerance >= 0.1, "message %g tolerance %g", ci.message_bytes, ci.tolerance);
     /* every pair, measured or not, in a layer of its kind */
     for (a = 0; a < size; a++)
         for (b = a + 1; b < size; b++) {
             servet_comm_layer_info L;
-            int layer = servet_comm_pair_layer(p, a, b), same = !strcmp(names[a], names[b]);
-            if (layer < 0 || servet_comm_layer(p, layer, &L) != SERVET_OK || L.intra_node != same) {
+            int layer = comm_layer_or(p, a, b), same = !strcmp(names[a], names[b]);
+            if (layer < 0 || servet_comm_layer_get(p, layer, &L) != SERVET_OK || L.intra_node != same) {
                 wrong++;
                 fprintf(stderr, "pair %d-%d (%s node) in layer %d\n", a, b, same ? "same" : "other", layer);
             }
         }
     CHECK(wrong == 0, "%d pairs in the wrong layer", wrong);
-    for (i = 0; i < ci.layers; i++) {
+    for (i = 0; i < servet_comm_layer_count(p); i++) {
         servet_comm_layer_info L;
         double x0 = 0, x, y, z, bw4m = 0;
         int k, ok = 1;
-        CHECK(servet_comm_layer(p, i, &L) == SERVET_OK, "layer %d", i);
-        CHECK(L.curve_points == 23 && L.aggregation_points == 5 && L.scaling_points >= 1, "layer %d: %d/%d/%d points", i,
-              L.curve_points, L.aggregation_points, L.scaling_points);
-        for (k = 0; servet_comm_curve(p, i, k, &x, &y, &z) == SERVET_OK; k++) {
+        CHECK(servet_comm_layer_get(p, i, &L) == SERVET_OK, "layer %d", i);
+        CHECK(servet_comm_curve_count(p, i) == 23 && servet_comm_aggregation_count(p, i) == 5 &&
+                  servet_comm_scaling_count(p, i) >= 1,
+              "layer %d: %d/%d/%d points", i, servet_comm_curve_count(p, i), servet_comm_aggregation_count(p, i),
+              servet_comm_scaling_count(p, i));
+        for (k = 0; servet_comm_curve_get(p, i, k, &x, &y, &z) == SERVET_OK; k++) {
             if (!(x > x0 && y > 0 && z > 0)) ok = 0;
             x0 = x;
             bw4m = z;
         }
         CHECK(ok && x0 == 4194304.0, "layer %d curve not 1 B..4 MiB, positive", i);
-        for (k = 0; servet_comm_scaling(p, i, k, &a, &y) == SERVET_OK; k++)
+        for (k = 0; servet_comm_scaling_get(p, i, k, &a, &y) == SERVET_OK; k++)
             CHECK(a >= 1 && y > 0, "layer %d scaling point %d", i, k);
         printf("layer %d: %s, %d pairs, Fig. 7 %.2f us, 8 B %.2f us, 4 MiB %.1f MB/s\n", i,
                L.intra_node == 1 ? "intra-node" : L.intra_node == 0 ? "inter-node" : "mixed", L.pairs, L.latency_s * 1e6,
@@ -134,10 +147,10 @@ int main(int argc, char **argv) {
         if (max_inter_bw > 0 && L.intra_node == 1)
             CHECK(bw4m > 4 * max_inter_bw, "intra-node 4 MiB bandwidth %.1f MB/s not above 4x the link limit", bw4m / 1e6);
     }
-    CHECK(servet_comm_time(p, 0, 1, 1000.0) > 0 && servet_comm_time(p, 0, 1, 1e8) > servet_comm_time(p, 0, 1, 1e3),
+    CHECK(comm_time_or(p, 0, 1, 1000.0) > 0 && comm_time_or(p, 0, 1, 1e8) > comm_time_or(p, 0, 1, 1e3),
           "servet_comm_time");
     printf("comm probe: %d ranks, %d nodes, %d layers, %d pairs measured, %s in %.2f s (noise %.3f/%.3f)\n", ci.ranks,
-           ci.nodes, ci.layers, ci.pairs_measured, ci.from_file ? "read" : "measured", ci.probe_seconds, ci.noise,
+           ci.nodes, servet_comm_layer_count(p), servet_comm_pair_count(p), ci.from_file ? "read" : "measured", ci.probe_seconds, ci.noise,
            ci.small_noise);
     if (json) {
         size_t n = servet_json(p, NULL, 0);

@@ -52,10 +52,10 @@ static void test_round_trip_and_damage(void) {
     snprintf(dir, sizeof dir, "%s/rt", root);
     d = desc_for(dir);
     CHECK(servet_open(&p, &d) == SERVET_OK, "first open probes");
-    servet_machine(p, &m);
+    servet_machine_get(p, &m);
     CHECK(!m.from_file && m.pus >= 1 && m.cores >= 1, "probed: pus %d", m.pus);
     CHECK(servet_open(&q, &d) == SERVET_OK, "second open");
-    servet_machine(q, &m);
+    servet_machine_get(q, &m);
     CHECK(m.from_file, "second open reads the file");
     j1 = normalized_json(p);
     j2 = normalized_json(q);
@@ -154,7 +154,7 @@ static void test_directory_and_symlink(void) {
     mkdir(path, 0700);
     warnings = 0;
     CHECK(servet_open(&p, &d) == SERVET_OK, "directory in place of file: profile still returned");
-    servet_machine(p, &m);
+    servet_machine_get(p, &m);
     CHECK(!m.from_file && m.pus >= 1 && warnings > 0, "probed, warned (%s)", last_warning);
     servet_close(p);
 
@@ -165,7 +165,7 @@ static void test_directory_and_symlink(void) {
     d = desc_for(dir);
     warnings = 0;
     CHECK(servet_open(&p, &d) == SERVET_OK, "unwritable directory: profile still returned");
-    servet_machine(p, &m);
+    servet_machine_get(p, &m);
     CHECK(m.pus >= 1 && warnings > 0, "and a warning (%s)", last_warning);
     servet_close(p);
 
@@ -227,7 +227,7 @@ static void test_allocator_and_flags(void) {
     servet_close(p);
     d.force = 1;
     CHECK(servet_open(&p, &d) == SERVET_OK, "force");
-    servet_machine(p, &m);
+    servet_machine_get(p, &m);
     CHECK(!m.from_file, "force re-probes");
     servet_close(p);
 }
@@ -261,15 +261,15 @@ static void test_merge(void) {
     d.quick = 1;
     d.cache_max_bytes = 4u << 20;
     CHECK(servet_open(&p, &d) == SERVET_OK, "add the cache probe (quick, 4 MiB)");
-    servet_machine(p, &m);
+    servet_machine_get(p, &m);
     CHECK(!m.from_file && (m.probes & SERVET_PROBE_CACHE), "cache section present");
-    CHECK(servet_cache(p, 0, &c) == SERVET_OK && c.size_bytes > 0 && c.latency_ns > 0, "L1 measured: %llu bytes",
+    CHECK(servet_cache_get(p, 1, &c) == SERVET_OK && c.size_bytes > 0 && c.latency_ns > 0, "L1 measured: %llu bytes",
           (unsigned long long)c.size_bytes);
     servet_close(p);
     d.probes = SERVET_PROBE_TOPOLOGY;
     d.no_probe = 1;
     CHECK(servet_open(&p, &d) == SERVET_OK, "reopen for topology");
-    servet_machine(p, &m);
+    servet_machine_get(p, &m);
     CHECK(m.from_file && (m.probes & SERVET_PROBE_CACHE), "cache section kept in the file");
     servet_close(p);
 }

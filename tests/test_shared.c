@@ -53,9 +53,9 @@ static int group_list(const servet_profile *p, const int32_t *g, char *out, size
     int k, n = 0, i;
     out[0] = 0;
     for (k = 0;; k++) {
-        int pus[256], m = servet__nth_group(p, g, k, pus, 256);
+        int pus[256], m = 0;
         char tmp[64];
-        if (m < 0) break;
+        if (servet__group_get(p, g, k, pus, 256, &m) != SERVET_OK) break;
         strncat(out, "{", cap - strlen(out) - 1);
         for (i = 0; i < m; i++) {
             snprintf(tmp, sizeof tmp, "%s%d", i ? "," : "", pus[i]);
@@ -139,8 +139,9 @@ static void test_finis_terrae_memory(void) {
         /* placement: 4 bandwidth-bound threads, one per bus, both cells */
         p->memory = M;
         {
-            int pus[16], n = servet_choose_placement(p, 4, SERVET_PLACE_SPREAD, pus), i, j, ok = 1;
-            CHECK(n == 4, "placement returns 4");
+            int pus[16], i, j, ok = 1;
+            servet_result n = servet_choose_placement(p, 4, SERVET_PLACE_SPREAD, pus);
+            CHECK(n == SERVET_OK, "placement of 4 threads");
             for (i = 0; i < 4; i++)
                 for (j = i + 1; j < 4; j++) if (pus[i] / 4 == pus[j] / 4) ok = 0;
             CHECK(ok, "one thread per bus: %d %d %d %d", pus[0], pus[1], pus[2], pus[3]);
@@ -202,8 +203,8 @@ static void test_pair_counts_and_placement(void) {
             CHECK(servet_choose_placement(NULL, 4, SERVET_PLACE_SPREAD, pus) == SERVET_ERROR_INVALID_ARGUMENT, "NULL");
             {
                 int *many = (int *)calloc(200, sizeof(int));
-                n = servet_choose_placement(p, 200, SERVET_PLACE_SPREAD, many);
-                CHECK(n == 200, "more threads than PUs wrap around");
+                CHECK(servet_choose_placement(p, 200, SERVET_PLACE_SPREAD, many) == SERVET_OK && many[199] >= 0,
+                      "more threads than PUs wrap around");
                 free(many);
             }
         }

@@ -9,6 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the number of levels found, or the negative servet_result */
+static int infer_or(const double *b, const double *l, int n, double page, servet_cache_level *lv, int max, double *next) {
+    int k = 0;
+    servet_result r = servet_infer_caches(b, l, n, page, lv, max, &k, next);
+    return r == SERVET_OK ? k : (int)r;
+}
+
 static uint64_t rng_state = 12345;
 static double noise(double sigma) { /* deterministic Gaussian-ish noise */
     double s = 0;
@@ -65,23 +72,25 @@ static void test_bad_input(void) {
     double b[4] = {1024, 2048, 4096, 8192}, l[4] = {1, 1, 2, 2};
     servet_cache_level lv[4];
     double bb[4], ll[4];
-    CHECK(servet_infer_caches(b, l, 0, 4096, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "n = 0");
-    CHECK(servet_infer_caches(NULL, l, 4, 4096, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "NULL sizes");
+    int nk;
+    CHECK(servet_infer_caches(b, l, 4, 4096, lv, 4, NULL, NULL) == SERVET_ERROR_INVALID_ARGUMENT, "NULL nlevels");
+    CHECK(servet_infer_caches(b, l, 0, 4096, lv, 4, &nk, NULL) == SERVET_ERROR_BAD_DATA, "n = 0");
+    CHECK(servet_infer_caches(NULL, l, 4, 4096, lv, 4, &nk, NULL) == SERVET_ERROR_BAD_DATA, "NULL sizes");
     memcpy(bb, b, sizeof b); bb[2] = 1500;
-    CHECK(servet_infer_caches(bb, l, 4, 4096, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "not increasing");
+    CHECK(servet_infer_caches(bb, l, 4, 4096, lv, 4, &nk, NULL) == SERVET_ERROR_BAD_DATA, "not increasing");
     memcpy(bb, b, sizeof b); bb[1] = 1024;
-    CHECK(servet_infer_caches(bb, l, 4, 4096, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "equal sizes");
+    CHECK(servet_infer_caches(bb, l, 4, 4096, lv, 4, &nk, NULL) == SERVET_ERROR_BAD_DATA, "equal sizes");
     memcpy(ll, l, sizeof l); ll[1] = NAN;
-    CHECK(servet_infer_caches(b, ll, 4, 4096, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "NaN latency");
+    CHECK(servet_infer_caches(b, ll, 4, 4096, lv, 4, &nk, NULL) == SERVET_ERROR_BAD_DATA, "NaN latency");
     memcpy(ll, l, sizeof l); ll[3] = -2;
-    CHECK(servet_infer_caches(b, ll, 4, 4096, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "negative latency");
+    CHECK(servet_infer_caches(b, ll, 4, 4096, lv, 4, &nk, NULL) == SERVET_ERROR_BAD_DATA, "negative latency");
     memcpy(bb, b, sizeof b); bb[0] = -1;
-    CHECK(servet_infer_caches(bb, l, 4, 4096, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "negative size");
+    CHECK(servet_infer_caches(bb, l, 4, 4096, lv, 4, &nk, NULL) == SERVET_ERROR_BAD_DATA, "negative size");
     memcpy(ll, l, sizeof l); ll[2] = INFINITY;
-    CHECK(servet_infer_caches(b, ll, 4, 4096, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "Inf latency");
-    CHECK(servet_infer_caches(b, l, 4, NAN, lv, 4, NULL) == SERVET_ERROR_BAD_DATA, "NaN page");
-    CHECK(servet_infer_caches(b, l, 4, 4096, NULL, 4, NULL) == SERVET_ERROR_BAD_DATA, "NULL output");
-    CHECK(servet_infer_caches(b, l, 4, 4096, lv, 0, NULL) == 0, "max 0 levels -> 0");
+    CHECK(servet_infer_caches(b, ll, 4, 4096, lv, 4, &nk, NULL) == SERVET_ERROR_BAD_DATA, "Inf latency");
+    CHECK(servet_infer_caches(b, l, 4, NAN, lv, 4, &nk, NULL) == SERVET_ERROR_BAD_DATA, "NaN page");
+    CHECK(servet_infer_caches(b, l, 4, 4096, NULL, 4, &nk, NULL) == SERVET_ERROR_BAD_DATA, "NULL output");
+    CHECK(servet_infer_caches(b, l, 4, 4096, lv, 0, &nk, NULL) == SERVET_OK && nk == 0, "max 0 levels -> 0");
 }
 
 static void test_synthetic(void) {
@@ -92,7 +101,7 @@ static void test_synthetic(void) {
     {
         const double cap[1] = {0}, lat[1] = {3.0};
         n = staircase(b, l, cap, lat, 0, 0.0);
-        k = servet_infer_caches(b, l, n, 4096, lv, 8, &next);
+        k = infer_or(b, l, n, 4096, lv, 8, &next);
         CHECK(k == 0, "flat curve gives %d levels", k);
     }
     /* one sharp level, exact and noisy (2%) */
@@ -101,7 +110,7 @@ static void test_synthetic(void) {
         double sigma;
         for (sigma = 0.0; sigma <= 0.021; sigma += 0.02) {
             n = staircase(b, l, cap, lat, 1, sigma);
-            k = servet_infer_caches(b, l, n, 4096, lv, 8, &next);
+            k = infer_or(b, l, n, 4096, lv, 8, &next);
             CHECK(k == 1, "single level, noise %.2f: %d levels", sigma, k);
             /* the coarse grid brackets 48K between 45.25K and 53.8K */
             CHECK(k >= 1 && lv[0].size_bytes >= 45 * 1024.0 && lv[0].size_bytes <= 48 * 1024.0 &&
@@ -126,7 +135,7 @@ static void test_synthetic(void) {
             for (q = 0; q < 3; q++) if (s <= cap[q]) { l[n] = lat[q]; break; }
             n++;
         }
-        k = servet_infer_caches(b, l, n, 4096, lv, 8, &next);
+        k = infer_or(b, l, n, 4096, lv, 8, &next);
         CHECK(k == 3, "three levels: %d", k);
         for (j = 0; j < 3 && j < k; j++)
             CHECK(lv[j].size_bytes <= cap[j] && lv[j].size_bytes >= cap[j] / pow(2.0, 1.0 / 8.0),

@@ -61,25 +61,26 @@ int main(int argc, char **argv) {
         servet_profile *p = NULL;
         servet_comm_info ci;
         servet_comm_layer_info L;
-        if (servet_open_mpi(&p, &d, NULL) != SERVET_OK || servet_comm(p, &ci) != SERVET_OK) MPI_Abort(MPI_COMM_WORLD, 1);
-        if (r == 0) nl = ci.layers < MAXL ? ci.layers : MAXL;
+        if (servet_open_mpi(&p, &d, NULL) != SERVET_OK || servet_comm_get(p, &ci) != SERVET_OK) MPI_Abort(MPI_COMM_WORLD, 1);
+        if (r == 0) nl = servet_comm_layer_count(p) < MAXL ? servet_comm_layer_count(p) : MAXL;
         for (l = 0; l < nl; l++) {
             /* layers are numbered per probe run, and the numbers can swap
                between runs: follow round 0's layer l through the layer of
                its representative pair, and ping-pong this round's
                representative of that layer */
-            int lr = r == 0 ? l : servet_comm_pair_layer(p, first[l][0], first[l][1]);
-            if (lr < 0 || servet_comm_layer(p, lr, &L) != SERVET_OK) MPI_Abort(MPI_COMM_WORLD, 1);
+            int lr = l, node;
+            if (r > 0 && servet_comm_layer_of(p, first[l][0], first[l][1], &lr) != SERVET_OK) MPI_Abort(MPI_COMM_WORLD, 1);
+            if (servet_comm_layer_get(p, lr, &L) != SERVET_OK) MPI_Abort(MPI_COMM_WORLD, 1);
             if (r == 0) {
-                first[l][0] = L.rep_a;
-                first[l][1] = L.rep_b;
-                servet_comm_rank_node(p, L.rep_a, hosts[l], 64);
+                first[l][0] = L.representative[0];
+                first[l][1] = L.representative[1];
+                servet_comm_node_of(p, L.representative[0], &node, hosts[l], 64);
             }
-            rep[l][0] = L.rep_a;
-            rep[l][1] = L.rep_b;
+            rep[l][0] = L.representative[0];
+            rep[l][1] = L.representative[1];
             for (s = 0; s < SIZES; s++) {
                 double bytes, sec = 0;
-                servet_comm_curve(p, lr, s, &bytes, &sec, NULL);
+                servet_comm_curve_get(p, lr, s, &bytes, &sec, NULL);
                 sv[l][s][r] = sec;
             }
         }

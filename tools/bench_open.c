@@ -35,14 +35,14 @@ int main(int argc, char **argv) {
     d.quick = 1;
     d.cache_max_bytes = 8u << 20; /* the file's content does not matter here, its reading does */
     if (servet_open(&p, &d) != SERVET_OK) { fprintf(stderr, "bench: cannot prepare the cache\n"); return 1; }
-    servet_machine(p, &m);
+    servet_machine_get(p, &m);
     servet_close(p);
     for (i = 0; i < N; i++) {
         hwloc_topology_t t;
         double t0 = now();
         if (servet_open(&p, &d) != SERVET_OK) return 1;
         t_open[i] = now() - t0;
-        servet_machine(p, &m);
+        servet_machine_get(p, &m);
         if (!m.from_file) { fprintf(stderr, "bench: open %d was not a cache hit\n", i); return 1; }
         servet_close(p);
         t0 = now();

@@ -284,7 +284,7 @@ SIM_UNUSED static int sim_detect(const sim_spec *sp, servet_curve *curve, servet
     d.replica_bytes = 32.0 * 1048576.0;
     if (servet_sweep(sim_measure, &st, &d, curve) != SERVET_OK) { sim_free(&st); return -1; }
     sim_free(&st);
-    k = servet_infer_caches(curve->bytes, curve->ns, curve->n, sp->page, levels, max, NULL);
+    if (servet_infer_caches(curve->bytes, curve->ns, curve->n, sp->page, levels, max, &k, NULL) != SERVET_OK) return -1;
     return k;
 }
 

@@ -81,9 +81,9 @@ static void print_pair_ratios(const servet_profile *p, int levels) {
     int level, i, a, b;
     double r, thr;
     for (level = 1; level <= levels; level++) {
-        if (servet_cache_sharing_pair(p, level, 0, NULL, NULL, NULL, &thr) != SERVET_OK) continue;
+        if (servet_cache_pair_get(p, level, 0, NULL, NULL, NULL, &thr) != SERVET_OK) continue;
         printf("    L%d pairs (threshold %.2f):", level, thr);
-        for (i = 0; servet_cache_sharing_pair(p, level, i, &a, &b, &r, NULL) == SERVET_OK; i++)
+        for (i = 0; servet_cache_pair_get(p, level, i, &a, &b, &r, NULL) == SERVET_OK; i++)
             printf(" %d-%d %.2f%s", a, b, r, r > thr ? " (shared)" : r > 1.15 ? " (contends, below threshold)" : "");
         printf("\n");
     }
@@ -92,7 +92,7 @@ static void print_memory_pairs(const servet_profile *p, double ref) {
     int i, a, b;
     double bw;
     printf("    pairs:");
-    for (i = 0; servet_memory_pair(p, i, &a, &b, &bw) == SERVET_OK; i++)
+    for (i = 0; servet_memory_pair_get(p, i, &a, &b, &bw) == SERVET_OK; i++)
         printf(" %d-%d %.2f GB/s (%.0f%%)", a, b, bw / 1e9, 100 * bw / ref);
     printf("\n");
 }
@@ -103,34 +103,36 @@ static void show_comm(const servet_profile *p) {
     int l, i, a, b, layer, k;
     double x, y, z, w;
     char s1[32], hn[64];
-    if (servet_comm(p, &ci) != SERVET_OK) return;
+    if (servet_comm_get(p, &ci) != SERVET_OK) return;
     human_bytes(ci.message_bytes, s1, sizeof s1);
     printf("\nMPI communication: %d ranks on %d node%s, %d layer%s (%s, %.1f s; key %016llx)\n", ci.ranks, ci.nodes,
-           ci.nodes == 1 ? "" : "s", ci.layers, ci.layers == 1 ? "" : "s", ci.from_file ? "read from the .comm file" : "measured now",
+           ci.nodes == 1 ? "" : "s", servet_comm_layer_count(p), servet_comm_layer_count(p) == 1 ? "" : "s", ci.from_file ? "read from the .comm file" : "measured now",
            ci.probe_seconds, (unsigned long long)ci.key);
     printf("  ranks:");
     for (i = 0; i < ci.ranks; i++) {
-        servet_comm_rank_node(p, i, hn, sizeof hn);
+        int node;
+        servet_comm_node_of(p, i, &node, hn, sizeof hn);
         printf(" %d@%s", i, hn);
     }
     printf("\n  Fig. 7 message %s (and 8 B); noise %.1f%% -> layers are %.0f%% apart; %d pairs measured, %d contradiction%s\n", s1,
-           100 * ci.noise, 100 * ci.tolerance, ci.pairs_measured, ci.contradictions, ci.contradictions == 1 ? "" : "s");
-    for (l = 0; servet_comm_layer(p, l, &L) == SERVET_OK; l++) {
+           100 * ci.noise, 100 * ci.tolerance, servet_comm_pair_count(p), ci.contradictions, ci.contradictions == 1 ? "" : "s");
+    for (l = 0; servet_comm_layer_get(p, l, &L) == SERVET_OK; l++) {
         printf("  layer %d: %.2f us (%.2f..%.2f), %s, representative %d-%d, pairs", l, L.latency_s * 1e6,
-               L.latency_min_s * 1e6, L.latency_max_s * 1e6,
-               L.intra_node == 1 ? "intra-node" : L.intra_node == 0 ? "inter-node" : "mixed", L.rep_a, L.rep_b);
-        for (i = 0; servet_comm_pair(p, i, &a, &b, &x, &layer) == SERVET_OK; i++)
+               L.latency_range_s[0] * 1e6, L.latency_range_s[1] * 1e6,
+               L.intra_node == 1 ? "intra-node" : L.intra_node == 0 ? "inter-node" : "mixed", L.representative[0],
+               L.representative[1]);
+        for (i = 0; servet_comm_pair_get(p, i, &a, &b, &x, &layer) == SERVET_OK; i++)
             if (layer == l) printf(" %d-%d", a, b);
         printf("\n    curve (one-way):");
-        for (i = 0; servet_comm_curve(p, l, i, &x, &y, &z) == SERVET_OK; i++)
-            if (i % 4 == 0 || i == L.curve_points - 1) {
+        for (i = 0; servet_comm_curve_get(p, l, i, &x, &y, &z) == SERVET_OK; i++)
+            if (i % 4 == 0 || i == servet_comm_curve_count(p, l) - 1) {
                 human_bytes(x, s1, sizeof s1);
                 printf(" %s %.2f us %.0f MB/s;", s1, y * 1e6, z / 1e6);
             }
         printf("\n    concurrent pairs:");
-        for (i = 0; servet_comm_scaling(p, l, i, &k, &y) == SERVET_OK; i++) printf(" %d: %.2f us;", k, y * 1e6);
+        for (i = 0; servet_comm_scaling_get(p, l, i, &k, &y) == SERVET_OK; i++) printf(" %d: %.2f us;", k, y * 1e6);
         printf("\n    %s messages vs one of N*S:", "N");
-        for (i = 0; servet_comm_aggregation(p, l, i, &x, &k, &y, &w) == SERVET_OK; i++) {
+        for (i = 0; servet_comm_aggregation_get(p, l, i, &x, &k, &y, &w) == SERVET_OK; i++) {
             human_bytes(x, s1, sizeof s1);
             printf(" %dx%s %.1f us vs %.1f us;", k, s1, y * 1e6, w * 1e6);
         }
@@ -142,7 +144,7 @@ static void show(const servet_profile *p, const servet_desc *d) {
     servet_machine_info m;
     char path[4200], a[32], b[32];
     int i, n;
-    servet_machine(p, &m);
+    servet_machine_get(p, &m);
     servet_cache_path(d, path, sizeof path);
     human_bytes((double)m.memory_bytes, a, sizeof a);
     printf("machine     %s on %s: %d PUs, %d cores, %d package%s, %d NUMA node%s, %s\n", m.cpu_model,
@@ -167,7 +169,7 @@ static void show(const servet_profile *p, const servet_desc *d) {
     for (i = 0; i < n; i++) {
         servet_cache_info c;
         char lat[32], note[96] = "";
-        servet_cache(p, i, &c);
+        servet_cache_get(p, i + 1, &c);
         if (c.size_bytes) human_bytes((double)c.size_bytes, a, sizeof a);
         else snprintf(a, sizeof a, "-");
         if (c.reported_size_bytes) human_bytes((double)c.reported_size_bytes, b, sizeof b);
@@ -188,10 +190,10 @@ static void show(const servet_profile *p, const servet_desc *d) {
         }
         printf("L%-5d %-12s %-20s %-12s %-5d %-5d %-9d %-14s %s\n", c.level, a, lat, b, c.reported_ways, c.line_bytes,
                c.reported_pus_per_instance, method_name(c.method), note);
-        if (c.size_bytes && c.range_hi_bytes > c.range_lo_bytes) {
+        if (c.size_bytes && c.range_bytes[1] > c.range_bytes[0]) {
             char lo[32], hi[32];
-            human_bytes((double)c.range_lo_bytes, lo, sizeof lo);
-            human_bytes((double)c.range_hi_bytes, hi, sizeof hi);
+            human_bytes((double)c.range_bytes[0], lo, sizeof lo);
+            human_bytes((double)c.range_bytes[1], hi, sizeof hi);
             printf("%-6s %-12s the data fit any size in [%s, %s] as well\n", "", "", lo, hi);
         }
     }
@@ -200,14 +202,14 @@ static void show(const servet_profile *p, const servet_desc *d) {
         for (i = 0; i < n; i++) {
             int g, pus[1024], np, k;
             printf("  L%d:", i + 1);
-            for (g = 0; (np = servet_cache_shared_group(p, i + 1, g, pus, 1024)) >= 0; g++) {
+            for (g = 0; servet_cache_shared_group_get(p, i + 1, g, pus, 1024, &np) == SERVET_OK; g++) {
                 printf(" {");
                 for (k = 0; k < np && k < 1024; k++) printf("%s%d", k ? "," : "", pus[k]);
                 printf("}");
             }
             if (g == 0) printf(" private");
             printf("   [");
-            for (g = 0; (np = servet_cache_reported_group(p, i + 1, g, pus, 1024)) >= 0; g++) {
+            for (g = 0; servet_cache_reported_group_get(p, i + 1, g, pus, 1024, &np) == SERVET_OK; g++) {
                 printf("%s{", g ? " " : "");
                 for (k = 0; k < np && k < 1024; k++) printf("%s%d", k ? "," : "", pus[k]);
                 printf("}");
@@ -219,15 +221,16 @@ static void show(const servet_profile *p, const servet_desc *d) {
     if (m.probes & SERVET_PROBE_MEMORY) {
         servet_memory_info mi;
         int lv, g, pus[1024], np, k;
-        servet_memory(p, &mi);
+        servet_memory_get(p, &mi);
         printf("\nmemory: one PU copies at %.2f GB/s (tolerance %.0f%%, %d pairs measured)\n",
-               mi.ref_bandwidth_bytes_per_s / 1e9, 100 * mi.tolerance, mi.pairs_measured);
-        if (mi.levels == 0) printf("  no pair slows another down\n");
-        for (lv = 0; lv < mi.levels; lv++) {
-            double bw = servet_memory_level_bandwidth(p, lv);
-            printf("  overhead level %d: %.2f GB/s per PU in a pair (%.0f%% of alone), groups", lv, bw / 1e9,
-                   100 * bw / mi.ref_bandwidth_bytes_per_s);
-            for (g = 0; (np = servet_memory_level_group(p, lv, g, pus, 1024)) >= 0; g++) {
+               mi.ref_bandwidth_bytes_per_s / 1e9, 100 * mi.tolerance, servet_memory_pair_count(p));
+        if (servet_memory_level_count(p) == 0) printf("  no pair slows another down\n");
+        for (lv = 1; lv <= servet_memory_level_count(p); lv++) {
+            servet_memory_level_info li;
+            servet_memory_level_get(p, lv, &li);
+            printf("  overhead level %d: %.2f GB/s per PU in a pair (%.0f%% of alone), groups", lv,
+                   li.bandwidth_bytes_per_s / 1e9, 100 * li.ratio);
+            for (g = 0; servet_memory_group_get(p, lv, g, pus, 1024, &np) == SERVET_OK; g++) {
                 printf(" {");
                 for (k = 0; k < np && k < 1024; k++) printf("%s%d", k ? "," : "", pus[k]);
                 printf("}");
@@ -239,17 +242,17 @@ static void show(const servet_profile *p, const servet_desc *d) {
     if (m.probes & SERVET_PROBE_MBSP) {
         servet_mbsp_level ml;
         printf("\nMultiBSP: M = [");
-        for (i = 0; i < servet_mbsp_count(p); i++) {
-            servet_mbsp(p, i, &ml);
+        for (i = 1; i <= servet_mbsp_count(p); i++) {
+            servet_mbsp_get(p, i, &ml);
             human_bytes(ml.m_bytes, a, sizeof a);
-            printf("%s<p=%d, m=%s, g=%.1f, L=%.0f>", i ? ", " : "", ml.p, a, ml.g, ml.L);
+            printf("%s<p=%d, m=%s, g=%.1f, L=%.0f>", i > 1 ? ", " : "", ml.p, a, ml.g, ml.L);
         }
         printf("]  (g flops/word, L flops)\n");
-        for (i = 0; i < servet_mbsp_count(p); i++) {
-            servet_mbsp(p, i, &ml);
+        for (i = 1; i <= servet_mbsp_count(p); i++) {
+            servet_mbsp_get(p, i, &ml);
             printf("  level %d: %d component%s of %d PUs, R^2 %.3f, g %.1f..%.1f, L %.0f..%.0f over components, r %.2f GFlop/s per PU\n",
-                   i + 1, ml.components, ml.components == 1 ? "" : "s", ml.pus_per_component, ml.r2, ml.g_min, ml.g_max,
-                   ml.L_min, ml.L_max, ml.flops_per_s / 1e9);
+                   i, ml.components, ml.components == 1 ? "" : "s", ml.pus_per_component, ml.r2, ml.g_range[0],
+                   ml.g_range[1], ml.L_range[0], ml.L_range[1], ml.flops_per_s / 1e9);
         }
         if (servet_mbsp_count(p) == 0) printf("  (no PUs share memory below the machine: one level, nothing to measure)\n");
     }
@@ -268,11 +271,13 @@ static void show(const servet_profile *p, const servet_desc *d) {
         printf("\n");
     }
     if (m.probes & SERVET_PROBE_CACHE) {
-        printf("memory %-12s %.2f ns\n", "", servet_memory_latency_ns(p));
+        printf("memory %-12s %.2f ns\n", "", m.memory_latency_ns);
         if (servet_tlb_count(p)) {
             printf("\nTLB reach steps (walk of one line per 4 KiB page):");
             for (i = 0; i < servet_tlb_count(p); i++) {
-                human_bytes(servet_tlb_reach_bytes(p, i), a, sizeof a);
+                double reach = 0.0;
+                servet_tlb_get(p, i, &reach);
+                human_bytes(reach, a, sizeof a);
                 printf(" %s", a);
             }
             printf("\n");
@@ -339,8 +344,8 @@ static int plot_comm(const servet_profile *p, const char *dir) {
     FILE *f;
     int i, a, b, layer, l, n, cell;
     double lat, lo = 1e300, hi = 0, x[64], y[64], z[64];
-    if (servet_comm(p, &ci) != SERVET_OK) return 0;
-    for (i = 0; servet_comm_pair(p, i, &a, &b, &lat, &layer) == SERVET_OK; i++) {
+    if (servet_comm_get(p, &ci) != SERVET_OK) return 0;
+    for (i = 0; servet_comm_pair_get(p, i, &a, &b, &lat, &layer) == SERVET_OK; i++) {
         if (lat < lo) lo = lat;
         if (lat > hi) hi = lat;
     }
@@ -358,7 +363,7 @@ static int plot_comm(const servet_profile *p, const char *dir) {
             double v = -1;
             int k, la, lb;
             if (a == b) continue;
-            for (k = 0; servet_comm_pair(p, k, &la, &lb, &lat, &layer) == SERVET_OK; k++)
+            for (k = 0; servet_comm_pair_get(p, k, &la, &lb, &lat, &layer) == SERVET_OK; k++)
                 if ((la == a && lb == b) || (la == b && lb == a)) v = lat;
             if (v > 0) {
                 double t = hi > lo ? (log(v) - log(lo)) / (log(hi) - log(lo)) : 0.5;
@@ -369,7 +374,7 @@ static int plot_comm(const servet_profile *p, const char *dir) {
                 fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='#ccc'/>", 50 + cell * b, 50 + cell * a, cell, cell);
                 if (cell >= 20)
                     fprintf(f, "<text x='%d' y='%d' text-anchor='middle' fill='#555'>L%d</text>", 50 + cell * b + cell / 2,
-                            50 + cell * a + cell / 2 + 4, servet_comm_pair_layer(p, a, b));
+                            50 + cell * a + cell / 2 + 4, servet_comm_layer_of(p, a, b, &layer) == SERVET_OK ? layer : -1);
                 fprintf(f, "\n");
             }
         }
@@ -383,14 +388,15 @@ static int plot_comm(const servet_profile *p, const char *dir) {
     snprintf(path, sizeof path, "%s/comm_curves.svg", dir);
     if (!(f = fopen(path, "w"))) { fprintf(stderr, "servet: cannot write %s\n", path); return 1; }
     fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='760' height='%d' font-family='sans-serif' font-size='11'>\n",
-            310 * 2 * ci.layers);
-    for (l = 0; servet_comm_layer(p, l, &L) == SERVET_OK; l++) {
+            310 * 2 * servet_comm_layer_count(p));
+    for (l = 0; servet_comm_layer_get(p, l, &L) == SERVET_OK; l++) {
         char title[160];
-        for (n = 0; n < 64 && servet_comm_curve(p, l, n, &x[n], &y[n], &z[n]) == SERVET_OK; n++) y[n] *= 1e6;
+        for (n = 0; n < 64 && servet_comm_curve_get(p, l, n, &x[n], &y[n], &z[n]) == SERVET_OK; n++) y[n] *= 1e6;
         for (i = 0; i < n; i++) z[i] /= 1e6;
         if (n < 2) continue;
         snprintf(title, sizeof title, "layer %d (%s, ranks %d-%d): one-way time (us) vs message size", l,
-                 L.intra_node == 1 ? "intra-node" : L.intra_node == 0 ? "inter-node" : "mixed", L.rep_a, L.rep_b);
+                 L.intra_node == 1 ? "intra-node" : L.intra_node == 0 ? "inter-node" : "mixed", L.representative[0],
+                 L.representative[1]);
         fprintf(f, "<g transform='translate(0,%d)'>\n", 620 * l);
         svg_curve(f, title, "message size (bytes, log2)", x, y, n, 1, NULL, 0, 0);
         fprintf(f, "</g>\n<g transform='translate(0,%d)'>\n", 620 * l + 310);
@@ -415,15 +421,15 @@ static int plot(const servet_profile *p, const char *dir) {
         fprintf(stderr, "servet: cannot create %s: %s\n", dir, strerror(errno));
         return 1;
     }
-    c = servet_cache_curve(p);
-    if (!c && servet_comm(p, &ci0) != SERVET_OK) {
+    if (servet_cache_curve_get(p, &c) != SERVET_OK) c = NULL;
+    if (!c && servet_comm_get(p, &ci0) != SERVET_OK) {
         fprintf(stderr, "servet: the profile has no cache curve; run 'servet probe --only cache' first\n");
         return 1;
     }
     if (!c) return plot_comm(p, dir);
     for (i = 0; i < servet_cache_count(p) && nm < 16; i++) {
         servet_cache_info ci;
-        servet_cache(p, i, &ci);
+        servet_cache_get(p, i + 1, &ci);
         if (ci.size_bytes) marks[nm++] = (double)ci.size_bytes;
     }
     n = c->n;
@@ -594,11 +600,11 @@ static int cmd_apex(int argc, char **argv) {
         MPI_Init(NULL, NULL);
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
         MPI_Comm_size(MPI_COMM_WORLD, &size);
-        r = servet_apex_mpi(NULL, &d, pts, 1024, &n);
+        r = servet_apex_mpi(&d, pts, 1024, &n, NULL);
         MPI_Finalize();
         if (rank == 0 && r == SERVET_OK) printf("Apex-Map over %d MPI ranks\n", size);
 #else
-        r = servet_apex_mpi(NULL, &d, pts, 1024, &n);
+        r = servet_apex_mpi(&d, pts, 1024, &n, NULL);
         fprintf(stderr, "servet: apex --mpi: %s; build bin/servet-mpi (needs mpicc) and run it under mpirun\n",
                 servet_result_string(r));
         return 1;
