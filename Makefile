@@ -9,12 +9,12 @@ CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c99 $(WARN) $(CFLAGS) $(HWLOC_CFLAGS) -pthread
 LDLIBS  = $(HWLOC_LIBS) -lm -lpthread
 
-TESTS   := tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_faults tests/test_mbsp tests/test_comm tests/test_compile_two_tu
+TESTS   := tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_faults tests/test_mbsp tests/test_comm tests/test_decide tests/test_compile_two_tu
 TOOLS   := bin/servet
 EXAMPLES:= examples/quickstart examples/mbsp_inner_product
 
 FUZZ_SECONDS ?= 60
-.PHONY: test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
+.PHONY: test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
 
 all: check-deps lib tools examples tests
 
@@ -81,6 +81,8 @@ tests/test_concurrent: tests/test_concurrent.c tests/harness.h tests/helpers.h s
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_concurrent.c $(LDLIBS)
 tests/test_shared: tests/test_shared.c tests/harness.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_shared.c $(LDLIBS)
+tests/test_decide: tests/test_decide.c tests/harness.h servet.h
+	$(CC) $(ALL_CFLAGS) -o $@ tests/test_decide.c $(LDLIBS)
 tests/test_mbsp: tests/test_mbsp.c tests/harness.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_mbsp.c $(LDLIBS)
 tests/test_comm: tests/test_comm.c tests/harness.h servet.h
@@ -101,6 +103,11 @@ probe: all
 
 test: all
 	./tests/run.sh
+
+# the whole suite N times, failures counted per check (a flaky check shows up here, not at CI)
+N ?= 10
+test-repeat: all
+	./tests/repeat.sh $(N) $(REPEAT_OUT)
 
 # 4 MPI ranks on 2 emulated nodes (network namespaces; root). make test runs it too.
 test-cluster: all
@@ -136,7 +143,7 @@ install: all
 
 clean:
 	rm -rf lib bin tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_compile_two_tu \
-	  examples/quickstart examples/mbsp_inner_product tests/test_mbsp tests/tmp tests/fuzz_replay tests/fuzz_seeds tests/test_faults tests/test_comm tests/test_comm_mpi
+	  examples/quickstart examples/mbsp_inner_product tests/test_mbsp tests/tmp tests/fuzz_replay tests/fuzz_seeds tests/test_faults tests/test_comm tests/test_comm_mpi tests/test_decide
 
 # issue 3's acceptance on this machine: 10 quiet runs, 10 with a busy neighbour
 bench-cache: bin/servet
