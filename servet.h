@@ -1,4 +1,4 @@
-/* servet.h - v0.1.0 - dissect the machine once, answer tuning questions in microseconds.
+/* servet.h - v0.2.0 - dissect the machine once, answer tuning questions in microseconds.
    Public domain-style permissive licence (MIT), see end of file and LICENSE.
 
    ============================================================================
@@ -15,16 +15,68 @@
        servet_profile *prof = NULL;
        servet_result r = servet_open(&prof, &desc);
        if (r != SERVET_OK) { fprintf(stderr, "servet: %s\n", servet_result_string(r)); ... }
-       servet_cache_info c;
-       for (int i = 0; i < servet_cache_count(prof); i++)
-           if (servet_cache(prof, i, &c) == SERVET_OK)
+       for (int level = 1; level <= servet_cache_count(prof); level++) {
+           servet_cache_info c;
+           if (servet_cache_get(prof, level, &c) == SERVET_OK)
                printf("L%d %llu bytes (OS says %llu)\n", c.level,
                       (unsigned long long)c.size_bytes, (unsigned long long)c.reported_size_bytes);
+       }
        servet_close(prof);
 
    The first servet_open() on a machine runs the probes (seconds) and writes a
    small binary cache file; every later call reads that file (microseconds,
    no hwloc topology load). `make probe` does the first run for you.
+
+   ============================================================================
+   API CONVENTIONS  (every call below follows them; new calls must too)
+   ============================================================================
+   - Names: public servet_ / SERVET_, private servet__. A getter is
+     servet_<thing>_get; a list is servet_<thing>_count + servet_<thing>_get.
+   - Results: every call that can fail returns servet_result (SERVET_OK = 0,
+     errors negative, servet_result_string() names them) and writes its
+     values through out pointers. Counts return int >= 0 and never fail: 0
+     for a NULL profile or a section that was not measured; the matching
+     _get then returns SERVET_ERROR_NOT_FOUND. Exceptions, each a pure
+     formula or a printer: servet_binomial_tail and servet_apex_start return
+     their value (NaN for invalid arguments), servet_json and
+     servet_cache_path return a length like snprintf.
+   - Numbering: a `level` counts from 1 as people say it (L1 = 1, MultiBSP
+     level 1 = the lowest above the PUs, memory overhead level 1 = the most
+     severe): loop `for (level = 1; level <= count; level++)`. Everything
+     else - PUs, groups, pairs, points, comm layers, ranks - is an index from 0.
+   - Arguments: the subject first (the profile), outputs last; a descriptor
+     struct whose zero fields are defaults for anything with options; an
+     _mpi variant takes its serial call's arguments plus a pointer to the
+     MPI_Comm last (servet_open / servet_open_mpi, servet_apex / servet_apex_mpi).
+   - C and JSON use the same names (size_bytes, reported_ways, range_bytes...).
+
+   ============================================================================
+   INDEX BY TASK
+   ============================================================================
+   Open and close      servet_open, servet_open_mpi, servet_close,
+                       servet_cache_path, servet_probes_parse, servet_probe_name,
+                       servet_result_string
+   The machine         servet_machine_get; servet_pu_count, servet_pu_get
+   Caches (measured    servet_cache_count, servet_cache_get (size, latency, method,
+     and reported)       uncertainty, OS figures); servet_cache_reported_group_count/_get,
+                       servet_cache_shared_group_count/_get (which PUs share a level);
+                       servet_cache_pair_count/_get (the measured pairs, Fig. 5);
+                       servet_cache_curve_get; servet_tlb_count, servet_tlb_get
+   Memory contention   servet_memory_get; servet_memory_level_count/_get,
+                       servet_memory_group_count/_get; servet_memory_pair_count/_get
+   MultiBSP            servet_mbsp_count, servet_mbsp_get; servet_fit_line
+   Apex-Map            servet_apex_count, servet_apex_get; servet_apex (ad hoc),
+                       servet_apex_mpi; servet_apex_start
+   MPI layers          servet_comm_get; servet_comm_layer_count/_get,
+                       servet_comm_curve_count/_get, servet_comm_scaling_count/_get,
+                       servet_comm_aggregation_count/_get, servet_comm_pair_count/_get,
+                       servet_comm_layer_of, servet_comm_node_of
+   Decisions           servet_choose_placement (threads -> PUs, >>decide),
+                       servet_comm_time (message cost between two ranks)
+   Inference, offline  servet_sweep (the size schedule over any measurement),
+                       servet_infer_caches (curve -> levels, Fig. 2-4),
+                       servet_binomial_tail (Fig. 3's model)
+   Output              servet_json (the profile as JSON; schema in README.md)
 
    ============================================================================
    PROBES  (desc.probes is a bit mask; 0 means SERVET_PROBE_DEFAULT)
@@ -37,7 +89,7 @@
                           gradient/probabilistic algorithm (Fig. 2-4), with a
                           second look around each step; an L1 that still
                           disagrees with the OS is logged as a warning. See
-                          the >>probe-cache section for what changed and why.
+                          >>probe-cache for what changed and why.
    SERVET_PROBE_SHARED    which PUs share each measured cache level (Fig. 5),
                           one representative pair per OS-reported relation
                           plus a random sample, not all P(P-1)/2 pairs.
@@ -46,7 +98,7 @@
                           (Fig. 6, Fig. 9).
    SERVET_PROBE_MBSP      MultiBSP <p, m, g, L> per level (MBSPDiscover): tree
                           from the topology, g and L from h-relations, every
-                          component measured. servet_mbsp().
+                          component measured.
    SERVET_PROBE_APEX      Apex-Map surface, bandwidth per (alpha, L); not in
                           the default set (servet_apex() runs one ad hoc).
    SERVET_PROBE_COMM      MPI communication layers (Fig. 7), per-layer
@@ -56,6 +108,8 @@
    Shared and memory imply cache (their arrays are sized from it). Asking for
    a probe the file lacks runs just that probe and keeps the rest; re-running
    the cache probe drops the sections that were sized from the old levels.
+   Every probe is one row of the probe table (>>profile), which says how to
+   add one.
 
    ============================================================================
    DECISIONS
@@ -64,11 +118,14 @@
        servet_choose_placement(prof, 16, SERVET_PLACE_SPREAD, pus);  // bandwidth-bound
        servet_choose_placement(prof, 16, SERVET_PLACE_COMPACT, pus); // threads share data
    pus[i] is the OS index of the PU for thread i (bind it with hwloc). See >>decide.
-   With communication layers (servet_open_mpi): servet_comm_time(prof, a, b,
-   bytes) is the one-way time of a message between ranks a and b, read off
-   their layer's measured curve (its running maximum, so never less for more
-   bytes; past 4 MiB at the 4 MiB bandwidth); servet_comm_aggregation() has N messages of
-   S bytes against one of N*S, per layer.
+   With communication layers (servet_open_mpi):
+
+       double t;
+       servet_comm_time(prof, 0, 5, 65536, &t);  // one-way seconds, rank 0 -> 5
+
+   is read off the layer's measured curve (its running maximum, so never less
+   for more bytes; past 4 MiB at the 4 MiB bandwidth).
+   Decisions read the profile only: deterministic, no measurement, reentrant.
 
    ============================================================================
    CACHE FILE
@@ -80,56 +137,27 @@
    own file, identical nodes share one. Reset: delete the file, or probe with
    desc.force / `servet probe --force`. Communication layers live beside them
    in servet-<16 hex digits>.comm, the hex hashing the job layout (nodes'
-   fingerprints, every rank's node and binding): same format, the layout
-   text in place of the fingerprint, one section (id 7); written by rank 0.
-
+   fingerprints, every rank's node and binding), written by rank 0.
    Fingerprint: a short text built from cheap reads only (cpuid vendor/model/
    brand on x86, sysconf, /sys/devices/system/{cpu,node}/online, cpu0's sibling
-   lists and cpu0's cache level/type/size files). It changes when the CPU model,
-   the PU/core/package/NUMA counts or the OS-reported cache sizes change. It is
-   stored in full in the header and compared byte for byte, so a hash collision
-   cannot hand you another machine's profile.
-
-   Layout (all integers in the writer's byte order, which must be ours):
-       offset size  field
-         0     8    magic "SERVETPF"
-         8     4    format version (SERVET_FORMAT_VERSION)
-        12     4    byte-order mark 0x01020304
-        16     4    servet version (major<<16 | minor<<8 | patch)
-        20     4    fingerprint text length F (<= 4096)
-        24     8    fingerprint hash
-        32     8    total file size in bytes
-        40     4    number of sections (<= 64)
-        44     4    CRC32 of header bytes 0..43 followed by the fingerprint text
-        48     8    creation time (seconds since the epoch)
-        56     F    fingerprint text, then zero padding to a multiple of 8
-       then per section: 24-byte section header
-         0     4    section id (1 topology, 2 cache, 3 shared, 4 memory,
-                    5 mbsp, 6 apex; 7 comm, alone in a .comm file)
-         4     4    section payload version
-         8     8    payload length L (checked against the bytes left)
-        16     4    CRC32 of the section header (with this field zero) + payload
-        20     4    reserved, zero
-       then L bytes of payload and zero padding to a multiple of 8.
-   Any defect - short read, bad magic/version/byte order, CRC mismatch, a
-   length that overruns the file, a foreign fingerprint, non-zero padding, a
-   payload that does not parse, a symlink or a directory where the file should
-   be - makes the whole file count as absent: the probes run again and the file
-   is rewritten, with a warning through the logger. Nothing is partially trusted.
-   Writes go to a temporary file in the same directory, are fsync'ed and then
-   renamed over the old one, so a reader sees the old file or the new one, never
-   a torn one. An advisory lock (servet-<hash>.lock, flock) makes concurrent
-   processes on a node probe once: the first probes, the others wait and read.
-   A read-only or unwritable directory costs only the saving: the profile is
-   still returned, with a warning.
+   lists and cpu0's cache files). It changes when the CPU model, the
+   PU/core/package/NUMA counts or the OS-reported cache sizes change, and is
+   compared byte for byte, so a hash collision cannot hand you another
+   machine's profile.
+   Any defect (short read, bad magic/version/byte order, CRC mismatch, a
+   length that overruns the file, a foreign fingerprint, a symlink...) makes
+   the whole file count as absent: the probes run again and the file is
+   rewritten, with a warning through the logger. Writes go to a temporary
+   file, fsync, rename: a reader sees the old file or the new one. A lock
+   (servet-<hash>.lock, flock) makes concurrent processes on a node probe
+   once. A read-only directory costs only the saving. Byte layout: >>file.
 
    ============================================================================
    ERRORS, LOGGING, PROGRESS
    ============================================================================
-   Every fallible call returns servet_result: SERVET_OK (0) or a negative code;
-   servet_result_string() names it. The library never prints and never exits:
-   messages go to desc.log (level filter desc.log_level, default WARN), probe
-   progress to desc.progress. Both may be NULL.
+   The library never prints and never exits: messages go to desc.log (level
+   filter desc.log_level, default WARN), probe progress to desc.progress.
+   Both may be NULL.
 
    ============================================================================
    MEMORY
@@ -144,20 +172,20 @@
    ============================================================================
    servet_open() may be called from several threads at once with different
    profiles; a profile is immutable after open and may be read by any number of
-   threads. The probes bind the calling thread with hwloc and restore its
-   previous binding before returning. servet_open() is not async-signal-safe.
-   The probes start their own threads (pthreads; link with -pthread).
+   threads: every accessor and decision is reentrant. The probes bind the
+   calling thread with hwloc and restore its previous binding before
+   returning. servet_open() is not async-signal-safe. The probes start their
+   own threads (pthreads; link with -pthread).
    MPI: define SERVET_USE_MPI (or include mpi.h first) to get the MPI-only API;
    functions that exist in both builds return SERVET_ERROR_NO_MPI without it:
    servet_open_mpi (node probes once per node, communication layers once per
    job layout, see >>mpi and >>probe-comm) and servet_apex_mpi (Apex-Map over
    the ranks of a communicator). Both are collective: every rank of the
    communicator calls them, from one thread, after MPI_Init. The comm
-   accessors (servet_comm*, above) exist in both builds.
+   accessors exist in both builds.
 
        MPI_Comm comm = MPI_COMM_WORLD;
        servet_open_mpi(&prof, &desc, &comm);         // desc.probes 0: + comm
-       double t = servet_comm_time(prof, 0, 5, 65536); // one-way seconds
 
    ============================================================================
    ENVIRONMENT
@@ -169,6 +197,41 @@
    ============================================================================
    CHANGES
    ============================================================================
+   0.2.0  One API shape before the decisions land. The cache file format is
+          unchanged (version 2): a file written by 0.1 reads the same.
+          Renamed: servet_machine, servet_memory, servet_comm,
+          servet_comm_layer, servet_comm_curve, servet_comm_scaling,
+          servet_comm_aggregation, servet_comm_pair, servet_mbsp, servet_cache
+          -> the same name + _get; servet_cache_sharing_pair ->
+          servet_cache_pair_get; servet_memory_pair -> servet_memory_pair_get;
+          servet_comm_pair_layer -> servet_comm_layer_of; servet_comm_rank_node
+          -> servet_comm_node_of; servet_cache_curve -> servet_cache_curve_get;
+          servet_tlb_reach_bytes -> servet_tlb_get; servet_pu_os_index ->
+          servet_pu_get; servet_memory_level_bandwidth and
+          servet_memory_level_group -> servet_memory_level_get and
+          servet_memory_group_get; servet_memory_latency_ns ->
+          servet_machine_info.memory_latency_ns.
+          Levels from 1: servet_cache_get and servet_mbsp_get take a level
+          (were a 0-based index), memory overhead levels count from 1.
+          Results: group getters, servet_comm_time, servet_comm_layer_of,
+          servet_comm_node_of, servet_infer_caches (levels in *nlevels),
+          servet_tlb_get, servet_pu_get, servet_cache_curve_get and
+          servet_choose_placement return servet_result.
+          servet_apex_mpi(desc, out, max, count, comm): the communicator last.
+          Counts left the info structs (memory levels/pairs, comm
+          layers/pairs/curve points): servet_*_count.
+          Fields: range_lo/hi_bytes -> range_bytes[2], latency_min/max_s ->
+          latency_range_s[2], rep_a/b -> representative[2], g_min/max and
+          L_min/max -> g_range[2], L_range[2].
+          JSON: from_cache_file -> from_file, ways -> reported_ways,
+          estimate_range_bytes -> range_bytes, apexmap -> apex,
+          memory.latency_ns -> memory_latency_ns (top level),
+          small_message_* -> small_*.
+          New: servet_probe_name, servet_*_count for every list.
+          Fixed: SPREAD placement compared its counts bytewise (a node of
+          more than 255 PUs could miss the better PU); the comm probe
+          measures the Fig. 7 rounds again while a pair contradicts its
+          relation class.
    0.1.0  topology, binary cache file, cache-size probe, shared caches,
           memory contention, thread placement, MultiBSP, Apex-Map, MPI
           communication layers (servet_open_mpi, .comm files), servet
@@ -188,9 +251,9 @@
 #include <stdint.h>
 
 #define SERVET_VERSION_MAJOR 0
-#define SERVET_VERSION_MINOR 1
+#define SERVET_VERSION_MINOR 2
 #define SERVET_VERSION_PATCH 0
-#define SERVET_VERSION_STRING "0.1.0"
+#define SERVET_VERSION_STRING "0.2.0"
 #define SERVET_FORMAT_VERSION 2u
 
 #if !defined(SERVET_USE_MPI) && defined(MPI_VERSION)
@@ -1700,8 +1763,8 @@ static void servet__fingerprint(char *out, size_t cap) {
    INFERENCE (Fig. 4, generalised): find plateaus of the log-latency curve
    (points whose neighbours within a quarter octave agree to within the
    measured noise), and between two plateaus a transition. A transition whose
-   normalised miss rate jumps from <= 0.2 to >= 0.8 within a factor 1.25 of
-   size is a sharp step: its size is the last array that still fits (the
+   normalised miss rate jumps from <= 0.08 to >= 0.8 within a factor 1.35 of
+   size (points whose spread exceeds 15% skipped) is a sharp step: its size is the last array that still fits (the
    gradient peak of Fig. 2). Any other transition goes to the probabilistic
    fit above. A curve that still rises at its end gets a final level fitted on
    its largest sizes, as in Fig. 4.
@@ -2113,8 +2176,8 @@ servet_result servet_infer_caches(const double *bytes, const double *latency, in
       are not caches. The curve is measured on transparent huge pages (2 MiB,
       madvise) when the kernel grants them: on bare metal every level up to
       2 MiB per way then steps sharply at its size. In a VM the guest's huge
-      pages are often backed by 4 KiB host pages: measured on this 2-vCPU
-      Xeon VM, the TLB still steps at ~400 KiB and ~8 MiB with THP, and the
+      pages are often backed by 4 KiB host pages: measured on a 2-vCPU
+      Xeon VM (2026-10), the TLB still steps at ~400 KiB and ~8 MiB with THP, and the
       L2 still fills like a 4 KiB-random cache - so comparing a THP curve
       with a 4 KiB one cannot separate the TLB there. Instead a second walk
       touches one random line per 4 KiB page over the same arrays (tiny cache
@@ -2127,7 +2190,7 @@ servet_result servet_infer_caches(const double *bytes, const double *latency, in
       expected miss rate is the access-weighted (size-biased) tail
       P(Y >= K), Y ~ B(NP-1, K*PS/CS). Today's L2/L3 replacement is not LRU:
       thrash-resistant insertion keeps part of an overflowing cyclic set (on
-      this VM's Xeon the LRU fit put the 2 MiB L2 at 2.29 MiB). Each model is
+      a 2-vCPU Xeon VM, 2026-10, the LRU fit put the 2 MiB L2 at 2.29 MiB). Each model is
       therefore fitted with theta in {0, 0.5, 1}: an overfull set of X lines
       misses 1 - theta*K/X of its accesses (0 = LRU, 1 = optimal). We also fit the same model with
       lines as the unit (hashed set index: lines, not pages, are scattered)
@@ -2171,9 +2234,10 @@ servet_result servet_infer_caches(const double *bytes, const double *latency, in
       cannot see is a burst over a run of neighbouring points just below a
       step (a busy host's SMT sibling shares a vCPU's L1 for seconds at a
       time): the curve stays monotone and the step moves down, and if a
-      coarse point was hit the true step is not even refined (seen in CI:
-      L1 38 KiB instead of 48 KiB beside a memory-bound load; at a noisy hour
-      on this VM the first L1 estimate was right in 7 of 20 quiet runs). So,
+      coarse point was hit the true step is not even refined (seen in CI on
+      a 2-vCPU Xeon VM, 2026-11: L1 38 KiB instead of 48 KiB beside a
+      memory-bound load; at a noisy hour there the first L1 estimate was
+      right in 7 of 20 quiet runs, bench_data/noisy_neighbour_runs.json). So,
       after the inference, the points around every step up to 8 MiB (cheap
       there), and around every step whose estimate disagrees with an
       OS-reported size within a factor 2 of it, are measured again, later,
@@ -2950,9 +3014,10 @@ done:
    a footprint of twice its array, so the expected ratio is C(2A)/C(A) from
    the measured curve; a pair shares the level when its ratio exceeds the
    geometric midpoint sqrt(C(2A)/C(A)) between "private" (1) and "shared"
-   (1.8 for this VM's 48 KiB L1, 2.1 for its L2). A ratio clearly above 1
+   (1.8 for the 48 KiB L1 of a 2-vCPU Xeon VM, 2.1 for its 2 MiB L2; 2026-10,
+   bench_data/shared_memory_runs.json). A ratio clearly above 1
    (> 1.15) but below the threshold is reported as contention without
-   capacity sharing: seen here at the last level, which the host shares with
+   capacity sharing: seen on that VM at the last level, which the host shares with
    other tenants whose pressure dominates its occupancy.
    PAIR SELECTION: Servet measures all P(P-1)/2 pairs per level (8,128 on 128
    PUs). Pairs are classed by their OS-reported relation (same core, the
@@ -4718,8 +4783,31 @@ out:
 #endif /* SERVET_USE_MPI */
 
 /* ========================================================================== >>file
-   The cache file (format in the documentation block at the top). The reader
-   takes nothing on trust: every length is checked against the bytes that
+   The cache file: what it holds and where, in the documentation block at
+   the top; its bytes here.
+
+   Layout (all integers in the writer's byte order, which must be ours):
+       offset size  field
+         0     8    magic "SERVETPF"
+         8     4    format version (SERVET_FORMAT_VERSION)
+        12     4    byte-order mark 0x01020304
+        16     4    servet version (major<<16 | minor<<8 | patch)
+        20     4    fingerprint text length F (<= 4096)
+        24     8    fingerprint hash
+        32     8    total file size in bytes
+        40     4    number of sections (<= 64)
+        44     4    CRC32 of header bytes 0..43 followed by the fingerprint text
+        48     8    creation time (seconds since the epoch)
+        56     F    fingerprint text, then zero padding to a multiple of 8
+       then per section: 24-byte section header
+         0     4    section id (1 topology, 2 cache, 3 shared, 4 memory,
+                    5 mbsp, 6 apex; 7 comm, alone in a .comm file)
+         4     4    section payload version
+         8     8    payload length L (checked against the bytes left)
+        16     4    CRC32 of the section header (with this field zero) + payload
+        20     4    reserved, zero
+       then L bytes of payload and zero padding to a multiple of 8.
+   The reader takes nothing on trust: every length is checked against the bytes that
    remain, every count against a hard limit, every section against its CRC,
    and any failure rejects the whole file.
    ========================================================================== */
