@@ -492,6 +492,64 @@ typedef enum servet_placement_policy {
 SERVET_API servet_result servet_choose_placement(const servet_profile *p, int nthreads, servet_placement_policy policy,
                                        int *pus);
 
+/* Tile size (>>decide has the model). Describe the tiled loop nest: its
+   loops outer to inner with their extents, and every array with the loops
+   that index it (slowest-varying dimension first, the last one contiguous).
+   Zero fields are defaults. */
+#define SERVET_TILE_MAX_LOOPS 8
+#define SERVET_TILE_MAX_ARRAYS 16
+#define SERVET_TILE_MAX_WARNINGS 4
+typedef struct servet_tile_loop {
+    const char *name;       /* for messages (may be NULL) */
+    int64_t extent;         /* its trip count: the problem size along it (> 0) */
+} servet_tile_loop;
+typedef struct servet_tile_array {
+    const char *name;       /* for messages (may be NULL) */
+    int nloops;             /* how many loops index it (1..SERVET_TILE_MAX_LOOPS) */
+    int loops[SERVET_TILE_MAX_LOOPS]; /* indices into desc.loops, slowest dimension first */
+    int halo;               /* stencil radius: a tile of T reads T + 2*halo along each of its loops */
+    int streamed;           /* only streamed through (read or written once): keeps no lines */
+    int packed;             /* the kernel copies its block into a contiguous buffer */
+    int64_t ld;             /* elements between consecutive rows; 0: the last loop's extent (+ 2*halo) */
+} servet_tile_array;
+typedef struct servet_tile_desc {
+    int nloops;
+    servet_tile_loop loops[SERVET_TILE_MAX_LOOPS];   /* outer to inner, as the nest runs them */
+    int narrays;
+    servet_tile_array arrays[SERVET_TILE_MAX_ARRAYS];
+    int elem_bytes;         /* bytes per element (> 0) */
+    int level;              /* cache level to fit; 0: automatic (the result says which and why) */
+    int threads;            /* threads sharing each shared cache level; 0 -> 1 */
+    int square;             /* one size for every loop */
+    int multiple;           /* every tile a multiple of this (SIMD width); 0 -> one cache line of elements */
+    int all_levels;         /* also the best tile for each cache level alone (out->levels) */
+} servet_tile_desc;
+typedef struct servet_tile_level {
+    int level;
+    int64_t tile[SERVET_TILE_MAX_LOOPS];
+    double working_set_bytes, capacity_bytes;
+} servet_tile_level;
+typedef struct servet_tile {
+    int64_t tile[SERVET_TILE_MAX_LOOPS]; /* per loop; == extent: that loop is not tiled */
+    int level;                /* the cache level the tile was fitted into */
+    double working_set_bytes; /* one tile: the lines of every array it keeps */
+    double capacity_bytes;    /* what the level gives such a working set (usable, per thread) */
+    int untiled;              /* every loop at its full extent: the reuse fits without a tile */
+    int capacity_from_os;     /* no cache probe in the profile: OS-reported sizes were used */
+    double predicted_ns;      /* the model's cost of the whole nest (for ranking; not a timing) */
+    double decision_seconds;  /* time this call took */
+    int nlevels;              /* levels[] (desc.all_levels): the best tile for each level alone, for nested tiling */
+    servet_tile_level levels[8];
+    char reason[256];         /* why this level and this tile, in words */
+    int nwarnings;
+    char warnings[SERVET_TILE_MAX_WARNINGS][256]; /* e.g. rows that collide in a cache's sets, with the padding that avoids it */
+} servet_tile;
+/* Fills *out. SERVET_ERROR_INVALID_ARGUMENT for NULL, no loops, a zero
+   element size, an array over an unknown loop, extents <= 0, an unknown
+   level. A profile without the cache probe uses the OS-reported sizes
+   (out->capacity_from_os). Reads the profile only; no allocation. */
+SERVET_API servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc *desc, servet_tile *out);
+
 /* TLB reach steps (bytes of array), from a walk touching one line per 4 KiB page. */
 SERVET_API int servet_tlb_count(const servet_profile *p);
 SERVET_API servet_result servet_tlb_get(const servet_profile *p, int i, double *reach_bytes);
@@ -5443,34 +5501,22 @@ static void servet__read_comm(servet__rbuf *r, servet_profile *p) {
     }
 }
 
-/* Serialise the profile into a freshly allocated buffer. */
-static servet_result servet__serialize(const servet_profile *p, const char *fp, servet__wbuf *out) {
-    servet__wbuf pay;
-    uint32_t u32, nsec = 0, crc;
-    uint64_t u64;
-    size_t fplen = strlen(fp);
-    unsigned char *h;
-    const servet__probe *e;
+/* A file image: the header and the fingerprint now, the header's fields and
+   its CRC once the sections are in (servet__image_end). */
+static void servet__image_begin(servet__wbuf *out, const servet__ctx *ctx, const char *fp) {
+    unsigned char hdr[SERVET__HEADER];
     memset(out, 0, sizeof *out);
-    memset(&pay, 0, sizeof pay);
-    out->ctx = pay.ctx = &p->ctx;
-    {
-        unsigned char hdr[SERVET__HEADER];
-        memset(hdr, 0, sizeof hdr);
-        servet__put(out, hdr, sizeof hdr);
-    }
-    servet__put(out, fp, fplen);
+    out->ctx = ctx;
+    memset(hdr, 0, sizeof hdr);
+    servet__put(out, hdr, sizeof hdr);
+    servet__put(out, fp, strlen(fp));
     servet__pad8(out);
-    for (e = servet__probes; e->name; e++) {
-        if (!(p->sections & e->bit) || (e->present && !e->present(p))) continue;
-        pay.len = 0;
-        e->write(&pay, p);
-        servet__section(out, e->section, 1, &pay);
-        nsec++;
-    }
-    servet__free(&p->ctx, pay.d);
-    if (out->oom || pay.oom) { servet__free(&p->ctx, out->d); out->d = NULL; return SERVET_ERROR_OUT_OF_MEMORY; }
-    h = out->d;
+}
+static void servet__image_end(servet__wbuf *out, const char *fp, uint32_t nsec) {
+    unsigned char *h = out->d;
+    size_t fplen = strlen(fp);
+    uint32_t u32, crc;
+    uint64_t u64;
     memcpy(h, SERVET__MAGIC, 8);
     u32 = SERVET_FORMAT_VERSION; memcpy(h + 8, &u32, 4);
     u32 = SERVET__BOM; memcpy(h + 12, &u32, 4);
@@ -5484,16 +5530,38 @@ static servet_result servet__serialize(const servet_profile *p, const char *fp, 
     crc = servet__crc32(crc, h + 48, 8);
     crc = servet__crc32(crc, fp, fplen);
     memcpy(h + 44, &crc, 4);
+}
+
+/* Serialise the profile into a freshly allocated buffer. */
+static servet_result servet__serialize(const servet_profile *p, const char *fp, servet__wbuf *out) {
+    servet__wbuf pay;
+    uint32_t nsec = 0;
+    const servet__probe *e;
+    memset(&pay, 0, sizeof pay);
+    pay.ctx = &p->ctx;
+    servet__image_begin(out, &p->ctx, fp);
+    for (e = servet__probes; e->name; e++) {
+        if (!(p->sections & e->bit) || (e->present && !e->present(p))) continue;
+        pay.len = 0;
+        e->write(&pay, p);
+        servet__section(out, e->section, 1, &pay);
+        nsec++;
+    }
+    servet__free(&p->ctx, pay.d);
+    if (out->oom || pay.oom) { servet__free(&p->ctx, out->d); out->d = NULL; return SERVET_ERROR_OUT_OF_MEMORY; }
+    servet__image_end(out, fp, nsec);
     return SERVET_OK;
 }
 
-/* Parse a whole file image. On any defect: SERVET_ERROR_CORRUPT and a reason. */
-static servet_result servet__parse(servet_profile *p, const unsigned char *d, size_t n, const char *fp,
-                                   const char **why) {
+/* Walk a whole file image: the header, the fingerprint, then every section,
+   handed to `section` (which reads it from r; non-zero = it does not parse).
+   On any defect: SERVET_ERROR_CORRUPT and a reason. */
+typedef int (*servet__section_fn)(void *user, uint32_t id, servet__rbuf *r, const char **why);
+static servet_result servet__parse_image(const unsigned char *d, size_t n, const char *fp, const char **why,
+                                         servet__section_fn section, void *user) {
     uint32_t u32, fplen, nsec, crc, i;
     uint64_t u64;
     size_t pos;
-    const servet__probe *e;
     *why = "too short";
     if (n < SERVET__HEADER) return SERVET_ERROR_CORRUPT;
     *why = "bad magic";
@@ -5556,16 +5624,7 @@ static servet_result servet__parse(servet_profile *p, const unsigned char *d, si
         r.bad = 0;
         *why = "section does not parse";
         if (ver != 1) return SERVET_ERROR_CORRUPT;
-        e = servet__probe_by_section(id);
-        if (!e) {
-            *why = "unknown section";
-            return SERVET_ERROR_CORRUPT;
-        }
-        /* once each; a section read after the ones it needs; a .comm file's section alone */
-        if (e->alone ? p->sections != 0 : ((p->sections & e->bit) || (e->needs & ~p->sections)))
-            return SERVET_ERROR_CORRUPT;
-        e->read(&r, p);
-        p->sections |= e->bit;
+        if (section(user, id, &r, why) != 0) return SERVET_ERROR_CORRUPT;
         *why = "section does not parse";
         if (r.bad || r.pos != r.len) return SERVET_ERROR_CORRUPT;
         pos += 24 + (size_t)len;
@@ -5576,6 +5635,28 @@ static servet_result servet__parse(servet_profile *p, const unsigned char *d, si
     }
     *why = "trailing bytes";
     if (pos != n) return SERVET_ERROR_CORRUPT;
+    *why = "";
+    return SERVET_OK;
+}
+
+/* A profile's section: the probe table says whose it is. */
+static int servet__profile_section(void *user, uint32_t id, servet__rbuf *r, const char **why) {
+    servet_profile *p = (servet_profile *)user;
+    const servet__probe *e = servet__probe_by_section(id);
+    if (!e) {
+        *why = "unknown section";
+        return -1;
+    }
+    /* once each; a section read after the ones it needs; a .comm file's section alone */
+    if (e->alone ? p->sections != 0 : ((p->sections & e->bit) || (e->needs & ~p->sections))) return -1;
+    e->read(r, p);
+    p->sections |= e->bit;
+    return 0;
+}
+static servet_result servet__parse(servet_profile *p, const unsigned char *d, size_t n, const char *fp,
+                                   const char **why) {
+    servet_result r = servet__parse_image(d, n, fp, why, servet__profile_section, p);
+    if (r != SERVET_OK) return r;
     *why = "no topology section";
     if (!(p->sections & (SERVET_PROBE_TOPOLOGY | SERVET_PROBE_COMM))) return SERVET_ERROR_CORRUPT;
     *why = "communication section beside others";
@@ -5590,35 +5671,36 @@ static void servet__clear_measured(servet_profile *p) {
     p->sections = 0;
 }
 
-/* Read and validate the file at `path` into p. NOT_FOUND if absent,
-   CORRUPT (logged) for any defect; p is left empty on failure. */
-static servet_result servet__load(servet_profile *p, const char *path, const char *fp) {
+/* Read a whole cache file (regular, not a symlink, of a plausible size)
+   into a fresh buffer. NOT_FOUND if absent, CORRUPT (logged) when it is not
+   a file to trust, IO when it cannot be opened. */
+static servet_result servet__read_file(const servet__ctx *c, const char *path, unsigned char **out, size_t *len) {
     struct stat st;
     unsigned char *buf;
     size_t got = 0;
-    const char *why = "";
-    servet_result r;
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    *out = NULL;
+    *len = 0;
     if (fd < 0) {
         if (errno == ENOENT) return SERVET_ERROR_NOT_FOUND;
         if (errno == ELOOP) {
-            servet__logf(&p->ctx, SERVET_LOG_WARN, "%s is a symlink: refused, probing instead", path);
+            servet__logf(c, SERVET_LOG_WARN, "%s is a symlink: refused, probing instead", path);
             return SERVET_ERROR_CORRUPT;
         }
-        servet__logf(&p->ctx, SERVET_LOG_WARN, "cannot open %s: %s", path, strerror(errno));
+        servet__logf(c, SERVET_LOG_WARN, "cannot open %s: %s", path, strerror(errno));
         return SERVET_ERROR_IO;
     }
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
-        servet__logf(&p->ctx, SERVET_LOG_WARN, "%s is not a regular file: ignored", path);
+        servet__logf(c, SERVET_LOG_WARN, "%s is not a regular file: ignored", path);
         return SERVET_ERROR_CORRUPT;
     }
     if (st.st_size < (off_t)SERVET__HEADER || st.st_size > (off_t)SERVET__FILE_MAX) {
         close(fd);
-        servet__logf(&p->ctx, SERVET_LOG_WARN, "%s: implausible size %lld: ignored", path, (long long)st.st_size);
+        servet__logf(c, SERVET_LOG_WARN, "%s: implausible size %lld: ignored", path, (long long)st.st_size);
         return SERVET_ERROR_CORRUPT;
     }
-    buf = (unsigned char *)servet__alloc(&p->ctx, (size_t)st.st_size);
+    buf = (unsigned char *)servet__alloc(c, (size_t)st.st_size);
     if (!buf) { close(fd); return SERVET_ERROR_OUT_OF_MEMORY; }
     while (got < (size_t)st.st_size) {
         ssize_t k = read(fd, buf + got, (size_t)st.st_size - got);
@@ -5627,12 +5709,24 @@ static servet_result servet__load(servet_profile *p, const char *path, const cha
         got += (size_t)k;
     }
     close(fd);
-    r = got == (size_t)st.st_size ? servet__parse(p, buf, got, fp, &why) : SERVET_ERROR_CORRUPT;
-    if (got != (size_t)st.st_size) why = "short read";
+    *out = buf;
+    *len = got;
+    return got == (size_t)st.st_size ? SERVET_OK : SERVET_ERROR_CORRUPT;
+}
+
+/* Read and validate the file at `path` into p. NOT_FOUND if absent,
+   CORRUPT (logged) for any defect; p is left empty on failure. */
+static servet_result servet__load(servet_profile *p, const char *path, const char *fp) {
+    unsigned char *buf;
+    size_t got;
+    const char *why = "short read";
+    servet_result r = servet__read_file(&p->ctx, path, &buf, &got);
+    int was_read = buf != NULL;
+    if (r == SERVET_OK) r = servet__parse(p, buf, got, fp, &why);
     servet__free(&p->ctx, buf);
     if (r != SERVET_OK) {
         servet__clear_measured(p);
-        if (r == SERVET_ERROR_CORRUPT)
+        if (r == SERVET_ERROR_CORRUPT && was_read)
             servet__logf(&p->ctx, SERVET_LOG_WARN, "cache file %s rejected (%s): probing again", path, why);
     }
     return r;
@@ -5649,41 +5743,47 @@ static int servet__write_all(int fd, const unsigned char *d, size_t n) {
     return 1;
 }
 
-/* temp file in the same directory, fsync, rename, fsync the directory */
-static servet_result servet__save(servet_profile *p, const char *dir, const char *path, const char *fp) {
-    servet__wbuf w;
+/* Write an image to `path`: a temporary file in the same directory, fsync,
+   rename, fsync the directory. A reader sees the old file or the new one. */
+static servet_result servet__write_file(const servet__ctx *c, const char *dir, const char *path, const unsigned char *data,
+                                        size_t len) {
     char *tmp;
     size_t tl = strlen(path) + 64;
     static unsigned counter;
     int fd, dfd, ok;
-    servet_result r = servet__serialize(p, fp, &w);
-    if (r != SERVET_OK) return r;
-    tmp = (char *)servet__alloc(&p->ctx, tl);
-    if (!tmp) { servet__free(&p->ctx, w.d); return SERVET_ERROR_OUT_OF_MEMORY; }
+    tmp = (char *)servet__alloc(c, tl);
+    if (!tmp) return SERVET_ERROR_OUT_OF_MEMORY;
     snprintf(tmp, tl, "%s.tmp.%ld.%u", path, (long)getpid(), __atomic_fetch_add(&counter, 1u, __ATOMIC_RELAXED));
     fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
-        servet__logf(&p->ctx, SERVET_LOG_WARN, "cannot create %s: %s; profile not saved", tmp, strerror(errno));
-        servet__free(&p->ctx, tmp);
-        servet__free(&p->ctx, w.d);
+        servet__logf(c, SERVET_LOG_WARN, "cannot create %s: %s; not saved", tmp, strerror(errno));
+        servet__free(c, tmp);
         return SERVET_ERROR_IO;
     }
-    ok = servet__write_all(fd, w.d, w.len) && fsync(fd) == 0;
+    ok = servet__write_all(fd, data, len) && fsync(fd) == 0;
     if (close(fd) != 0) ok = 0;
     if (ok && rename(tmp, path) != 0) {
-        servet__logf(&p->ctx, SERVET_LOG_WARN, "cannot rename onto %s: %s; profile not saved", path, strerror(errno));
+        servet__logf(c, SERVET_LOG_WARN, "cannot rename onto %s: %s; not saved", path, strerror(errno));
         ok = 0;
     } else if (!ok) {
-        servet__logf(&p->ctx, SERVET_LOG_WARN, "cannot write %s: %s; profile not saved", tmp, strerror(errno));
+        servet__logf(c, SERVET_LOG_WARN, "cannot write %s: %s; not saved", tmp, strerror(errno));
     }
     if (!ok) unlink(tmp);
     else {
         dfd = open(dir, O_RDONLY | O_CLOEXEC);
         if (dfd >= 0) { fsync(dfd); close(dfd); }
     }
-    servet__free(&p->ctx, tmp);
-    servet__free(&p->ctx, w.d);
+    servet__free(c, tmp);
     return ok ? SERVET_OK : SERVET_ERROR_IO;
+}
+
+static servet_result servet__save(servet_profile *p, const char *dir, const char *path, const char *fp) {
+    servet__wbuf w;
+    servet_result r = servet__serialize(p, fp, &w);
+    if (r != SERVET_OK) return r;
+    r = servet__write_file(&p->ctx, dir, path, w.d, w.len);
+    servet__free(&p->ctx, w.d);
+    return r;
 }
 
 /* ========================================================================== >>open
@@ -6352,6 +6452,434 @@ servet_result servet_choose_placement(const servet_profile *p, int nthreads, ser
             if (nch == p->npus) nch = 0; /* wrap around: start a new round */
         }
     }
+    return SERVET_OK;
+}
+
+/* ---- tile size ----
+   WHAT IT DECIDES: the tile of a loop nest, per loop, from the measured
+   caches, for the kernel the desc describes (loops outer to inner, arrays
+   with the loops that index them, halos, streamed or packed arrays, leading
+   dimensions).
+
+   THE MODEL, one screen:
+   1. The tiled nest is 2n loops: the n tile loops (trip ceil(N/T)), then the
+      n element loops (trip T), in the desc's order. For each array and each
+      of these loops the footprint of one iteration follows from which loops
+      run inside it: a loop whose tile and element loops are both inside
+      covers N, one whose element loop alone is inside covers T, else 1 (+2
+      halo along every dimension of a halo array). A footprint is counted in
+      lines: rows x lines per row (a row of b bytes takes ceil(b / line)
+      lines when it starts on a line, one more otherwise).
+   2. Traffic out of a cache level of usable capacity C (Wolf & Lam's reuse,
+      with capacity): going outward from the innermost loop, when one
+      iteration of loop k touches at most C bytes of the arrays the tile
+      keeps, everything reused between iterations of k hits, and the lines
+      loaded over all of k are its union; otherwise each iteration reloads
+      what the loops inside it load. Streamed arrays are loaded once and keep
+      no lines: they take one way each (at most half the ways) and the rest
+      is what reused arrays get.
+   3. Usable capacity (what a working set can use, per thread): the measured
+      size (the OS's when the cache probe did not run), times the ways left
+      after the streams, divided among the threads that share one instance
+      of the level. A level whose way (size / ways) is larger than a 4 KiB
+      page is physically indexed, and malloc'd arrays land on random 4 KiB
+      pages: its usable capacity is the working set whose expected miss rate
+      in Servet's binomial model (Fig. 3, LRU) is 5%, not the full size (a
+      16-way 1 MiB L2: 0.79 MiB).
+   4. Sets (Lam, Rothberg & Wolf's self-interference): a level whose way fits
+      in a page is indexed by virtual address, so rows ld*elem bytes apart
+      fall into sets the arithmetic says; the lines of every kept array are
+      counted per set (arrays assumed to start at the same offset in a page,
+      as large malloc'd arrays do) and a footprint with more lines in one set
+      than the ways left does not fit, whatever its size. With a power-of-two
+      leading dimension that caps the tile's height at the associativity.
+   5. Cost = sum over levels of the lines that miss it x half the latency
+      step to the next level (measured latencies; several misses overlap),
+      + 20 ns per tile and 1 ns per run of the innermost loop (loop overhead:
+      what makes a larger tile better when the traffic is the same). The
+      tile minimises it: square candidates first (multiples of `multiple`,
+      each up to 64 multiples, then 8 per octave, plus the full extent), then
+      unless `square` one loop at a time, a few passes. A loop at its full
+      extent is not tiled; all of them: not tiling is the answer.
+   6. The level reported is the smallest whose traffic the tile at least
+      halves against no tiling; its working set, the largest footprint of one
+      loop iteration that the level keeps (the reuse it holds: for a square
+      tile that fits, the whole tile). Without a tile: the smallest level
+      whose traffic is within 5% of the arrays' size, the one holding the
+      reuse.
+   Limits: no TLB, no prefetcher, no hardware threads competing except as
+   `threads`; every array is assumed to start at the same page offset. */
+typedef struct servet__tcache {
+    int level, ways, line, sets, deterministic, sharers;
+    double size, usable, miss_ns;
+} servet__tcache;
+typedef struct servet__tmodel {
+    const servet_tile_desc *d;
+    int n, nc, elem, line;
+    servet__tcache c[8];
+    int64_t dim[SERVET_TILE_MAX_ARRAYS][SERVET_TILE_MAX_LOOPS]; /* array dimensions in elements */
+    double stride[SERVET_TILE_MAX_ARRAYS][SERVET_TILE_MAX_LOOPS]; /* bytes between consecutive indices */
+    int only;                          /* >= 0: cost of this cache index alone */
+} servet__tmodel;
+
+/* what one iteration of nest level k covers along each loop (inside = 1) or
+   what all its iterations cover together (inside = 0) */
+/* the mean tile along loop l: N over the number of tiles (a last, partial
+   tile makes the others no longer) */
+static double servet__tile_mean(const servet__tmodel *M, const int64_t *T, int l) {
+    double N = (double)M->d->loops[l].extent;
+    return N / ceil(N / (double)T[l]);
+}
+static void servet__tile_cover(const servet__tmodel *M, const int64_t *T, int k, int inside, double *cover) {
+    int l, n = M->n;
+    for (l = 0; l < n; l++) {
+        double N = (double)M->d->loops[l].extent, t = servet__tile_mean(M, T, l);
+        if (k < n) cover[l] = (inside ? l > k : l >= k) ? N : t;
+        else cover[l] = (inside ? l > k - n : l >= k - n) ? t : 1.0;
+    }
+}
+/* lines of array a over a cover; rows and lines per row as well */
+static double servet__tile_lines(const servet__tmodel *M, int a, const double *cover, double *rows_out, double *lpr_out) {
+    const servet_tile_array *A = &M->d->arrays[a];
+    double rows = 1.0, span = 1.0, b, lpr, line = (double)M->line, elem = (double)M->elem;
+    int dd, last = A->nloops - 1;
+    for (dd = 0; dd <= last; dd++) {
+        span = cover[A->loops[dd]] + 2.0 * A->halo;
+        if (span > (double)M->dim[a][dd]) span = (double)M->dim[a][dd];
+        if (dd < last) rows *= span;
+    }
+    b = span * elem;
+    if (A->packed || (last > 0 && span >= (double)M->dim[a][last] && M->stride[a][last - 1] <= b + line)) {
+        /* contiguous rows (packed, or whole rows of a dense array) */
+        lpr = ceil(rows * b / line) / rows;
+    } else if (A->halo == 0 && fmod(b, line) == 0.0 && fmod(last > 0 ? M->stride[a][last - 1] : 0.0, line) == 0.0) {
+        lpr = b / line; /* rows start on a line */
+    } else {
+        lpr = ceil((b + line - elem) / line);
+    }
+    if (rows_out) *rows_out = rows;
+    if (lpr_out) *lpr_out = lpr;
+    return rows * lpr;
+}
+/* Do the kept arrays' lines over this cover fit the ways of a
+   virtually indexed level, set by set? */
+static int servet__tile_sets_fit(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways) {
+    int cnt[4096], base = 0, a, s, worst = 0;
+    if (!C->deterministic || C->sets > 4096 || C->sets < 1) return 1;
+    memset(cnt, 0, (size_t)C->sets * sizeof cnt[0]);
+    for (a = 0; a < M->d->narrays; a++) {
+        const servet_tile_array *A = &M->d->arrays[a];
+        double rows, lpr, total = servet__tile_lines(M, a, cover, &rows, &lpr);
+        int last = A->nloops - 1, idx[SERVET_TILE_MAX_LOOPS], span[SERVET_TILE_MAX_LOOPS], dd, r, nrows;
+        if (A->streamed) continue;
+        if (A->packed || last == 0) { base += (int)ceil(total / C->sets); continue; }
+        for (dd = 0; dd < last; dd++) {
+            double sp = cover[A->loops[dd]] + 2.0 * A->halo;
+            span[dd] = (int)(sp < (double)M->dim[a][dd] ? sp : (double)M->dim[a][dd]);
+            idx[dd] = 0;
+        }
+        nrows = (int)(rows < 65536.0 ? rows : 65536.0);
+        for (r = 0; r < nrows; r++) {
+            double off = 0.0;
+            long start, len = (long)lpr, k;
+            for (dd = 0; dd < last; dd++) off += (double)idx[dd] * M->stride[a][dd];
+            start = (long)(fmod(floor(off / C->line), (double)C->sets));
+            base += (int)(len / C->sets);
+            for (k = 0; k < len % C->sets; k++) cnt[(start + k) % C->sets]++;
+            for (dd = last - 1; dd >= 0; dd--) { /* odometer over the rows */
+                if (++idx[dd] < span[dd]) break;
+                idx[dd] = 0;
+            }
+        }
+    }
+    for (s = 0; s < C->sets; s++) if (cnt[s] > worst) worst = cnt[s];
+    return worst + base <= ways;
+}
+/* lines loaded out of cache C over the whole nest (step 2 of the model);
+   *window (may be NULL): the largest footprint of one iteration that C keeps */
+static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, double *window) {
+    double load[SERVET_TILE_MAX_ARRAYS], cover[SERVET_TILE_MAX_LOOPS], line = (double)M->line, total = 0.0;
+    int a, k, n = M->n, na = M->d->narrays, nstream = 0, ways;
+    if (window) *window = 0.0;
+    for (a = 0; a < na; a++) nstream += M->d->arrays[a].streamed != 0;
+    ways = C->ways - (nstream < C->ways / 2 ? nstream : C->ways / 2);
+    servet__tile_cover(M, T, 2 * n - 1, 1, cover); /* nothing inside: one point */
+    for (a = 0; a < na; a++) load[a] = servet__tile_lines(M, a, cover, NULL, NULL);
+    for (k = 2 * n - 1; k >= 0; k--) {
+        double trip = k < n ? ceil((double)M->d->loops[k].extent / (double)T[k]) : servet__tile_mean(M, T, k - n);
+        double ws = 0.0, uni[SERVET_TILE_MAX_ARRAYS];
+        int fits;
+        servet__tile_cover(M, T, k, 1, cover);
+        for (a = 0; a < na; a++)
+            if (!M->d->arrays[a].streamed) ws += servet__tile_lines(M, a, cover, NULL, NULL) * line;
+        fits = ws <= C->usable && servet__tile_sets_fit(M, C, cover, ways);
+        if (fits && window && ws > *window) *window = ws;
+        servet__tile_cover(M, T, k, 0, cover);
+        for (a = 0; a < na; a++) uni[a] = servet__tile_lines(M, a, cover, NULL, NULL);
+        for (a = 0; a < na; a++) load[a] = (fits || M->d->arrays[a].streamed) ? uni[a] : trip * load[a];
+    }
+    for (a = 0; a < na; a++) total += load[a];
+    return total;
+}
+static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
+    double cost = 0.0, tiles = 1.0, runs = 1.0;
+    int c, l, n = M->n;
+    for (c = 0; c < M->nc; c++)
+        if (M->only < 0 || M->only == c) cost += servet__tile_traffic(M, &M->c[c], T, NULL) * M->c[c].miss_ns;
+    for (l = 0; l < n; l++) {
+        double N = (double)M->d->loops[l].extent, nt = ceil(N / (double)T[l]);
+        tiles *= nt;
+        if (l < n - 1) runs *= N; /* the innermost loop starts once per point of the others */
+        else runs *= nt;
+    }
+    return cost + 20.0 * tiles + 1.0 * runs;
+}
+/* candidate tiles along a loop of extent N: multiples of m */
+static int servet__tile_candidates(int64_t N, int64_t m, int64_t *out, int max) {
+    int n = 0, k;
+    int64_t v;
+    for (v = m; v <= N && v <= 64 * m && n < max - 1; v += m) out[n++] = v;
+    for (k = 1; n < max - 1; k++) {
+        double x = 64.0 * (double)m * pow(2.0, k / 8.0);
+        v = (int64_t)(floor(x / (double)m + 0.5)) * m;
+        if (v >= N) break;
+        if (v > out[n - 1]) out[n++] = v;
+    }
+    if (n == 0 || out[n - 1] != N) out[n++] = N;
+    return n;
+}
+/* the search (step 5); fills T, returns its cost */
+static double servet__tile_search(const servet__tmodel *M, int64_t *T) {
+    int64_t cand[SERVET_TILE_MAX_LOOPS][512], trial[SERVET_TILE_MAX_LOOPS], all[512];
+    int nc[SERVET_TILE_MAX_LOOPS], l, i, n = M->n, nall = 0, pass;
+    int64_t m = M->d->multiple > 0 ? M->d->multiple : (M->line / M->elem > 0 ? M->line / M->elem : 1), Nmax = 0;
+    double best = 1e300, c;
+    for (l = 0; l < n; l++) {
+        nc[l] = servet__tile_candidates(M->d->loops[l].extent, m, cand[l], 512);
+        if (M->d->loops[l].extent > Nmax) Nmax = M->d->loops[l].extent;
+    }
+    nall = servet__tile_candidates(Nmax, m, all, 512);
+    /* square: one size for every loop (clipped to each extent) */
+    for (i = 0; i < nall; i++) {
+        for (l = 0; l < n; l++) trial[l] = all[i] < M->d->loops[l].extent ? all[i] : M->d->loops[l].extent;
+        c = servet__tile_cost(M, trial);
+        if (c < best * (1.0 - 1e-9)) { best = c; memcpy(T, trial, sizeof trial[0] * (size_t)n); }
+    }
+    if (M->d->square) return best;
+    for (pass = 0; pass < 3; pass++) {
+        int moved = 0;
+        for (l = 0; l < n; l++) {
+            memcpy(trial, T, sizeof trial[0] * (size_t)n);
+            for (i = 0; i < nc[l]; i++) {
+                trial[l] = cand[l][i];
+                c = servet__tile_cost(M, trial);
+                if (c < best * (1.0 - 1e-9)) { best = c; T[l] = cand[l][i]; moved = 1; }
+            }
+        }
+        if (!moved) break;
+    }
+    return best;
+}
+/* Usable capacity of a physically indexed level under random 4 KiB
+   placement: the working set whose expected miss rate is 5% (step 3). */
+static double servet__tile_usable_random(double size, int ways) {
+    double lo = 0.0, hi = size, mid;
+    int it;
+    if (ways < 1 || size < (double)ways * 4096.0 * 2.0) return size;
+    for (it = 0; it < 40; it++) {
+        double mr;
+        mid = 0.5 * (lo + hi);
+        mr = servet__mr_binomial(mid, size, ways, 4096.0, 0.0);
+        if (mr >= 0.0 && mr <= 0.05) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+static const char *servet__tile_name(const char *name, int i, char *buf, size_t cap, char kind) {
+    if (name && name[0]) return name;
+    snprintf(buf, cap, "%c%d", kind, i);
+    return buf;
+}
+
+servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc *d, servet_tile *out) {
+    servet__tmodel M;
+    double t0 = servet__now(), prev_lat = 0.0, ws;
+    int64_t full[SERVET_TILE_MAX_LOOPS];
+    int a, l, c, dd, nlev, threads;
+    char nb[16];
+    if (!p || !d || !out) return SERVET_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    if (d->nloops < 1 || d->nloops > SERVET_TILE_MAX_LOOPS || d->narrays < 1 || d->narrays > SERVET_TILE_MAX_ARRAYS ||
+        d->elem_bytes <= 0 || d->threads < 0 || d->multiple < 0 || d->level < 0)
+        return SERVET_ERROR_INVALID_ARGUMENT;
+    for (l = 0; l < d->nloops; l++) if (d->loops[l].extent <= 0) return SERVET_ERROR_INVALID_ARGUMENT;
+    for (a = 0; a < d->narrays; a++) {
+        const servet_tile_array *A = &d->arrays[a];
+        if (A->nloops < 1 || A->nloops > SERVET_TILE_MAX_LOOPS || A->halo < 0 || A->ld < 0) return SERVET_ERROR_INVALID_ARGUMENT;
+        for (dd = 0; dd < A->nloops; dd++) {
+            int e;
+            if (A->loops[dd] < 0 || A->loops[dd] >= d->nloops) return SERVET_ERROR_INVALID_ARGUMENT;
+            for (e = 0; e < dd; e++) if (A->loops[e] == A->loops[dd]) return SERVET_ERROR_INVALID_ARGUMENT;
+        }
+        if (A->ld && A->nloops > 1 && A->ld < d->loops[A->loops[A->nloops - 1]].extent) return SERVET_ERROR_INVALID_ARGUMENT;
+    }
+    memset(&M, 0, sizeof M);
+    M.d = d;
+    M.n = d->nloops;
+    M.elem = d->elem_bytes;
+    M.only = -1;
+    threads = d->threads > 0 ? d->threads : 1;
+    /* the cache levels: measured sizes, else the OS's (step 3) */
+    nlev = servet_cache_count(p);
+    out->capacity_from_os = !(p->sections & SERVET_PROBE_CACHE) || p->nlevels == 0;
+    for (c = 1; c <= nlev && M.nc < 8; c++) {
+        servet_cache_info ci;
+        servet__tcache *C = &M.c[M.nc];
+        double size, wayb;
+        int sharers = 1, nstream = 0;
+        if (servet_cache_get(p, c, &ci) != SERVET_OK) continue;
+        size = ci.size_bytes ? (double)ci.size_bytes : (double)ci.reported_size_bytes;
+        if (!(size > 0)) continue;
+        if (!ci.size_bytes) out->capacity_from_os = 1;
+        C->level = c;
+        C->size = size;
+        C->line = ci.line_bytes > 0 ? ci.line_bytes : 64;
+        C->ways = ci.reported_ways > 0 ? ci.reported_ways : 8;
+        C->sets = (int)(size / ((double)C->ways * C->line));
+        if (C->sets < 1) C->sets = 1;
+        wayb = size / C->ways;
+        C->deterministic = wayb <= 4096.0;
+        /* PUs that share one instance: measured groups when the shared probe ran */
+        if (servet_cache_shared_group_count(p, c) > 0) {
+            int g, np, mx = 1, tmp[1];
+            for (g = 0; servet_cache_shared_group_get(p, c, g, tmp, 0, &np) == SERVET_OK; g++) if (np > mx) mx = np;
+            sharers = mx;
+        } else if (ci.reported_pus_per_instance > 1 && !(p->sections & SERVET_PROBE_SHARED)) {
+            sharers = ci.reported_pus_per_instance;
+        }
+        C->sharers = sharers;
+        for (a = 0; a < d->narrays; a++) nstream += d->arrays[a].streamed != 0;
+        if (nstream > C->ways / 2) nstream = C->ways / 2;
+        C->usable = C->deterministic ? size : servet__tile_usable_random(size, C->ways);
+        C->usable *= (double)(C->ways - nstream) / (double)C->ways;
+        C->usable /= (double)(threads < sharers ? threads : sharers);
+        {
+            double lat = ci.size_bytes && ci.latency_ns > 0 ? ci.latency_ns : 1.0 + 4.0 * (c - 1) * (c - 1);
+            if (M.nc > 0) M.c[M.nc - 1].miss_ns = 0.5 * (lat - prev_lat > 0.1 ? lat - prev_lat : 0.1);
+            prev_lat = lat;
+        }
+        M.nc++;
+    }
+    if (M.nc == 0) return SERVET_ERROR_NOT_FOUND;
+    {
+        double mem = p->mem_latency_ns > prev_lat ? p->mem_latency_ns : prev_lat + 60.0;
+        M.c[M.nc - 1].miss_ns = 0.5 * (mem - prev_lat);
+    }
+    if (d->level > 0) {
+        for (c = 0; c < M.nc; c++) if (M.c[c].level == d->level) M.only = c;
+        if (M.only < 0) return SERVET_ERROR_INVALID_ARGUMENT;
+    }
+    M.line = M.c[0].line;
+    /* array dimensions and strides */
+    for (a = 0; a < d->narrays; a++) {
+        const servet_tile_array *A = &d->arrays[a];
+        int last = A->nloops - 1;
+        double st = (double)M.elem;
+        for (dd = 0; dd <= last; dd++) M.dim[a][dd] = d->loops[A->loops[dd]].extent + 2 * A->halo;
+        if (A->ld && last > 0) M.dim[a][last] = A->ld;
+        for (dd = last; dd >= 0; dd--) {
+            M.stride[a][dd] = st;
+            st *= (double)M.dim[a][dd];
+        }
+    }
+    out->predicted_ns = servet__tile_search(&M, out->tile);
+    /* nested tiles, one level at a time */
+    if (d->all_levels) {
+        servet__tmodel Q = M;
+        for (c = 0; c < M.nc && c < 8; c++) {
+            servet_tile_level *L = &out->levels[out->nlevels++];
+            Q.only = c;
+            servet__tile_search(&Q, L->tile);
+            L->level = M.c[c].level;
+            L->capacity_bytes = M.c[c].usable;
+            servet__tile_traffic(&M, &M.c[c], L->tile, &L->working_set_bytes);
+        }
+    }
+    /* the level, the working set and the reason (step 6) */
+    out->untiled = 1;
+    for (l = 0; l < M.n; l++) {
+        if (out->tile[l] < d->loops[l].extent) out->untiled = 0;
+        full[l] = d->loops[l].extent;
+    }
+    {
+        int target = -1;
+        double win[8], compulsory = 0.0;
+        for (c = 0; c < M.nc; c++) {
+            double tr = servet__tile_traffic(&M, &M.c[c], out->tile, &win[c]);
+            if (M.only >= 0 && c != M.only) continue;
+            if (M.only >= 0 || (target < 0 && !out->untiled && tr <= 0.5 * servet__tile_traffic(&M, &M.c[c], full, NULL)))
+                target = c;
+        }
+        if (target < 0) { /* no tile, or one that helps no level by half: where the reuse is held */
+            for (a = 0; a < d->narrays; a++) {
+                double cover[SERVET_TILE_MAX_LOOPS];
+                for (l = 0; l < M.n; l++) cover[l] = (double)full[l];
+                compulsory += servet__tile_lines(&M, a, cover, NULL, NULL);
+            }
+            for (c = 0; c < M.nc && target < 0; c++)
+                if (servet__tile_traffic(&M, &M.c[c], out->tile, NULL) <= 1.05 * compulsory) target = c;
+            if (target < 0) target = M.nc - 1;
+        }
+        out->level = M.c[target].level;
+        out->capacity_bytes = M.c[target].usable;
+        out->working_set_bytes = win[target];
+        ws = win[target];
+    }
+    {
+        const servet__tcache *C = &M.c[0];
+        for (c = 0; c < M.nc; c++) if (M.c[c].level == out->level) C = &M.c[c];
+        if (out->untiled)
+            snprintf(out->reason, sizeof out->reason,
+                     "no tile: the reuse already fits L%d (%.0f KiB usable per thread of %.0f KiB%s); tiling would only "
+                     "add halo and loop overhead", C->level, C->usable / 1024.0, C->size / 1024.0,
+                     C->deterministic ? "" : ", random 4 KiB placement");
+        else
+            snprintf(out->reason, sizeof out->reason,
+                     "what the tile reuses, %.0f KiB, stays in L%d (%.0f KiB usable per thread of %.0f KiB, "
+                     "%d-way%s%s); the least traffic over every level for the nest",
+                     ws / 1024.0, C->level, C->usable / 1024.0, C->size / 1024.0, C->ways,
+                     C->deterministic ? ", virtually indexed" : ", random 4 KiB placement",
+                     M.only >= 0 ? ", the level asked for" : "");
+    }
+    /* warnings */
+    if (out->capacity_from_os && out->nwarnings < SERVET_TILE_MAX_WARNINGS)
+        snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
+                 "no measured cache sizes in the profile: the OS-reported sizes were used (run the cache probe)");
+    for (a = 0; a < d->narrays && out->nwarnings < SERVET_TILE_MAX_WARNINGS; a++) {
+        const servet_tile_array *A = &d->arrays[a];
+        int last = A->nloops - 1;
+        if (A->packed || A->streamed || last < 1) continue;
+        for (c = 0; c < M.nc; c++) {
+            const servet__tcache *C = &M.c[c];
+            double W = (double)C->sets * C->line, S = fmod(M.stride[a][last - 1], W), g, starts;
+            int64_t pad;
+            if (!C->deterministic) continue;
+            {   /* distinct row starts in the way: W / gcd(S, W) */
+                uint64_t x = (uint64_t)W, y = (uint64_t)S;
+                while (y) { uint64_t t2 = x % y; x = y; y = t2; }
+                g = (double)x;
+            }
+            starts = W / g;
+            if (starts * C->line / (g > C->line ? g : C->line) > (double)C->ways / 2.0 && starts > 4) continue;
+            pad = (int64_t)(M.stride[a][last - 1] / M.elem) + (M.line / M.elem > 0 ? M.line / M.elem : 1);
+            snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
+                     "%s: rows %.0f bytes apart start in %.0f of the %d sets of L%d (%.0f KiB, %d-way): a tile taller "
+                     "than %d rows thrashes it whatever its size; a leading dimension of %lld elements spreads them",
+                     servet__tile_name(A->name, a, nb, sizeof nb, 'A'), M.stride[a][last - 1], starts, C->sets, C->level,
+                     C->size / 1024.0, C->ways, C->ways, (long long)pad);
+            break;
+        }
+    }
+    out->decision_seconds = servet__now() - t0;
     return SERVET_OK;
 }
 
