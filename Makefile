@@ -11,10 +11,10 @@ LDLIBS  = $(HWLOC_LIBS) -lm -lpthread
 
 TESTS   := tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_faults tests/test_mbsp tests/test_comm tests/test_decide tests/test_compile_two_tu
 TOOLS   := bin/servet
-EXAMPLES:= examples/quickstart examples/mbsp_inner_product
+EXAMPLES:= examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul
 
 FUZZ_SECONDS ?= 60
-.PHONY: test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
+.PHONY: bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
 
 all: check-deps lib tools examples tests
 
@@ -69,6 +69,18 @@ bin/bench_open: tools/bench_open.c lib/libservet.a servet.h
 examples: $(EXAMPLES)
 examples/mbsp_inner_product: examples/mbsp_inner_product.c servet.h
 	$(CC) -O2 -g -Wall -Wextra $(HWLOC_CFLAGS) -pthread -I. -o $@ examples/mbsp_inner_product.c $(LDLIBS)
+# the tile kernels: -march=native, as an HPC code is built (the bench times them)
+KERNEL_CFLAGS ?= -O2 -march=native
+examples/tile_%: examples/tile_%.c lib/libservet.a servet.h
+	$(CC) -std=c99 $(WARN) $(KERNEL_CFLAGS) $(HWLOC_CFLAGS) -pthread -I. -o $@ $< lib/libservet.a $(LDLIBS)
+bin/bench_tile: tools/bench_tile.c examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h
+	@mkdir -p bin
+	$(CC) -std=c99 $(WARN) $(KERNEL_CFLAGS) $(HWLOC_CFLAGS) -pthread -o $@ tools/bench_tile.c $(LDLIBS)
+# issue 11: servet's tile vs an exhaustive sweep on the real kernels (~10 min)
+BENCH_TILE_ROUNDS ?= 5
+bench-tile: bin/bench_tile bin/servet
+	./bin/servet probe --only cache,shared
+	./bin/bench_tile bench_data/tile.json $(BENCH_TILE_ROUNDS)
 examples/quickstart: examples/quickstart.c lib/libservet.a servet.h
 	$(CC) $(ALL_CFLAGS) -I. -o $@ examples/quickstart.c lib/libservet.a $(LDLIBS)
 
@@ -143,7 +155,7 @@ install: all
 
 clean:
 	rm -rf lib bin tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_compile_two_tu \
-	  examples/quickstart examples/mbsp_inner_product tests/test_mbsp tests/tmp tests/fuzz_replay tests/fuzz_seeds tests/test_faults tests/test_comm tests/test_comm_mpi tests/test_decide
+	  examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul tests/test_mbsp tests/tmp tests/fuzz_replay tests/fuzz_seeds tests/test_faults tests/test_comm tests/test_comm_mpi tests/test_decide
 
 # issue 3's acceptance on this machine: 10 quiet runs, 10 with a busy neighbour
 bench-cache: bin/servet

@@ -147,6 +147,22 @@ if [ "$mode" = all ]; then
     && ok || bad "json schema"
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); m=j["mbsp"]; a=j["apex"]; assert isinstance(m["levels"],list) and len(a["points"])>0 and "bandwidth_bytes_per_s" in a["points"][0]' "$tmp/out" \
     && ok || bad "json mbsp/apex"
+  # servet tile: bad input exits 2 with a message, a described nest gets its tile as JSON
+  expect_rc 2 "tile without loops" ./bin/servet tile --array A:i,j --elem 8
+  expect_rc 2 "tile without arrays" ./bin/servet tile --loop i=100 --elem 8
+  expect_rc 2 "tile without --elem" ./bin/servet tile --loop i=100 --array A:i
+  expect_rc 2 "tile, array over an unknown loop" ./bin/servet tile --loop i=100 --array A:i,k --elem 8
+  expect_rc 2 "tile, zero extent" ./bin/servet tile --loop i=0 --array A:i --elem 8
+  expect_rc 2 "tile, bad array field" ./bin/servet tile --loop i=100 --array A:i:fast --elem 8
+  expect_rc 2 "tile, ld below the row" ./bin/servet tile --loop i=100 --loop j=100 --array A:i,j:ld=50 --elem 8
+  expect_rc 2 "tile, loop named twice" ./bin/servet tile --loop i=100 --loop i=50 --array A:i --elem 8
+  expect_rc 1 "tile, a level the machine lacks" ./bin/servet tile --no-probe --loop i=100 --array A:i --elem 8 --level 8
+  expect_rc 0 "tile of a transpose" ./bin/servet tile --no-probe --loop i=4096 --loop j=4096 --array A:i,j --array B:j,i --elem 8 --all-levels
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert set(j["tile"])=={"i","j"} and j["level"]>=1 and j["working_set_bytes"]<=j["capacity_bytes"] and isinstance(j["warnings"],list) and len(j["levels"])>=1 and j["reason"]' "$tmp/out" \
+    && ok || { bad "tile JSON"; cat "$tmp/out" >&2; }
+  expect_rc 0 "tile of a stencil, square, halo, stream, ld" ./bin/servet tile --no-probe --loop i=4092 --loop j=4092 --array IN:i,j:halo=2:ld=4096 --array OUT:i,j:stream:ld=4096 --elem 8 --square --multiple 8
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; assert t["i"]==t["j"] and (t["i"]%8==0 or t["i"]==4092)' "$tmp/out" \
+    && ok || { bad "tile JSON (stencil)"; cat "$tmp/out" >&2; }
   expect_rc 0 "apex ad hoc" ./bin/servet apex --memory 1048576 --alpha 0.5,1 --block 1,64 --accesses 65536
   [ "$(grep -c '^ *0.5 \| *1 ' "$tmp/out")" -ge 1 ] && ok || { bad "apex output"; cat "$tmp/out" >&2; }
   expect_rc 1 "apex --mpi without MPI says so" ./bin/servet apex --mpi
@@ -217,7 +233,9 @@ fi
 if command -v valgrind >/dev/null && [ -x bin/servet ]; then
   [ -s "$SERVET_CACHE_DIR"/servet-*.prof ] 2>/dev/null || ./bin/servet probe --quick --max-size 4194304 >/dev/null 2>&1
   VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
-  for args in "show --no-probe" "json --no-probe" "probe --only topology --force" "frobnicate" "simulate $tmp/bad.spec"; do
+  for args in "show --no-probe" "json --no-probe" "probe --only topology --force" "frobnicate" "simulate $tmp/bad.spec" \
+              "tile --no-probe --loop i=512 --loop k=512 --loop j=512 --array A:i,k:packed --array B:k,j:packed --array C:i,j --elem 8 --all-levels" \
+              "tile --loop i=5 --array A:i:nonsense --elem 8"; do
     $VG ./bin/servet $args >/dev/null 2>"$tmp/vg"; rc=$?
     if [ "$rc" -eq 99 ]; then bad "valgrind: servet $args"; cat "$tmp/vg" >&2; else ok; fi
   done

@@ -4,6 +4,7 @@
 #include "../servet.h"
 #include "harness.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,9 +109,238 @@ static void test_placement_bad_input(void) {
     drop(p);
 }
 
+/* ---- tile size ---- */
+/* A Zen-5-like machine as the cache probe would leave it: L1d 48 KiB 12-way,
+   L2 1 MiB 16-way private, L3 32 MiB 16-way shared by both PUs. */
+static servet_profile *two_core_profile(int measured) {
+    servet_profile *p = synthetic("pack:1 l3:1(size=33554432) l2:2(size=1048576) l1d:1(size=49152) core:1 pu:1");
+    const double size[3] = {49152, 1048576, 33554432}, lat[3] = {1.0, 3.4, 12.0};
+    int i;
+    for (i = 0; i < p->ncacheobjs; i++) {
+        p->cacheobjs[i].line = 64;
+        p->cacheobjs[i].ways = p->cacheobjs[i].level == 1 ? 12 : 16;
+    }
+    if (measured) {
+        p->sections |= SERVET_PROBE_CACHE;
+        p->nlevels = 3;
+        for (i = 0; i < 3; i++) {
+            p->levels[i].size_bytes = p->levels[i].estimate_bytes = size[i];
+            p->levels[i].latency = lat[i];
+            p->levels[i].method = SERVET_METHOD_STEP;
+        }
+        p->mem_latency_ns = 90.0;
+    }
+    return p;
+}
+static void array2(servet_tile_array *A, const char *name, int l0, int l1) {
+    memset(A, 0, sizeof *A);
+    A->name = name;
+    A->nloops = 2;
+    A->loops[0] = l0;
+    A->loops[1] = l1;
+}
+static void loops(servet_tile_desc *d, int n, int64_t extent) {
+    static const char *names[] = {"i", "j", "k"};
+    int l;
+    memset(d, 0, sizeof *d);
+    d->nloops = n;
+    for (l = 0; l < n; l++) { d->loops[l].name = names[l]; d->loops[l].extent = extent; }
+    d->elem_bytes = 8;
+}
+/* the model's working set of one tile, by hand */
+static double tile_ws(const servet_profile *p, const servet_tile_desc *d, const int64_t *T) {
+    servet__tmodel M;
+    double cover[SERVET_TILE_MAX_LOOPS], ws = 0.0;
+    int a, l, dd;
+    memset(&M, 0, sizeof M);
+    M.d = d; M.n = d->nloops; M.elem = d->elem_bytes; M.line = 64; M.only = -1;
+    for (a = 0; a < d->narrays; a++) {
+        const servet_tile_array *A = &d->arrays[a];
+        double st = 8.0;
+        for (dd = 0; dd < A->nloops; dd++) M.dim[a][dd] = d->loops[A->loops[dd]].extent + 2 * A->halo;
+        if (A->ld) M.dim[a][A->nloops - 1] = A->ld;
+        for (dd = A->nloops - 1; dd >= 0; dd--) { M.stride[a][dd] = st; st *= (double)M.dim[a][dd]; }
+    }
+    for (l = 0; l < d->nloops; l++) cover[l] = (double)T[l];
+    for (a = 0; a < d->narrays; a++)
+        if (!d->arrays[a].streamed) ws += servet__tile_lines(&M, a, cover, NULL, NULL) * 64.0;
+    (void)p;
+    return ws;
+}
+
+static void test_tile_working_sets(void) {
+    servet_profile *p = two_core_profile(1);
+    servet_tile_desc d;
+    int64_t T[3] = {64, 64, 64};
+    /* matmul i,j,k: A over i,k, B over k,j, C over i,j: 3 T^2 elements */
+    loops(&d, 3, 1024);
+    d.narrays = 3;
+    array2(&d.arrays[0], "A", 0, 2);
+    array2(&d.arrays[1], "B", 2, 1);
+    array2(&d.arrays[2], "C", 0, 1);
+    CHECK(tile_ws(p, &d, T) == 3.0 * 64 * 64 * 8, "matmul 64^3: 3 x 64 x 64 x 8 bytes (%g)", tile_ws(p, &d, T));
+    T[0] = 32; T[1] = 16; T[2] = 128;
+    CHECK(tile_ws(p, &d, T) == (32.0 * 128 + 128.0 * 16 + 32.0 * 16) * 8, "matmul 32x16x128: A 32x128 + B 128x16 + C 32x16 (%g)",
+          tile_ws(p, &d, T));
+    /* a transpose: A over i,j, B over j,i: 2 T^2 */
+    loops(&d, 2, 4096);
+    d.narrays = 2;
+    array2(&d.arrays[0], "A", 0, 1);
+    array2(&d.arrays[1], "B", 1, 0);
+    T[0] = T[1] = 96;
+    CHECK(tile_ws(p, &d, T) == 2.0 * 96 * 96 * 8, "transpose 96: 2 x 96 x 96 x 8 (%g)", tile_ws(p, &d, T));
+    /* rows of 12 doubles (96 bytes) that do not start on a line: 2.5 lines each -> 3 */
+    T[0] = T[1] = 12;
+    CHECK(tile_ws(p, &d, T) == 2.0 * 12 * 3 * 64, "transpose 12: 12 rows x 3 lines each array (%g)", tile_ws(p, &d, T));
+    /* stencil radius 2 over i,j: IN reads (T+4)^2, each row (T+4)*8 bytes at any alignment -> one extra line; OUT streamed */
+    d.narrays = 2;
+    array2(&d.arrays[0], "IN", 0, 1);
+    d.arrays[0].halo = 2;
+    array2(&d.arrays[1], "OUT", 0, 1);
+    d.arrays[1].streamed = 1;
+    T[0] = T[1] = 64;
+    CHECK(tile_ws(p, &d, T) == 68.0 * 10 * 64, "stencil 64, halo 2: 68 rows x 10 lines, OUT streamed (%g)", tile_ws(p, &d, T));
+    drop(p);
+}
+
+static servet_result choose(const servet_profile *p, servet_tile_desc *d, servet_tile *t) {
+    servet_result r = servet_choose_tile(p, d, t);
+    return r;
+}
+
+static void test_tile_decisions(void) {
+    servet_profile *p = two_core_profile(1);
+    servet_tile_desc d;
+    servet_tile t, t2;
+    int i, any;
+    /* matmul 2048^3 with packed A and B: a tile that fits L2's usable capacity, bigger than L1 */
+    loops(&d, 3, 2048);
+    d.narrays = 3;
+    array2(&d.arrays[0], "A", 0, 1); d.arrays[0].packed = 1;
+    array2(&d.arrays[1], "B", 1, 2); d.arrays[1].packed = 1;
+    array2(&d.arrays[2], "C", 0, 2);
+    d.square = 1;
+    CHECK(choose(p, &d, &t) == SERVET_OK, "matmul decided");
+    CHECK(t.tile[0] == t.tile[1] && t.tile[1] == t.tile[2] && t.tile[0] % 8 == 0, "square, a multiple of a line: %lld",
+          (long long)t.tile[0]);
+    CHECK(t.working_set_bytes <= t.capacity_bytes && t.level >= 1 && !t.untiled, "fits its level: %.0f <= %.0f (L%d)",
+          t.working_set_bytes, t.capacity_bytes, t.level);
+    CHECK(t.capacity_bytes < 1048576.0 && (t.level != 2 || t.capacity_bytes > 0.5 * 1048576.0),
+          "L2's usable capacity below its size under random 4 KiB placement (%.0f)", t.capacity_bytes);
+    /* two threads on the shared L3 only: private levels keep their capacity */
+    d.level = 3;
+    choose(p, &d, &t);
+    d.threads = 2;
+    choose(p, &d, &t2);
+    CHECK(t.level == 3 && fabs(t2.capacity_bytes * 2.0 - t.capacity_bytes) < 1.0, "2 threads sharing L3: half of it each (%.0f, %.0f)",
+          t.capacity_bytes, t2.capacity_bytes);
+    d.level = 2;
+    choose(p, &d, &t);
+    d.threads = 1;
+    choose(p, &d, &t2);
+    CHECK(t.capacity_bytes == t2.capacity_bytes, "a private L2 is not divided by threads");
+    d.level = 0;
+    /* transpose with a power-of-two leading dimension: rows collide in L1's sets; warned, with the padding */
+    loops(&d, 2, 4096);
+    d.narrays = 2;
+    array2(&d.arrays[0], "A", 0, 1);
+    array2(&d.arrays[1], "B", 1, 0);
+    d.square = 1;
+    CHECK(choose(p, &d, &t) == SERVET_OK, "transpose decided");
+    for (i = 0, any = 0; i < t.nwarnings; i++) if (strstr(t.warnings[i], "4104")) any = 1;
+    CHECK(any, "the warning names the padded leading dimension 4104 (%d warnings)", t.nwarnings);
+    CHECK(t.tile[0] <= 12, "a 4096-double ld: no tile taller than L1's 12 ways (%lld)", (long long)t.tile[0]);
+    d.arrays[0].ld = d.arrays[1].ld = 4104;
+    choose(p, &d, &t2);
+    for (i = 0, any = 0; i < t2.nwarnings; i++) if (strstr(t2.warnings[i], "sets")) any = 1;
+    CHECK(!any && t2.tile[0] > 12, "padded to 4104: no warning, taller tiles (%lld)", (long long)t2.tile[0]);
+    /* a radius-2 stencil whose rows fit: no tile */
+    loops(&d, 2, 996);
+    d.narrays = 2;
+    array2(&d.arrays[0], "IN", 0, 1); d.arrays[0].halo = 2; d.arrays[0].ld = 1000;
+    array2(&d.arrays[1], "OUT", 0, 1); d.arrays[1].streamed = 1; d.arrays[1].ld = 1000;
+    d.square = 1;
+    CHECK(choose(p, &d, &t) == SERVET_OK && t.untiled && t.tile[0] == 996 && t.tile[1] == 996,
+          "5 rows of 8 KB fit: untiled (%lld)", (long long)t.tile[0]);
+    CHECK(strstr(t.reason, "no tile") != NULL, "and says why: %s", t.reason);
+    /* every tile a multiple of 16 */
+    loops(&d, 3, 1000);
+    d.narrays = 3;
+    array2(&d.arrays[0], "A", 0, 1); array2(&d.arrays[1], "B", 1, 2); array2(&d.arrays[2], "C", 0, 2);
+    d.multiple = 16;
+    choose(p, &d, &t);
+    for (i = 0, any = 0; i < 3; i++) if (t.tile[i] % 16 && t.tile[i] != 1000) any = 1;
+    CHECK(!any, "multiples of 16 (or the extent): %lld %lld %lld", (long long)t.tile[0], (long long)t.tile[1], (long long)t.tile[2]);
+    /* nested tiles per level when asked; a smaller level never gets a larger working set */
+    d.multiple = 0;
+    d.all_levels = 1;
+    choose(p, &d, &t);
+    CHECK(t.nlevels == 3 && t.levels[0].level == 1 && t.levels[0].working_set_bytes <= t.levels[0].capacity_bytes,
+          "per-level tiles: L1 %lld fits (%.0f <= %.0f)", (long long)t.levels[0].tile[0], t.levels[0].working_set_bytes,
+          t.levels[0].capacity_bytes);
+    CHECK(t.levels[0].working_set_bytes <= t.levels[1].working_set_bytes, "L1's tile no larger than L2's");
+    /* deterministic: the same decision twice */
+    choose(p, &d, &t2);
+    CHECK(memcmp(t.tile, t2.tile, sizeof t.tile) == 0, "deterministic");
+    drop(p);
+    /* no cache probe: the OS's sizes, and the result says so */
+    p = two_core_profile(0);
+    loops(&d, 2, 4096);
+    d.narrays = 2;
+    array2(&d.arrays[0], "A", 0, 1);
+    array2(&d.arrays[1], "B", 1, 0);
+    CHECK(choose(p, &d, &t) == SERVET_OK && t.capacity_from_os, "OS sizes used");
+    for (i = 0, any = 0; i < t.nwarnings; i++) if (strstr(t.warnings[i], "OS-reported")) any = 1;
+    CHECK(any, "warned: no measured sizes");
+    drop(p);
+}
+
+static void test_tile_bad_input(void) {
+    servet_profile *p = two_core_profile(1);
+    servet_tile_desc d;
+    servet_tile t;
+    loops(&d, 2, 100);
+    d.narrays = 1;
+    array2(&d.arrays[0], "A", 0, 1);
+    CHECK(servet_choose_tile(NULL, &d, &t) == SERVET_ERROR_INVALID_ARGUMENT, "NULL profile");
+    CHECK(servet_choose_tile(p, NULL, &t) == SERVET_ERROR_INVALID_ARGUMENT, "NULL desc");
+    CHECK(servet_choose_tile(p, &d, NULL) == SERVET_ERROR_INVALID_ARGUMENT, "NULL result");
+    d.nloops = 0;
+    CHECK(servet_choose_tile(p, &d, &t) == SERVET_ERROR_INVALID_ARGUMENT, "no loops");
+    d.nloops = 2;
+    d.elem_bytes = 0;
+    CHECK(servet_choose_tile(p, &d, &t) == SERVET_ERROR_INVALID_ARGUMENT, "zero element size");
+    d.elem_bytes = 8;
+    d.arrays[0].loops[1] = 5;
+    CHECK(servet_choose_tile(p, &d, &t) == SERVET_ERROR_INVALID_ARGUMENT, "an array over an unknown loop");
+    d.arrays[0].loops[1] = 0;
+    CHECK(servet_choose_tile(p, &d, &t) == SERVET_ERROR_INVALID_ARGUMENT, "an array over one loop twice");
+    d.arrays[0].loops[1] = 1;
+    d.narrays = 0;
+    CHECK(servet_choose_tile(p, &d, &t) == SERVET_ERROR_INVALID_ARGUMENT, "no arrays");
+    d.narrays = 1;
+    d.loops[1].extent = 0;
+    CHECK(servet_choose_tile(p, &d, &t) == SERVET_ERROR_INVALID_ARGUMENT, "zero extent");
+    d.loops[1].extent = 100;
+    d.level = 7;
+    CHECK(servet_choose_tile(p, &d, &t) == SERVET_ERROR_INVALID_ARGUMENT, "a level the machine lacks");
+    d.level = 0;
+    d.arrays[0].ld = 50;
+    CHECK(servet_choose_tile(p, &d, &t) == SERVET_ERROR_INVALID_ARGUMENT, "ld below the row length");
+    d.arrays[0].ld = 0;
+    d.arrays[0].halo = -1;
+    CHECK(servet_choose_tile(p, &d, &t) == SERVET_ERROR_INVALID_ARGUMENT, "negative halo");
+    d.arrays[0].halo = 0;
+    CHECK(servet_choose_tile(p, &d, &t) == SERVET_OK, "and the repaired desc is fine");
+    drop(p);
+}
+
 int main(void) {
     test_spread_counts_past_255();
     test_compact_order();
     test_placement_bad_input();
+    test_tile_working_sets();
+    test_tile_decisions();
+    test_tile_bad_input();
     TEST_SUMMARY();
 }

@@ -24,6 +24,12 @@ static const char *usage_text =
     "  apex [--memory WORDS] [--alpha LIST] [--block LIST] [--threads N] [--accesses N] [--mpi]\n"
     "                      run an Apex-Map surface now (not cached) and print it; --mpi\n"
     "                      (MPI build, under mpirun): ranks, remote blocks via MPI_Get\n"
+    "  tile --loop NAME=N [--loop ...] --array NAME:LOOP,LOOP[:halo=R][:stream][:packed][:ld=N]\n"
+    "       [--array ...] --elem BYTES [--level N|auto] [--threads T] [--square] [--multiple M]\n"
+    "       [--all-levels]\n"
+    "                      the tile size of a loop nest from the measured caches, as JSON;\n"
+    "                      loops outer to inner, an array's loops slowest dimension first\n"
+    "                      (row-major: the last is contiguous), ld= its row stride in elements\n"
     "  simulate SPEC [--coloring on|off] [--noise X] [--hash-last] [--seed N] [--curve]\n"
     "                      run the cache probe's sweep and inference on a simulated\n"
     "                      hierarchy; prints {\"caches\":[{\"level\":1,\"size_bytes\":N},...]}\n"
@@ -620,6 +626,172 @@ static int cmd_apex(int argc, char **argv) {
     return 0;
 }
 
+/* ---- tile: the tile-size decision for a loop nest described on the command line ---- */
+static void json_string(const char *s) {
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20) printf("\\u%04x", (unsigned char)*s);
+        else putchar(*s);
+    }
+    putchar('"');
+}
+static int parse_i64(const char *s, int64_t lo, int64_t *out) {
+    char *end;
+    long long v;
+    errno = 0;
+    v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < lo) return 0;
+    *out = (int64_t)v;
+    return 1;
+}
+static void print_tile_json(const servet_tile_desc *d, const int64_t *tile) {
+    int l;
+    printf("{");
+    for (l = 0; l < d->nloops; l++) {
+        printf("%s", l ? ", " : "");
+        json_string(d->loops[l].name);
+        printf(": %lld", (long long)tile[l]);
+    }
+    printf("}");
+}
+static int cmd_tile(int argc, char **argv) {
+    servet_tile_desc td;
+    servet_tile res;
+    servet_desc d;
+    servet_profile *p = NULL;
+    servet_result r;
+    static char names[SERVET_TILE_MAX_LOOPS][64], anames[SERVET_TILE_MAX_ARRAYS][64];
+    const char *arrays[SERVET_TILE_MAX_ARRAYS];
+    int i, k, all_levels = 0, narr = 0, verbose = 0;
+    memset(&td, 0, sizeof td);
+    memset(&d, 0, sizeof d);
+    for (i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int takes = !strcmp(a, "--loop") || !strcmp(a, "--array") || !strcmp(a, "--elem") || !strcmp(a, "--level") ||
+                    !strcmp(a, "--threads") || !strcmp(a, "--multiple") || !strcmp(a, "--cache-dir");
+        if (takes && i + 1 >= argc) return die_usage("option needs a value", a);
+        if (!strcmp(a, "--loop")) {
+            const char *v = argv[++i], *eq = strchr(v, '=');
+            int64_t n;
+            if (td.nloops >= SERVET_TILE_MAX_LOOPS) return die_usage("too many loops (at most 8)", v);
+            if (!eq || eq == v || (size_t)(eq - v) >= sizeof names[0] || !parse_i64(eq + 1, 1, &n))
+                return die_usage("--loop takes NAME=EXTENT with EXTENT >= 1", v);
+            memcpy(names[td.nloops], v, (size_t)(eq - v));
+            names[td.nloops][eq - v] = 0;
+            for (k = 0; k < td.nloops; k++)
+                if (!strcmp(names[k], names[td.nloops])) return die_usage("a loop is named twice", v);
+            td.loops[td.nloops].name = names[td.nloops];
+            td.loops[td.nloops].extent = n;
+            td.nloops++;
+        } else if (!strcmp(a, "--array")) {
+            if (narr >= SERVET_TILE_MAX_ARRAYS) return die_usage("too many arrays (at most 16)", argv[i + 1]);
+            arrays[narr++] = argv[++i];
+        } else if (!strcmp(a, "--elem")) {
+            int64_t v;
+            if (!parse_i64(argv[++i], 1, &v) || v > 4096) return die_usage("--elem takes a byte count in 1..4096", argv[i]);
+            td.elem_bytes = (int)v;
+        } else if (!strcmp(a, "--level")) {
+            int64_t v;
+            if (!strcmp(argv[++i], "auto")) td.level = 0;
+            else if (!parse_i64(argv[i], 1, &v) || v > 8) return die_usage("--level takes 1..8 or auto", argv[i]);
+            else td.level = (int)v;
+        } else if (!strcmp(a, "--threads")) {
+            int64_t v;
+            if (!parse_i64(argv[++i], 1, &v) || v > 65536) return die_usage("--threads takes a positive count", argv[i]);
+            td.threads = (int)v;
+        } else if (!strcmp(a, "--multiple")) {
+            int64_t v;
+            if (!parse_i64(argv[++i], 1, &v) || v > (1 << 20)) return die_usage("--multiple takes a positive count", argv[i]);
+            td.multiple = (int)v;
+        } else if (!strcmp(a, "--square")) td.square = 1;
+        else if (!strcmp(a, "--all-levels")) all_levels = td.all_levels = 1;
+        else if (!strcmp(a, "--cache-dir")) d.cache_dir = argv[++i];
+        else if (!strcmp(a, "--no-probe")) d.no_probe = 1;
+        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) verbose = 1;
+        else return die_usage("unknown option for tile", a);
+    }
+    if (td.nloops == 0) return die_usage("tile needs at least one --loop NAME=EXTENT", NULL);
+    if (narr == 0) return die_usage("tile needs at least one --array NAME:LOOP,LOOP[:halo=R][:stream][:packed][:ld=N]", NULL);
+    if (td.elem_bytes == 0) return die_usage("tile needs --elem BYTES", NULL);
+    /* NAME:l1,l2[:halo=R][:stream][:packed][:ld=N] */
+    for (k = 0; k < narr; k++) {
+        servet_tile_array *A = &td.arrays[k];
+        char spec[512], *field, *save = NULL, *lp, *save2 = NULL;
+        int f = 0;
+        if (strlen(arrays[k]) >= sizeof spec) return die_usage("--array spec too long", arrays[k]);
+        strcpy(spec, arrays[k]);
+        for (field = strtok_r(spec, ":", &save); field; field = strtok_r(NULL, ":", &save), f++) {
+            if (f == 0) {
+                if (!field[0] || strlen(field) >= sizeof anames[0]) return die_usage("--array needs a name", arrays[k]);
+                strcpy(anames[k], field);
+                A->name = anames[k];
+            } else if (f == 1) {
+                for (lp = strtok_r(field, ",", &save2); lp; lp = strtok_r(NULL, ",", &save2)) {
+                    int l, found = -1;
+                    for (l = 0; l < td.nloops; l++) if (!strcmp(names[l], lp)) found = l;
+                    if (found < 0) return die_usage("--array names a loop no --loop defines", lp);
+                    if (A->nloops >= SERVET_TILE_MAX_LOOPS) return die_usage("--array over too many loops", arrays[k]);
+                    for (l = 0; l < A->nloops; l++) if (A->loops[l] == found) return die_usage("--array names a loop twice", lp);
+                    A->loops[A->nloops++] = found;
+                }
+            } else if (!strncmp(field, "halo=", 5)) {
+                int64_t v;
+                if (!parse_i64(field + 5, 0, &v) || v > (1 << 20)) return die_usage("halo= takes a radius >= 0", field);
+                A->halo = (int)v;
+            } else if (!strncmp(field, "ld=", 3)) {
+                int64_t v;
+                if (!parse_i64(field + 3, 1, &v)) return die_usage("ld= takes an element count >= 1", field);
+                A->ld = v;
+            } else if (!strcmp(field, "stream")) A->streamed = 1;
+            else if (!strcmp(field, "packed")) A->packed = 1;
+            else return die_usage("unknown --array field (halo=R, stream, packed, ld=N)", field);
+        }
+        if (A->nloops == 0) return die_usage("--array needs its loops: NAME:LOOP,LOOP", arrays[k]);
+        if (A->ld && A->ld < td.loops[A->loops[A->nloops - 1]].extent + 2 * A->halo)
+            return die_usage("ld= is smaller than the array's last dimension", arrays[k]);
+    }
+    td.narrays = narr;
+    d.probes = SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE;
+    d.log = log_stderr;
+    d.log_level = verbose ? SERVET_LOG_INFO : SERVET_LOG_WARN;
+    if (isatty(2)) d.progress = progress_tty;
+    r = servet_open(&p, &d);
+    if (r != SERVET_OK) {
+        fprintf(stderr, "servet: %s\n", servet_result_string(r));
+        if (r == SERVET_ERROR_NOT_CACHED) fprintf(stderr, "servet: run 'servet probe' first\n");
+        return 1;
+    }
+    r = servet_choose_tile(p, &td, &res);
+    servet_close(p);
+    if (r != SERVET_OK) { fprintf(stderr, "servet: tile: %s\n", servet_result_string(r)); return 1; }
+    printf("{\"level\": %d, \"tile\": ", res.level);
+    print_tile_json(&td, res.tile);
+    printf(", \"untiled\": %s, \"working_set_bytes\": %.0f, \"capacity_bytes\": %.0f, \"capacity_from_os\": %s,\n"
+           " \"predicted_ns\": %.6g, \"decision_seconds\": %.3g,\n \"reason\": ",
+           res.untiled ? "true" : "false", res.working_set_bytes, res.capacity_bytes,
+           res.capacity_from_os ? "true" : "false", res.predicted_ns, res.decision_seconds);
+    json_string(res.reason);
+    printf(",\n \"warnings\": [");
+    for (k = 0; k < res.nwarnings; k++) {
+        printf("%s", k ? ", " : "");
+        json_string(res.warnings[k]);
+    }
+    printf("]");
+    if (all_levels) {
+        printf(",\n \"levels\": [");
+        for (k = 0; k < res.nlevels; k++) {
+            printf("%s{\"level\": %d, \"tile\": ", k ? ", " : "", res.levels[k].level);
+            print_tile_json(&td, res.levels[k].tile);
+            printf(", \"working_set_bytes\": %.0f, \"capacity_bytes\": %.0f}", res.levels[k].working_set_bytes,
+                   res.levels[k].capacity_bytes);
+        }
+        printf("]");
+    }
+    printf("}\n");
+    return 0;
+}
+
 /* Started by an MPI launcher? (Open MPI, MPICH/Hydra, PMIx, Slurm's PMI) */
 static int launched_by_mpirun(void) {
     static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS", NULL};
@@ -667,6 +839,7 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(cmd, "simulate")) return cmd_simulate(argc - 2, argv + 2);
     if (!strcmp(cmd, "apex")) return cmd_apex(argc - 2, argv + 2);
+    if (!strcmp(cmd, "tile")) return cmd_tile(argc - 2, argv + 2);
     if (strcmp(cmd, "probe") && strcmp(cmd, "show") && strcmp(cmd, "json") && strcmp(cmd, "plot") &&
         strcmp(cmd, "path"))
         return die_usage("unknown command", cmd);

@@ -1,0 +1,214 @@
+/* make bench-tile: servet's tile against an exhaustive sweep of the tile,
+   on the real kernels of examples/ (blocked transpose, radius-2 stencil,
+   blocked matmul with packed blocks), each at three problem sizes: arrays
+   that fit the last level, far beyond with a power-of-two leading dimension,
+   far beyond without. Every multiple of 8 from 8 to 512, plus untiled, plus
+   servet's tile if it is none of those; each run once per round, the order
+   shuffled every round (drift hits every tile alike), median over the rounds.
+   Writes JSON: per case the best tile and its rate, servet's tile and its
+   rate, ratio = servet's rate / the best rate, tiles 32 and 64 and untiled,
+   the sweep's wall time, servet's decision time, and the machine.
+       bin/bench_tile OUT.json [ROUNDS] [CASE-FILTER]                        */
+#define SERVET_IMPLEMENTATION
+#include "../servet.h"
+#define TILE_EXAMPLE_NO_MAIN
+#define TILE_EXAMPLE_NO_SERVET
+#include "../examples/tile_transpose.c"
+#include "../examples/tile_stencil.c"
+#include "../examples/tile_matmul.c"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { TRANSPOSE, STENCIL, MATMUL };
+typedef struct bcase {
+    int kernel;
+    const char *label;
+    long m, n, ld; /* matmul: m rows of C; others: n x n, m unused */
+} bcase;
+static const bcase cases[] = {
+    {TRANSPOSE, "fits the last level", 0, 1000, 1000},
+    {TRANSPOSE, "far beyond, power-of-two ld", 0, 4096, 4096},
+    {TRANSPOSE, "far beyond, other ld", 0, 4000, 4000},
+    {STENCIL, "fits the last level", 0, 1000, 1000},
+    {STENCIL, "far beyond, power-of-two ld", 0, 4096, 4096},
+    {STENCIL, "far beyond, other ld", 0, 4000, 4000},
+    {MATMUL, "fits the last level", 512, 512, 512},
+    {MATMUL, "far beyond, power-of-two ld", 128, 2048, 2048},
+    {MATMUL, "far beyond, other ld", 128, 2000, 2000},
+};
+static const char *kname[] = {"transpose", "stencil", "matmul"};
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+static int cmp_d(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t next_rand(void) {
+    rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
+    return rng;
+}
+
+/* the servet description of each kernel, as its example builds it */
+static void describe(const bcase *c, servet_tile_desc *td) {
+    memset(td, 0, sizeof *td);
+    td->elem_bytes = 8;
+    td->square = 1;
+    if (c->kernel == TRANSPOSE) {
+        td->nloops = 2;
+        td->loops[0].name = "i"; td->loops[0].extent = c->n;
+        td->loops[1].name = "j"; td->loops[1].extent = c->n;
+        td->narrays = 2;
+        td->arrays[0].name = "A"; td->arrays[0].nloops = 2; td->arrays[0].loops[0] = 0; td->arrays[0].loops[1] = 1; td->arrays[0].ld = c->ld;
+        td->arrays[1].name = "B"; td->arrays[1].nloops = 2; td->arrays[1].loops[0] = 1; td->arrays[1].loops[1] = 0; td->arrays[1].ld = c->ld;
+    } else if (c->kernel == STENCIL) {
+        td->nloops = 2;
+        td->loops[0].name = "i"; td->loops[0].extent = c->n - 4;
+        td->loops[1].name = "j"; td->loops[1].extent = c->n - 4;
+        td->narrays = 2;
+        td->arrays[0].name = "IN"; td->arrays[0].nloops = 2; td->arrays[0].loops[0] = 0; td->arrays[0].loops[1] = 1;
+        td->arrays[0].halo = 2; td->arrays[0].ld = c->ld;
+        td->arrays[1].name = "OUT"; td->arrays[1].nloops = 2; td->arrays[1].loops[0] = 0; td->arrays[1].loops[1] = 1;
+        td->arrays[1].streamed = 1; td->arrays[1].ld = c->ld;
+    } else {
+        td->nloops = 3;
+        td->loops[0].name = "i"; td->loops[0].extent = c->m;
+        td->loops[1].name = "k"; td->loops[1].extent = c->n;
+        td->loops[2].name = "j"; td->loops[2].extent = c->n;
+        td->narrays = 3;
+        td->arrays[0].name = "A"; td->arrays[0].nloops = 2; td->arrays[0].loops[0] = 0; td->arrays[0].loops[1] = 1; td->arrays[0].packed = 1;
+        td->arrays[1].name = "B"; td->arrays[1].nloops = 2; td->arrays[1].loops[0] = 1; td->arrays[1].loops[1] = 2; td->arrays[1].packed = 1;
+        td->arrays[2].name = "C"; td->arrays[2].nloops = 2; td->arrays[2].loops[0] = 0; td->arrays[2].loops[1] = 2; td->arrays[2].ld = c->ld;
+    }
+}
+
+typedef struct arrays {
+    double *a, *b, *c, *pa, *pb;
+} arrays;
+static double run_once(const bcase *c, arrays *x, long t) {
+    double t0 = now_s();
+    if (c->kernel == TRANSPOSE) transpose_tiled(x->a, x->b, c->n, c->ld, t, t);
+    else if (c->kernel == STENCIL) stencil_tiled(x->a, x->b, c->n, c->ld, t, t);
+    else matmul_tiled(x->a, x->b, x->c, c->m, c->n, c->ld, t, x->pa, x->pb);
+    return now_s() - t0;
+}
+/* work per run: bytes moved (transpose), flops (stencil, matmul) */
+static double work(const bcase *c) {
+    if (c->kernel == TRANSPOSE) return 16.0 * (double)c->n * (double)c->n;
+    if (c->kernel == STENCIL) return 17.0 * (double)(c->n - 4) * (double)(c->n - 4);
+    return 2.0 * (double)c->m * (double)c->n * (double)c->n;
+}
+
+int main(int argc, char **argv) {
+    const char *outpath = argc > 1 ? argv[1] : "bench_data/tile.json", *filter = argc > 3 ? argv[3] : NULL;
+    int rounds = argc > 2 ? atoi(argv[2]) : 5, ci, first = 1;
+    servet_profile *prof = NULL;
+    servet_desc d;
+    servet_machine_info mi;
+    FILE *f;
+    if (rounds < 1) rounds = 5;
+    memset(&d, 0, sizeof d);
+    d.probes = SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE;
+    if (servet_open(&prof, &d) != SERVET_OK) { fprintf(stderr, "bench_tile: servet_open failed\n"); return 1; }
+    servet_machine_get(prof, &mi);
+    f = fopen(outpath, "w");
+    if (!f) { fprintf(stderr, "bench_tile: cannot write %s\n", outpath); return 1; }
+    fprintf(f, "{\"benchmark\": \"bench_tile: servet_choose_tile vs an exhaustive tile sweep of the real kernel\",\n");
+    fprintf(f, " \"cpu_model\": \"%s\", \"pus\": %d, \"rounds\": %d, \"statistic\": \"median over rounds, order shuffled per round\",\n",
+            mi.cpu_model, mi.pus, rounds);
+    fprintf(f, " \"caches\": [");
+    for (ci = 1; ci <= servet_cache_count(prof); ci++) {
+        servet_cache_info c;
+        servet_cache_get(prof, ci, &c);
+        fprintf(f, "%s{\"level\": %d, \"measured_bytes\": %llu, \"reported_bytes\": %llu, \"ways\": %d, \"latency_ns\": %.2f}",
+                ci > 1 ? ", " : "", c.level, (unsigned long long)c.size_bytes, (unsigned long long)c.reported_size_bytes,
+                c.reported_ways, c.latency_ns);
+    }
+    fprintf(f, "],\n \"cases\": [\n");
+    for (ci = 0; ci < (int)(sizeof cases / sizeof cases[0]); ci++) {
+        const bcase *c = &cases[ci];
+        servet_tile_desc td;
+        servet_tile res;
+        arrays x;
+        long tiles[80], nt = 0, t, i, r, extent = c->kernel == STENCIL ? c->n - 4 : c->n, servet_t;
+        double times[80][16], med[80], t0 = now_s(), sweep_s, best = 1e30, dec_s = 1e30;
+        int bi = 0, si = -1, i32 = -1, i64 = -1, iun = -1, k;
+        if (filter && !strstr(kname[c->kernel], filter)) continue;
+        describe(c, &td);
+        for (k = 0; k < 5; k++) { /* the decision's own time: best of 5 calls */
+            if (servet_choose_tile(prof, &td, &res) != SERVET_OK) { fprintf(stderr, "bench_tile: decision failed\n"); return 1; }
+            if (res.decision_seconds < dec_s) dec_s = res.decision_seconds;
+        }
+        servet_t = (long)res.tile[c->kernel == MATMUL ? 2 : 0];
+        for (t = 8; t <= 512; t += 8) tiles[nt++] = t;
+        tiles[nt++] = c->kernel == MATMUL ? (c->n > c->m ? c->n : c->m) : extent; /* untiled */
+        for (i = 0; i < nt; i++) if (tiles[i] == servet_t) si = (int)i;
+        if (si < 0) { si = (int)nt; tiles[nt++] = servet_t; }
+        memset(&x, 0, sizeof x);
+        if (c->kernel == MATMUL) {
+            x.a = (double *)malloc((size_t)(c->m * c->ld) * 8);
+            x.b = (double *)malloc((size_t)(c->n * c->ld) * 8);
+            x.c = (double *)calloc((size_t)(c->m * c->ld), 8);
+            x.pa = (double *)malloc((size_t)c->n * (size_t)c->n * 8);
+            x.pb = (double *)malloc((size_t)c->n * (size_t)c->n * 8);
+            if (!x.a || !x.b || !x.c || !x.pa || !x.pb) return 1;
+            for (i = 0; i < c->m * c->ld; i++) x.a[i] = 1.0;
+            for (i = 0; i < c->n * c->ld; i++) x.b[i] = 0.5;
+        } else {
+            x.a = (double *)malloc((size_t)(c->n * c->ld) * 8);
+            x.b = (double *)malloc((size_t)(c->n * c->ld) * 8);
+            if (!x.a || !x.b) return 1;
+            for (i = 0; i < c->n * c->ld; i++) { x.a[i] = (double)(i % 1000); x.b[i] = 0.0; }
+        }
+        run_once(c, &x, 64); /* warm-up: pages touched, frequency up */
+        for (r = 0; r < rounds && r < 16; r++) {
+            long order[80];
+            for (i = 0; i < nt; i++) order[i] = i;
+            for (i = nt - 1; i > 0; i--) { long j = (long)(next_rand() % (uint64_t)(i + 1)), tmp = order[i]; order[i] = order[j]; order[j] = tmp; }
+            for (i = 0; i < nt; i++) times[order[i]][r] = run_once(c, &x, tiles[order[i]]);
+        }
+        sweep_s = now_s() - t0;
+        for (i = 0; i < nt; i++) {
+            double v[16];
+            memcpy(v, times[i], sizeof(double) * (size_t)(rounds < 16 ? rounds : 16));
+            qsort(v, (size_t)(rounds < 16 ? rounds : 16), sizeof v[0], cmp_d);
+            med[i] = v[(rounds < 16 ? rounds : 16) / 2];
+            if (med[i] < best) { best = med[i]; bi = (int)i; }
+            if (tiles[i] == 32) i32 = (int)i;
+            if (tiles[i] == 64) i64 = (int)i;
+        }
+        iun = 64; /* tiles[0..63] are 8..512, tiles[64] untiled */
+        fprintf(f, "%s  {\"kernel\": \"%s\", \"case\": \"%s\", \"m\": %ld, \"n\": %ld, \"ld\": %ld,\n", first ? "" : ",\n",
+                kname[c->kernel], c->label, c->m, c->n, c->ld);
+        fprintf(f, "   \"best_tile\": %ld, \"best_rate\": %.4g, \"servet_tile\": %ld, \"servet_rate\": %.4g, \"ratio\": %.4f,\n",
+                tiles[bi], work(c) / med[bi], tiles[si], work(c) / med[si], med[bi] / med[si]);
+        fprintf(f, "   \"servet_level\": %d, \"servet_untiled\": %s, \"servet_reason\": \"%s\",\n", res.level,
+                res.untiled ? "true" : "false", res.reason);
+        fprintf(f, "   \"rate_tile32\": %.4g, \"rate_tile64\": %.4g, \"rate_untiled\": %.4g, \"rate_unit\": \"%s\",\n",
+                work(c) / med[i32], work(c) / med[i64], work(c) / med[iun], c->kernel == TRANSPOSE ? "bytes/s" : "flop/s");
+        fprintf(f, "   \"sweep_seconds\": %.1f, \"decision_seconds\": %.3g,\n   \"sweep\": [", sweep_s, dec_s);
+        for (i = 0; i < nt; i++) {
+            double lo = 1e30, hi = 0;
+            for (r = 0; r < rounds && r < 16; r++) { if (times[i][r] < lo) lo = times[i][r]; if (times[i][r] > hi) hi = times[i][r]; }
+            fprintf(f, "%s[%ld, %.4g, %.3f]", i ? ", " : "", tiles[i], work(c) / med[i], med[i] > 0 ? (hi - lo) / med[i] : 0.0);
+        }
+        fprintf(f, "]}");
+        fflush(f);
+        first = 0;
+        printf("%-9s %-28s best tile %4ld %8.3g   servet %4ld (L%d) %8.3g   ratio %.3f   t32 %.3f t64 %.3f untiled %.3f  (%.0f s, decision %.0f us)\n",
+               kname[c->kernel], c->label, tiles[bi], work(c) / med[bi], tiles[si], res.level, work(c) / med[si], med[bi] / med[si],
+               med[bi] / med[i32], med[bi] / med[i64], med[bi] / med[iun], sweep_s, dec_s * 1e6);
+        fflush(stdout);
+        free(x.a); free(x.b); free(x.c); free(x.pa); free(x.pb);
+    }
+    fprintf(f, "\n ]}\n");
+    fclose(f);
+    servet_close(prof);
+    return 0;
+}
