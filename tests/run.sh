@@ -76,11 +76,12 @@ if [ "$mode" = all ]; then
   run_prog ./tests/test_faults
   run_prog ./tests/test_mbsp
   run_prog ./tests/test_decide
+  run_prog ./tests/test_tune
   run_prog ./tests/test_comm
 fi
 
 echo "== the same under ASan + UBSan"
-for t in test_unit test_file test_shared test_faults test_mbsp test_comm test_decide test_concurrent; do
+for t in test_unit test_file test_shared test_faults test_mbsp test_comm test_decide test_tune test_concurrent; do
   if gcc -std=c99 -O1 -g $SAN $HW -o "$tmp/san_$t" tests/$t.c $LIBS 2>"$tmp/cc.log"; then
     arg=""; [ $t = test_concurrent ] && arg=16
     run_prog "$tmp/san_$t" $arg
@@ -163,6 +164,24 @@ if [ "$mode" = all ]; then
   expect_rc 0 "tile of a stencil, square, halo, stream, ld" ./bin/servet tile --no-probe --loop i=4092 --loop j=4092 --array IN:i,j:halo=2:ld=4096 --array OUT:i,j:stream:ld=4096 --elem 8 --square --multiple 8
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; assert t["i"]==t["j"] and (t["i"]%8==0 or t["i"]==4092)' "$tmp/out" \
     && ok || { bad "tile JSON (stencil)"; cat "$tmp/out" >&2; }
+  # servet tune: bad input exits 2; a command that fails or hangs is an invalid point, not a crash
+  expect_rc 2 "tune without a key" ./bin/servet tune --param n=1:4 -- true
+  expect_rc 2 "tune, empty range" ./bin/servet tune --key k --param n=5:1 -- true
+  expect_rc 2 "tune, step 0" ./bin/servet tune --key k --param n=1:5:0 -- true
+  expect_rc 2 "tune without a command" ./bin/servet tune --key k --param n=1:5
+  expect_rc 2 "tune, a seed of no parameter" ./bin/servet tune --key k --param n=1:5 --seed m=2 -- true
+  expect_rc 1 "tune, a command that always fails" ./bin/servet tune --key fails --param n=1:4 --budget 3 -- false
+  expect_rc 1 "tune, a command that crashes" ./bin/servet tune --key crashes --param n=1:4 --budget 3 -- sh -c 'kill -SEGV $$'
+  t0=$(date +%s)
+  expect_rc 1 "tune, a command that hangs past the budget" ./bin/servet tune --key hangs --param n=1:4 --budget 2 -- sleep 60
+  [ $(( $(date +%s) - t0 )) -le 10 ] && ok || bad "tune: a hanging command was not killed at the budget"
+  expect_rc 0 "tune with a time regex" ./bin/servet tune --key "bowl" --param n=1:64 --budget 20 --repeats 1 --time-regex 't=([0-9.]+)' -- \
+    sh -c 'echo "t=$(( ({n} - 20) * ({n} - 20) + 1 ))"'
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert 17 <= j["best"]["n"] <= 23 and not j["from_cache"] and j["evaluations"] >= 2' "$tmp/out" \
+    && ok || { bad "tune JSON"; cat "$tmp/out" >&2; }
+  expect_rc 0 "tune again: from the tuning file" ./bin/servet tune --key "bowl" --param n=1:64 -- false
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["from_cache"] and 17 <= j["best"]["n"] <= 23' "$tmp/out" \
+    && ok || { bad "tune from cache"; cat "$tmp/out" >&2; }
   expect_rc 0 "apex ad hoc" ./bin/servet apex --memory 1048576 --alpha 0.5,1 --block 1,64 --accesses 65536
   [ "$(grep -c '^ *0.5 \| *1 ' "$tmp/out")" -ge 1 ] && ok || { bad "apex output"; cat "$tmp/out" >&2; }
   expect_rc 1 "apex --mpi without MPI says so" ./bin/servet apex --mpi

@@ -30,6 +30,11 @@ static const char *usage_text =
     "                      the tile size of a loop nest from the measured caches, as JSON;\n"
     "                      loops outer to inner, an array's loops slowest dimension first\n"
     "                      (row-major: the last is contiguous), ld= its row stride in elements\n"
+    "  tune --key K --param NAME=LO:HI[:STEP]|NAME=V1,V2,.. [--param ...] [--seed NAME=V ...]\n"
+    "       [--budget SECONDS] [--evals N] [--repeats R] [--time-regex RE] [--force] -- COMMAND ARGS\n"
+    "                      search the parameters of COMMAND ({NAME} in ARGS is replaced), timing\n"
+    "                      the process or reading RE's first group from its output; the best\n"
+    "                      is kept per machine and key (servet-<hash>.tune) and printed as JSON\n"
     "  simulate SPEC [--coloring on|off] [--noise X] [--hash-last] [--seed N] [--curve]\n"
     "                      run the cache probe's sweep and inference on a simulated\n"
     "                      hierarchy; prints {\"caches\":[{\"level\":1,\"size_bytes\":N},...]}\n"
@@ -792,6 +797,258 @@ static int cmd_tile(int argc, char **argv) {
     return 0;
 }
 
+/* ---- tune: an empirical search over a command's parameters ---- */
+#include <fcntl.h>
+#include <regex.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+typedef struct tune_cmd {
+    char **argv;                 /* the command, {NAME} placeholders in it */
+    int argc;
+    const servet_tune_desc *td;
+    regex_t re;
+    int use_re;
+    double deadline;             /* the whole budget's end: a run past it is killed */
+    int failures, timeouts;
+} tune_cmd;
+static double mono(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+/* arg with every {NAME} replaced by its value */
+static char *substitute(const char *arg, const servet_tune_desc *td, const int64_t *x) {
+    size_t cap = strlen(arg) + 1 + 32 * (size_t)td->nparams * 4, n = 0;
+    char *out = (char *)malloc(cap);
+    const char *s = arg;
+    if (!out) return NULL;
+    while (*s) {
+        int k, hit = 0;
+        if (*s == '{') {
+            for (k = 0; k < td->nparams && !hit; k++) {
+                size_t ln = strlen(td->params[k].name);
+                if (!strncmp(s + 1, td->params[k].name, ln) && s[1 + ln] == '}') {
+                    char v[32];
+                    int w = snprintf(v, sizeof v, "%lld", (long long)x[k]);
+                    if (n + (size_t)w + 1 > cap) { cap = cap * 2 + (size_t)w; out = (char *)realloc(out, cap); if (!out) return NULL; }
+                    memcpy(out + n, v, (size_t)w);
+                    n += (size_t)w;
+                    s += ln + 2;
+                    hit = 1;
+                }
+            }
+        }
+        if (hit) continue;
+        if (n + 2 > cap) { cap *= 2; out = (char *)realloc(out, cap); if (!out) return NULL; }
+        out[n++] = *s++;
+    }
+    out[n] = 0;
+    return out;
+}
+static double run_command(void *user, const int64_t *x) {
+    tune_cmd *T = (tune_cmd *)user;
+    char **av = (char **)calloc((size_t)T->argc + 1, sizeof *av), out[65536];
+    int i, pfd[2] = {-1, -1}, status = 0, done = 0;
+    size_t got = 0;
+    double t0, t1 = 0, result = -1.0;
+    pid_t pid;
+    if (!av) return -1.0;
+    for (i = 0; i < T->argc; i++) av[i] = substitute(T->argv[i], T->td, x);
+    if (T->use_re && pipe(pfd) != 0) pfd[0] = pfd[1] = -1;
+    fflush(stdout);
+    t0 = mono();
+    pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        if (pfd[1] >= 0) { dup2(pfd[1], 1); close(pfd[0]); close(pfd[1]); }
+        else { int dn = open("/dev/null", O_WRONLY); if (dn >= 0) dup2(dn, 1); }
+        execvp(av[0], av);
+        _exit(127);
+    }
+    if (pfd[1] >= 0) { close(pfd[1]); fcntl(pfd[0], F_SETFL, O_NONBLOCK); }
+    while (pid > 0 && !done) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (pfd[0] >= 0) {
+            ssize_t k;
+            while (got < sizeof out - 1 && (k = read(pfd[0], out + got, sizeof out - 1 - got)) > 0) got += (size_t)k;
+        }
+        if (w == pid) { t1 = mono(); done = 1; break; }
+        if (mono() > T->deadline) { /* past the budget: the run is killed, the point invalid */
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            T->timeouts++;
+            break;
+        }
+        {
+            struct timespec ts = {0, 200000}; /* 0.2 ms: the process's own time dominates */
+            nanosleep(&ts, NULL);
+        }
+    }
+    if (pfd[0] >= 0) {
+        ssize_t k;
+        while (got < sizeof out - 1 && (k = read(pfd[0], out + got, sizeof out - 1 - got)) > 0) got += (size_t)k;
+        close(pfd[0]);
+    }
+    out[got] = 0;
+    if (done && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        result = t1 - t0;
+        if (T->use_re) {
+            regmatch_t m[2];
+            result = -1.0;
+            if (regexec(&T->re, out, 2, m, 0) == 0) {
+                int g = m[1].rm_so >= 0 ? 1 : 0;
+                char num[64], *end;
+                size_t ln = (size_t)(m[g].rm_eo - m[g].rm_so);
+                if (ln < sizeof num) {
+                    memcpy(num, out + m[g].rm_so, ln);
+                    num[ln] = 0;
+                    result = strtod(num, &end);
+                    if (end == num || !(result >= 0)) result = -1.0;
+                }
+            }
+        }
+    }
+    if (result < 0) T->failures++;
+    for (i = 0; i < T->argc; i++) free(av[i]);
+    free(av);
+    return result;
+}
+static void print_point_json(const servet_tune_desc *td, const int64_t *x) {
+    int k;
+    printf("{");
+    for (k = 0; k < td->nparams; k++) {
+        printf("%s", k ? ", " : "");
+        json_string(td->params[k].name);
+        printf(": %lld", (long long)x[k]);
+    }
+    printf("}");
+}
+static int cmd_tune(int argc, char **argv) {
+    servet_tune_desc td;
+    servet_tune_info info;
+    tune_cmd T;
+    static char names[SERVET_TUNE_MAX_PARAMS][64];
+    static int64_t lists[SERVET_TUNE_MAX_PARAMS][256];
+    int64_t seed[SERVET_TUNE_MAX_PARAMS], best[SERVET_TUNE_MAX_PARAMS];
+    int i, k, have_seed[SERVET_TUNE_MAX_PARAMS] = {0}, any_seed = 0;
+    const char *regex = NULL, *seeds[SERVET_TUNE_MAX_PARAMS];
+    int nseeds = 0;
+    servet_result r;
+    memset(&td, 0, sizeof td);
+    memset(&T, 0, sizeof T);
+    for (i = 0; i < argc && strcmp(argv[i], "--"); i++) {
+        const char *a = argv[i];
+        int takes = !strcmp(a, "--key") || !strcmp(a, "--param") || !strcmp(a, "--seed") || !strcmp(a, "--budget") ||
+                    !strcmp(a, "--evals") || !strcmp(a, "--repeats") || !strcmp(a, "--time-regex") || !strcmp(a, "--cache-dir");
+        if (takes && i + 1 >= argc) return die_usage("option needs a value", a);
+        if (!strcmp(a, "--key")) {
+            td.key = argv[++i];
+            if (!td.key[0] || strlen(td.key) > SERVET_TUNE_KEY_MAX) return die_usage("--key takes 1..255 bytes", td.key);
+        } else if (!strcmp(a, "--param")) {
+            const char *v = argv[++i], *eq = strchr(v, '=');
+            servet_tune_param *q = &td.params[td.nparams];
+            if (td.nparams >= SERVET_TUNE_MAX_PARAMS) return die_usage("too many --param (at most 8)", v);
+            if (!eq || eq == v || (size_t)(eq - v) >= sizeof names[0]) return die_usage("--param takes NAME=LO:HI[:STEP] or NAME=V1,V2,...", v);
+            memcpy(names[td.nparams], v, (size_t)(eq - v));
+            names[td.nparams][eq - v] = 0;
+            for (k = 0; k < td.nparams; k++) if (!strcmp(names[k], names[td.nparams])) return die_usage("a parameter is named twice", v);
+            q->name = names[td.nparams];
+            if (strchr(eq + 1, ',') || !strchr(eq + 1, ':')) {
+                char buf[4096], *tok, *save = NULL;
+                if (strlen(eq + 1) >= sizeof buf) return die_usage("--param list too long", v);
+                strcpy(buf, eq + 1);
+                for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                    int64_t x;
+                    if (q->nvalues >= 256 || !parse_i64(tok, INT64_MIN + 1, &x)) return die_usage("--param list: integers, at most 256", v);
+                    lists[td.nparams][q->nvalues++] = x;
+                }
+                if (q->nvalues == 0) return die_usage("--param list is empty", v);
+                q->values = lists[td.nparams];
+            } else {
+                char buf[256], *p1, *p2;
+                int64_t lo, hi, st = 1;
+                if (strlen(eq + 1) >= sizeof buf) return die_usage("--param range too long", v);
+                strcpy(buf, eq + 1);
+                p1 = strchr(buf, ':');
+                *p1++ = 0;
+                p2 = strchr(p1, ':');
+                if (p2) *p2++ = 0;
+                if (!parse_i64(buf, INT64_MIN + 1, &lo) || !parse_i64(p1, INT64_MIN + 1, &hi) || (p2 && !parse_i64(p2, INT64_MIN + 1, &st)))
+                    return die_usage("--param takes NAME=LO:HI[:STEP] with integers", v);
+                if (hi < lo) return die_usage("--param: an empty range (HI < LO)", v);
+                if (st < 1) return die_usage("--param: STEP must be >= 1", v);
+                q->lo = lo; q->hi = hi; q->step = st;
+            }
+            td.nparams++;
+        } else if (!strcmp(a, "--seed")) {
+            if (nseeds >= SERVET_TUNE_MAX_PARAMS) return die_usage("too many --seed", argv[i + 1]);
+            seeds[nseeds++] = argv[++i];
+        } else if (!strcmp(a, "--budget")) {
+            char *end;
+            td.budget_seconds = strtod(argv[++i], &end);
+            if (*end || !(td.budget_seconds > 0 && td.budget_seconds < 1e7)) return die_usage("--budget takes seconds > 0", argv[i]);
+        } else if (!strcmp(a, "--evals")) {
+            int64_t v;
+            if (!parse_i64(argv[++i], 1, &v) || v > 100000) return die_usage("--evals takes a positive count", argv[i]);
+            td.max_evaluations = (int)v;
+        } else if (!strcmp(a, "--repeats")) {
+            int64_t v;
+            if (!parse_i64(argv[++i], 1, &v) || v > 16) return die_usage("--repeats takes 1..16", argv[i]);
+            td.repeats = (int)v;
+        } else if (!strcmp(a, "--time-regex")) regex = argv[++i];
+        else if (!strcmp(a, "--cache-dir")) td.cache_dir = argv[++i];
+        else if (!strcmp(a, "--force")) td.force = 1;
+        else return die_usage("unknown option for tune (the command goes after --)", a);
+    }
+    if (!td.key) return die_usage("tune needs --key K (the kernel and its problem)", NULL);
+    if (td.nparams == 0) return die_usage("tune needs at least one --param NAME=LO:HI[:STEP]", NULL);
+    if (i >= argc - 1) return die_usage("tune needs a command after --", NULL);
+    for (k = 0; k < nseeds; k++) {
+        const char *eq = strchr(seeds[k], '=');
+        int j, found = -1;
+        int64_t v;
+        for (j = 0; eq && j < td.nparams; j++)
+            if (strlen(names[j]) == (size_t)(eq - seeds[k]) && !strncmp(names[j], seeds[k], (size_t)(eq - seeds[k]))) found = j;
+        if (found < 0 || !parse_i64(eq + 1, INT64_MIN + 1, &v)) return die_usage("--seed takes NAME=VALUE of a --param", seeds[k]);
+        seed[found] = v;
+        have_seed[found] = 1;
+        any_seed = 1;
+    }
+    if (any_seed) {
+        for (k = 0; k < td.nparams; k++)
+            if (!have_seed[k]) seed[k] = td.params[k].values ? td.params[k].values[td.params[k].nvalues / 2]
+                                                             : (td.params[k].lo + td.params[k].hi) / 2;
+        td.seed = seed;
+    }
+    if (regex) {
+        if (regcomp(&T.re, regex, REG_EXTENDED) != 0) return die_usage("--time-regex does not compile", regex);
+        T.use_re = 1;
+    }
+    T.argv = argv + i + 1;
+    T.argc = argc - i - 1;
+    T.td = &td;
+    T.deadline = mono() + (td.budget_seconds > 0 ? td.budget_seconds : 60.0);
+    r = servet_tune(NULL, &td, run_command, &T, best, &info);
+    if (T.use_re) regfree(&T.re);
+    if (r != SERVET_OK) {
+        fprintf(stderr, "servet: tune: %s%s\n", servet_result_string(r),
+                r == SERVET_ERROR_PROBE_FAILED ? " (every run failed, crashed or ran past the budget)" : "");
+        return 1;
+    }
+    printf("{\"best\": ");
+    print_point_json(&td, best);
+    printf(", \"seconds\": %.6g, \"seed\": ", info.best_seconds);
+    if (td.seed) print_point_json(&td, td.seed);
+    else printf("null");
+    printf(", \"seed_seconds\": %.6g, \"evaluations\": %d, \"runs\": %d, \"spread\": %.4g, \"from_cache\": %s,"
+           " \"failed_runs\": %d, \"killed_runs\": %d, \"tune_seconds\": %.3f}\n",
+           info.seed_seconds, info.evaluations, info.runs, info.spread, info.from_cache ? "true" : "false", T.failures,
+           T.timeouts, info.tune_seconds);
+    return 0;
+}
+
 /* Started by an MPI launcher? (Open MPI, MPICH/Hydra, PMIx, Slurm's PMI) */
 static int launched_by_mpirun(void) {
     static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS", NULL};
@@ -840,6 +1097,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "simulate")) return cmd_simulate(argc - 2, argv + 2);
     if (!strcmp(cmd, "apex")) return cmd_apex(argc - 2, argv + 2);
     if (!strcmp(cmd, "tile")) return cmd_tile(argc - 2, argv + 2);
+    if (!strcmp(cmd, "tune")) return cmd_tune(argc - 2, argv + 2);
     if (strcmp(cmd, "probe") && strcmp(cmd, "show") && strcmp(cmd, "json") && strcmp(cmd, "plot") &&
         strcmp(cmd, "path"))
         return die_usage("unknown command", cmd);

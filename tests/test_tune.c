@@ -1,0 +1,266 @@
+/* servet_tune: the search on synthetic cost functions with noise (a known
+   optimum, a plateau, an invalid region, a callback that always fails), the
+   tuning file (cached answers, force, damage, concurrent tuners of different
+   keys) and bad input. */
+#define SERVET_IMPLEMENTATION
+#include "../servet.h"
+#include "harness.h"
+#include "helpers.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct cost {
+    double opt;      /* the optimum (log-scale bowl) */
+    double noise;    /* relative, uniform */
+    double invalid;  /* values above this are invalid (0: none) */
+    double plateau;  /* > 0: flat between opt/plateau and opt*plateau */
+    int calls;
+    uint64_t rng;
+} cost;
+static double fcost(void *user, const int64_t *x) {
+    cost *c = (cost *)user;
+    double v = (double)x[0], d = log2(v / c->opt), u;
+    c->calls++;
+    if (c->invalid > 0 && v > c->invalid) return -1.0;
+    if (c->plateau > 0 && fabs(d) <= log2(c->plateau)) d = 0.0;
+    c->rng = c->rng * 6364136223846793005ull + 1442695040888963407ull;
+    u = (double)(c->rng >> 11) / 9007199254740992.0;
+    return (1.0 + d * d) * (1.0 + c->noise * (2.0 * u - 1.0));
+}
+static double fcost2(void *user, const int64_t *x) { /* two parameters: bowl at (96, 24) */
+    cost *c = (cost *)user;
+    double a = log2((double)x[0] / 96.0), b = log2((double)x[1] / 24.0);
+    c->calls++;
+    return 1.0 + a * a + 0.5 * b * b;
+}
+static double always_fails(void *user, const int64_t *x) {
+    (void)x;
+    ((cost *)user)->calls++;
+    return -1.0;
+}
+static void desc1(servet_tune_desc *d, const char *dir, const char *key, int64_t *seed) {
+    memset(d, 0, sizeof *d);
+    d->key = key;
+    d->nparams = 1;
+    d->params[0].name = "tile";
+    d->params[0].lo = 8;
+    d->params[0].hi = 512;
+    d->params[0].step = 8;
+    d->seed = seed;
+    d->budget_seconds = 30;
+    d->cache_dir = dir;
+}
+
+static void test_search(const char *root) {
+    char dir[300];
+    servet_tune_desc d;
+    servet_tune_info info;
+    cost c;
+    int64_t best[2], seed = 32, seed2[2] = {16, 256};
+    snprintf(dir, sizeof dir, "%s/search", root);
+    /* a known optimum with 2% noise, seeded off by 3x */
+    memset(&c, 0, sizeof c);
+    c.opt = 96; c.noise = 0.02; c.rng = 1;
+    desc1(&d, dir, "bowl", &seed);
+    d.no_save = 1;
+    CHECK(servet_tune(NULL, &d, fcost, &c, best, &info) == SERVET_OK, "bowl tuned");
+    CHECK(best[0] >= 80 && best[0] <= 112, "optimum 96 found within a grid step or two: %lld", (long long)best[0]);
+    CHECK(info.evaluations <= 20 && info.evaluations >= 3 && info.runs == c.calls, "%d points, %d runs (%d calls)",
+          info.evaluations, info.runs, c.calls);
+    CHECK(info.best_seconds <= info.seed_seconds && info.seed_seconds > 1.5, "better than the seed: %.3f < %.3f",
+          info.best_seconds, info.seed_seconds);
+    /* seeded at the optimum: few points */
+    memset(&c, 0, sizeof c);
+    c.opt = 96; c.noise = 0.02; c.rng = 2;
+    seed = 96;
+    CHECK(servet_tune(NULL, &d, fcost, &c, best, &info) == SERVET_OK && best[0] >= 88 && best[0] <= 104,
+          "seeded at the optimum: stays (%lld)", (long long)best[0]);
+    CHECK(info.evaluations <= 10, "in %d points", info.evaluations);
+    /* a plateau: any point on it is fine */
+    memset(&c, 0, sizeof c);
+    c.opt = 128; c.plateau = 2.0; c.noise = 0.01; c.rng = 3;
+    seed = 16;
+    CHECK(servet_tune(NULL, &d, fcost, &c, best, &info) == SERVET_OK && best[0] >= 64 && best[0] <= 256,
+          "reaches the plateau [64, 256]: %lld", (long long)best[0]);
+    /* an invalid region above 300 with the optimum at 400: the best valid point */
+    memset(&c, 0, sizeof c);
+    c.opt = 400; c.invalid = 300; c.rng = 4;
+    seed = 64;
+    CHECK(servet_tune(NULL, &d, fcost, &c, best, &info) == SERVET_OK && best[0] <= 300 && best[0] >= 256,
+          "never an invalid point, the best valid one: %lld", (long long)best[0]);
+    /* an invalid seed */
+    seed = 504;
+    CHECK(servet_tune(NULL, &d, fcost, &c, best, &info) == SERVET_OK && best[0] <= 300, "from an invalid seed: %lld",
+          (long long)best[0]);
+    /* a callback that always fails */
+    memset(&c, 0, sizeof c);
+    CHECK(servet_tune(NULL, &d, always_fails, &c, best, &info) == SERVET_ERROR_PROBE_FAILED && c.calls >= 1,
+          "every point invalid: an error (%d calls)", c.calls);
+    /* two parameters, one a list */
+    {
+        static const int64_t list[] = {4, 8, 12, 16, 24, 32, 48, 64, 128, 256};
+        memset(&c, 0, sizeof c);
+        d.nparams = 2;
+        d.params[1].name = "unroll";
+        d.params[1].values = list;
+        d.params[1].nvalues = 10;
+        d.seed = seed2;
+        CHECK(servet_tune(NULL, &d, fcost2, &c, best, &info) == SERVET_OK && best[0] >= 80 && best[0] <= 112 &&
+                  best[1] >= 16 && best[1] <= 32,
+              "2 parameters: (%lld, %lld) for (96, 24)", (long long)best[0], (long long)best[1]);
+    }
+    /* the budget in points is a hard limit */
+    memset(&c, 0, sizeof c);
+    c.opt = 96; c.rng = 5;
+    desc1(&d, dir, "bowl", &seed);
+    seed = 8;
+    d.no_save = 1;
+    d.max_evaluations = 4;
+    CHECK(servet_tune(NULL, &d, fcost, &c, best, &info) == SERVET_OK && info.evaluations <= 4, "4 points at most: %d",
+          info.evaluations);
+}
+
+static void test_file(const char *root) {
+    char dir[300], path[400];
+    servet_tune_desc d;
+    servet_tune_info info;
+    cost c;
+    int64_t best[1], best2[1], seed = 32;
+    int i, ok;
+    snprintf(dir, sizeof dir, "%s/file", root);
+    memset(&c, 0, sizeof c);
+    c.opt = 96; c.rng = 7;
+    desc1(&d, dir, "transpose n=4096 double", &seed);
+    CHECK(servet_tune(NULL, &d, fcost, &c, best, &info) == SERVET_OK && !info.from_cache, "tuned and saved");
+    c.calls = 0;
+    CHECK(servet_tune(NULL, &d, fcost, &c, best2, &info) == SERVET_OK && info.from_cache && c.calls == 0 &&
+              best2[0] == best[0],
+          "the second call reads the file, runs nothing (%d calls)", c.calls);
+    d.force = 1;
+    CHECK(servet_tune(NULL, &d, fcost, &c, best2, &info) == SERVET_OK && !info.from_cache && c.calls > 0, "force re-tunes");
+    d.force = 0;
+    /* a different key does not see it */
+    d.key = "transpose n=4000 double";
+    c.calls = 0;
+    CHECK(servet_tune(NULL, &d, fcost, &c, best2, &info) == SERVET_OK && !info.from_cache, "another key is tuned");
+    /* damage: every byte flipped in turn (a sample) is ignored and the file rewritten */
+    {
+        FILE *fh;
+        unsigned char buf[65536];
+        size_t n, pos;
+        int rejected = 0, tries = 0;
+        snprintf(path, sizeof path, "%s/servet-%016llx.tune", dir, (unsigned long long)0);
+        /* find the file: the only .tune in dir */
+        {
+            char cmd[512];
+            FILE *pp;
+            snprintf(cmd, sizeof cmd, "ls %s/*.tune", dir);
+            pp = popen(cmd, "r");
+            if (pp && fgets(path, sizeof path, pp)) path[strcspn(path, "\n")] = 0;
+            if (pp) pclose(pp);
+        }
+        fh = fopen(path, "rb");
+        n = fh ? fread(buf, 1, sizeof buf, fh) : 0;
+        if (fh) fclose(fh);
+        CHECK(n > 64, "tuning file %s: %zu bytes", path, n);
+        for (pos = 0; pos < n; pos += (n / 97) + 1) {
+            FILE *w = fopen(path, "wb");
+            buf[pos] ^= 0x5a;
+            fwrite(buf, 1, n, w);
+            fclose(w);
+            buf[pos] ^= 0x5a;
+            c.calls = 0;
+            d.key = "transpose n=4096 double";
+            servet_tune(NULL, &d, fcost, &c, best2, &info);
+            tries++;
+            if (!info.from_cache && c.calls > 0) rejected++;
+        }
+        CHECK(rejected == tries, "a flipped byte anywhere: the file ignored, tuned again (%d of %d)", rejected, tries);
+        c.calls = 0;
+        CHECK(servet_tune(NULL, &d, fcost, &c, best2, &info) == SERVET_OK && info.from_cache, "and rewritten valid");
+        /* truncated */
+        {
+            FILE *w = fopen(path, "wb");
+            fwrite(buf, 1, n / 2, w);
+            fclose(w);
+        }
+        c.calls = 0;
+        CHECK(servet_tune(NULL, &d, fcost, &c, best2, &info) == SERVET_OK && !info.from_cache, "truncated: ignored");
+    }
+    /* 8 processes tune 8 keys at once: every key is in the file afterwards */
+    {
+        pid_t pids[8];
+        for (i = 0; i < 8; i++) {
+            pids[i] = fork();
+            if (pids[i] == 0) {
+                char key[64];
+                cost cc;
+                memset(&cc, 0, sizeof cc);
+                cc.opt = 16.0 * (i + 1); cc.rng = (uint64_t)i + 11;
+                snprintf(key, sizeof key, "concurrent key %d", i);
+                d.key = key;
+                _exit(servet_tune(NULL, &d, fcost, &cc, best2, &info) == SERVET_OK ? 0 : 1);
+            }
+        }
+        for (i = 0, ok = 1; i < 8; i++) {
+            int st = 0;
+            waitpid(pids[i], &st, 0);
+            if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) ok = 0;
+        }
+        CHECK(ok, "8 concurrent tuners finished");
+        for (i = 0, ok = 1; i < 8; i++) {
+            char key[64];
+            snprintf(key, sizeof key, "concurrent key %d", i);
+            d.key = key;
+            c.calls = 0;
+            if (servet_tune(NULL, &d, fcost, &c, best2, &info) != SERVET_OK || !info.from_cache) ok = 0;
+        }
+        CHECK(ok, "all 8 keys merged into one file");
+    }
+}
+
+static void test_bad_input(const char *root) {
+    char dir[300], longkey[400];
+    servet_tune_desc d;
+    cost c;
+    int64_t best[1];
+    memset(&c, 0, sizeof c);
+    snprintf(dir, sizeof dir, "%s/bad", root);
+    desc1(&d, dir, "k", NULL);
+    CHECK(servet_tune(NULL, NULL, fcost, &c, best, NULL) == SERVET_ERROR_INVALID_ARGUMENT, "NULL desc");
+    CHECK(servet_tune(NULL, &d, NULL, &c, best, NULL) == SERVET_ERROR_INVALID_ARGUMENT, "NULL callback");
+    CHECK(servet_tune(NULL, &d, fcost, &c, NULL, NULL) == SERVET_ERROR_INVALID_ARGUMENT, "NULL result");
+    d.params[0].lo = 100; d.params[0].hi = 10;
+    CHECK(servet_tune(NULL, &d, fcost, &c, best, NULL) == SERVET_ERROR_INVALID_ARGUMENT, "empty range");
+    d.params[0].lo = 8; d.params[0].hi = 512; d.params[0].step = 0;
+    CHECK(servet_tune(NULL, &d, fcost, &c, best, NULL) == SERVET_ERROR_INVALID_ARGUMENT, "step 0");
+    d.params[0].step = 8;
+    memset(longkey, 'k', sizeof longkey - 1);
+    longkey[sizeof longkey - 1] = 0;
+    d.key = longkey;
+    CHECK(servet_tune(NULL, &d, fcost, &c, best, NULL) == SERVET_ERROR_INVALID_ARGUMENT, "a key longer than the file allows");
+    d.key = "";
+    CHECK(servet_tune(NULL, &d, fcost, &c, best, NULL) == SERVET_ERROR_INVALID_ARGUMENT, "an empty key");
+    d.key = "k";
+    d.nparams = 0;
+    CHECK(servet_tune(NULL, &d, fcost, &c, best, NULL) == SERVET_ERROR_INVALID_ARGUMENT, "no parameter");
+    CHECK(c.calls == 0, "nothing ran on bad input");
+}
+
+int main(void) {
+    char root[256];
+    snprintf(root, sizeof root, "/tmp/servet-tune-test-%ld", (long)getpid());
+    test_search(root);
+    test_file(root);
+    test_bad_input(root);
+    {
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+        if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", root);
+    }
+    TEST_SUMMARY();
+}
