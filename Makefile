@@ -14,7 +14,7 @@ TOOLS   := bin/servet
 EXAMPLES:= examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul
 
 FUZZ_SECONDS ?= 60
-.PHONY: bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
+.PHONY: bench-tune bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
 
 all: check-deps lib tools examples tests
 
@@ -81,6 +81,10 @@ BENCH_TILE_ROUNDS ?= 5
 bench-tile: bin/bench_tile bin/servet
 	./bin/servet probe --only cache,shared
 	./bin/bench_tile bench_data/tile.json $(BENCH_TILE_ROUNDS)
+# issue 18: the same sweeps, and servet_tune seeded by the tile model beside them (~15 min)
+bench-tune: bin/bench_tile bin/servet
+	./bin/servet probe --only cache,shared
+	./bin/bench_tile bench_data/tile.json $(BENCH_TILE_ROUNDS) "" bench_data/tune.json
 examples/quickstart: examples/quickstart.c lib/libservet.a servet.h
 	$(CC) $(ALL_CFLAGS) -I. -o $@ examples/quickstart.c lib/libservet.a $(LDLIBS)
 

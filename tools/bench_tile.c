@@ -8,7 +8,12 @@
    Writes JSON: per case the best tile and its rate, servet's tile and its
    rate, ratio = servet's rate / the best rate, tiles 32 and 64 and untiled,
    the sweep's wall time, servet's decision time, and the machine.
-       bin/bench_tile OUT.json [ROUNDS] [CASE-FILTER]                        */
+   With TUNE.json (make bench-tune): after each sweep, servet_tune searches
+   the same grid, seeded with servet's tile, with at most 15% of the sweep's
+   points; then the tuned tile, the sweep's best and the seed are timed
+   again side by side (interleaved rounds, medians), and the warm lookup
+   (the answer read back from the tuning file) is timed.
+       bin/bench_tile OUT.json [ROUNDS] [CASE-FILTER] [TUNE.json]             */
 #define SERVET_IMPLEMENTATION
 #include "../servet.h"
 #define TILE_EXAMPLE_NO_MAIN
@@ -20,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { TRANSPOSE, STENCIL, MATMUL };
 typedef struct bcase {
@@ -91,6 +97,15 @@ static void describe(const bcase *c, servet_tile_desc *td) {
 typedef struct arrays {
     double *a, *b, *c, *pa, *pb;
 } arrays;
+typedef struct tune_ctx {
+    const bcase *c;
+    arrays *x;
+} tune_ctx;
+static double run_once(const bcase *c, arrays *x, long t);
+static double tune_run(void *user, const int64_t *params) {
+    tune_ctx *tc = (tune_ctx *)user;
+    return run_once(tc->c, tc->x, (long)params[0]);
+}
 static double run_once(const bcase *c, arrays *x, long t) {
     double t0 = now_s();
     if (c->kernel == TRANSPOSE) transpose_tiled(x->a, x->b, c->n, c->ld, t, t);
@@ -106,7 +121,10 @@ static double work(const bcase *c) {
 }
 
 int main(int argc, char **argv) {
-    const char *outpath = argc > 1 ? argv[1] : "bench_data/tile.json", *filter = argc > 3 ? argv[3] : NULL;
+    const char *outpath = argc > 1 ? argv[1] : "bench_data/tile.json", *filter = argc > 3 && argv[3][0] ? argv[3] : NULL;
+    const char *tunepath = argc > 4 ? argv[4] : NULL;
+    FILE *tf = NULL;
+    char tunedir[128];
     int rounds = argc > 2 ? atoi(argv[2]) : 5, ci, first = 1;
     servet_profile *prof = NULL;
     servet_desc d;
@@ -131,6 +149,15 @@ int main(int argc, char **argv) {
                 c.reported_ways, c.latency_ns);
     }
     fprintf(f, "],\n \"cases\": [\n");
+    if (tunepath) {
+        tf = fopen(tunepath, "w");
+        if (!tf) { fprintf(stderr, "bench_tile: cannot write %s\n", tunepath); return 1; }
+        snprintf(tunedir, sizeof tunedir, "/tmp/servet-bench-tune-%ld", (long)getpid());
+        fprintf(tf, "{\"benchmark\": \"bench_tile: servet_tune seeded by servet_choose_tile vs the exhaustive sweep, same grid\",\n");
+        fprintf(tf, " \"cpu_model\": \"%s\", \"pus\": %d, \"sweep_rounds\": %d, \"tune_repeats\": 3,\n"
+                    " \"check\": \"tuned, best and seed re-timed side by side, 7 interleaved rounds, medians\",\n \"cases\": [\n",
+                mi.cpu_model, mi.pus, rounds);
+    }
     for (ci = 0; ci < (int)(sizeof cases / sizeof cases[0]); ci++) {
         const bcase *c = &cases[ci];
         servet_tile_desc td;
@@ -200,6 +227,60 @@ int main(int argc, char **argv) {
         }
         fprintf(f, "]}");
         fflush(f);
+        if (tf) {
+            servet_tune_desc dd;
+            servet_tune_info ti, warm;
+            tune_ctx tc;
+            int64_t grid[80], tbest[1], seedv[1];
+            double side[3][7], m3[3], w0, warm_s = 1e30;
+            long cand[3];
+            int q, rr;
+            char key[128];
+            memset(&dd, 0, sizeof dd);
+            for (i = 0; i < 65; i++) grid[i] = tiles[i];
+            snprintf(key, sizeof key, "bench %s m=%ld n=%ld ld=%ld", kname[c->kernel], c->m, c->n, c->ld);
+            dd.key = key;
+            dd.nparams = 1;
+            dd.params[0].name = "tile";
+            dd.params[0].values = grid;
+            dd.params[0].nvalues = 65;
+            seedv[0] = servet_t;
+            dd.seed = seedv;
+            dd.max_evaluations = (int)(0.15 * 65); /* 15% of the sweep's points */
+            dd.repeats = 3;
+            dd.budget_seconds = 600;
+            dd.force = 1;
+            dd.cache_dir = tunedir;
+            tc.c = c;
+            tc.x = &x;
+            if (servet_tune(prof, &dd, tune_run, &tc, tbest, &ti) != SERVET_OK) { fprintf(stderr, "bench_tile: tune failed\n"); return 1; }
+            dd.force = 0;
+            for (q = 0; q < 20; q++) { /* the warm lookup: read back from the file */
+                w0 = now_s();
+                servet_tune(prof, &dd, tune_run, &tc, tbest, &warm);
+                if (now_s() - w0 < warm_s) warm_s = now_s() - w0;
+            }
+            cand[0] = (long)tbest[0];
+            cand[1] = tiles[bi];
+            cand[2] = servet_t;
+            for (rr = 0; rr < 7; rr++)
+                for (q = 0; q < 3; q++) {
+                    int qq = (q + rr) % 3;
+                    side[qq][rr] = run_once(c, &x, cand[qq]);
+                }
+            for (q = 0; q < 3; q++) { qsort(side[q], 7, sizeof(double), cmp_d); m3[q] = side[q][3]; }
+            fprintf(tf, "%s  {\"kernel\": \"%s\", \"case\": \"%s\", \"m\": %ld, \"n\": %ld, \"ld\": %ld,\n", first ? "" : ",\n",
+                    kname[c->kernel], c->label, c->m, c->n, c->ld);
+            fprintf(tf, "   \"tuned_tile\": %ld, \"best_tile\": %ld, \"seed_tile\": %ld, \"tuned_rate\": %.4g, \"best_rate\": %.4g, \"seed_rate\": %.4g,\n",
+                    cand[0], cand[1], cand[2], work(c) / m3[0], work(c) / m3[1], work(c) / m3[2]);
+            fprintf(tf, "   \"tuned_vs_best\": %.4f, \"seed_vs_best\": %.4f, \"tune_points\": %d, \"tune_runs\": %d, \"sweep_points\": %ld, \"sweep_runs\": %ld,\n",
+                    m3[1] / m3[0], m3[1] / m3[2], ti.evaluations, ti.runs, nt, nt * (long)rounds);
+            fprintf(tf, "   \"tune_seconds\": %.2f, \"sweep_seconds\": %.1f, \"warm_lookup_seconds\": %.3g, \"warm_from_cache\": %s}",
+                    ti.tune_seconds, sweep_s, warm_s, warm.from_cache ? "true" : "false");
+            fflush(tf);
+            printf("          tune: %ld in %d points (%d runs) vs %ld (%ld runs); tuned/best %.3f, seed/best %.3f; warm lookup %.0f us\n",
+                   cand[0], ti.evaluations, ti.runs, nt, nt * (long)rounds, m3[1] / m3[0], m3[1] / m3[2], warm_s * 1e6);
+        }
         first = 0;
         printf("%-9s %-28s best tile %4ld %8.3g   servet %4ld (L%d) %8.3g   ratio %.3f   t32 %.3f t64 %.3f untiled %.3f  (%.0f s, decision %.0f us)\n",
                kname[c->kernel], c->label, tiles[bi], work(c) / med[bi], tiles[si], res.level, work(c) / med[si], med[bi] / med[si],
@@ -209,6 +290,13 @@ int main(int argc, char **argv) {
     }
     fprintf(f, "\n ]}\n");
     fclose(f);
+    if (tf) {
+        char cmd[200];
+        fprintf(tf, "\n ]}\n");
+        fclose(tf);
+        snprintf(cmd, sizeof cmd, "rm -rf %s", tunedir);
+        if (system(cmd) != 0) fprintf(stderr, "bench_tile: could not remove %s\n", tunedir);
+    }
     servet_close(prof);
     return 0;
 }
