@@ -6609,7 +6609,16 @@ static double servet__tile_lines(const servet__tmodel *M, int a, const double *c
    virtually indexed level, set by set? */
 static int servet__tile_sets_fit(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways) {
     int cnt[4096], base = 0, a, s, worst = 0;
+    double bound = 0.0;
     if (!C->deterministic || C->sets > 4096 || C->sets < 1) return 1;
+    /* cheap bound first: every row's lines in the fullest set */
+    for (a = 0; a < M->d->narrays; a++) {
+        double rows, lpr, total;
+        if (M->d->arrays[a].streamed) continue;
+        total = servet__tile_lines(M, a, cover, &rows, &lpr);
+        bound += M->d->arrays[a].packed ? ceil(total / C->sets) : rows * ceil(lpr / C->sets);
+    }
+    if (bound <= ways) return 1;
     memset(cnt, 0, (size_t)C->sets * sizeof cnt[0]);
     for (a = 0; a < M->d->narrays; a++) {
         const servet_tile_array *A = &M->d->arrays[a];
@@ -6623,11 +6632,25 @@ static int servet__tile_sets_fit(const servet__tmodel *M, const servet__tcache *
             idx[dd] = 0;
         }
         nrows = (int)(rows < 65536.0 ? rows : 65536.0);
+        if (last == 1) {
+            /* rows r and r + period start in the same set: count one period, each row with its multiplicity */
+            uint64_t W = (uint64_t)C->sets * (uint64_t)C->line, S = (uint64_t)M->stride[a][0] % W, x = W, y = S, period;
+            long len = (long)lpr, k;
+            while (y) { uint64_t t2 = x % y; x = y; y = t2; }
+            period = W / x;
+            for (r = 0; r < nrows && (uint64_t)r < period; r++) {
+                int mult = (uint64_t)nrows <= period ? 1 : (int)((uint64_t)nrows / period + ((uint64_t)r < (uint64_t)nrows % period));
+                long start = (long)((((uint64_t)r * (uint64_t)M->stride[a][0]) / (uint64_t)C->line) % (uint64_t)C->sets);
+                base += mult * (int)(len / C->sets);
+                for (k = 0; k < len % C->sets; k++) cnt[(start + k) % C->sets] += mult;
+            }
+            continue;
+        }
         for (r = 0; r < nrows; r++) {
-            double off = 0.0;
+            uint64_t off = 0;
             long start, len = (long)lpr, k;
-            for (dd = 0; dd < last; dd++) off += (double)idx[dd] * M->stride[a][dd];
-            start = (long)(fmod(floor(off / C->line), (double)C->sets));
+            for (dd = 0; dd < last; dd++) off += (uint64_t)idx[dd] * (uint64_t)M->stride[a][dd];
+            start = (long)((off / (uint64_t)C->line) % (uint64_t)C->sets);
             base += (int)(len / C->sets);
             for (k = 0; k < len % C->sets; k++) cnt[(start + k) % C->sets]++;
             for (dd = last - 1; dd >= 0; dd--) { /* odometer over the rows */
@@ -6755,10 +6778,13 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     if (d->nloops < 1 || d->nloops > SERVET_TILE_MAX_LOOPS || d->narrays < 1 || d->narrays > SERVET_TILE_MAX_ARRAYS ||
         d->elem_bytes <= 0 || d->threads < 0 || d->multiple < 0 || d->level < 0)
         return SERVET_ERROR_INVALID_ARGUMENT;
-    for (l = 0; l < d->nloops; l++) if (d->loops[l].extent <= 0) return SERVET_ERROR_INVALID_ARGUMENT;
+    for (l = 0; l < d->nloops; l++) /* a petabyte of elements at most: the arithmetic stays exact */
+        if (d->loops[l].extent <= 0 || d->loops[l].extent > ((int64_t)1 << 40)) return SERVET_ERROR_INVALID_ARGUMENT;
     for (a = 0; a < d->narrays; a++) {
         const servet_tile_array *A = &d->arrays[a];
-        if (A->nloops < 1 || A->nloops > SERVET_TILE_MAX_LOOPS || A->halo < 0 || A->ld < 0) return SERVET_ERROR_INVALID_ARGUMENT;
+        if (A->nloops < 1 || A->nloops > SERVET_TILE_MAX_LOOPS || A->halo < 0 || A->halo > (1 << 20) || A->ld < 0 ||
+            A->ld > ((int64_t)1 << 40))
+            return SERVET_ERROR_INVALID_ARGUMENT;
         for (dd = 0; dd < A->nloops; dd++) {
             int e;
             if (A->loops[dd] < 0 || A->loops[dd] >= d->nloops) return SERVET_ERROR_INVALID_ARGUMENT;
