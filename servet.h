@@ -1584,36 +1584,6 @@ servet_result servet_comm_layer_of(const servet_profile *p, int a, int b, int *l
         if (m->class_key[i] == cls) { *layer = m->class_layer[i]; return SERVET_OK; }
     return SERVET_ERROR_NOT_FOUND;
 }
-servet_result servet_comm_time(const servet_profile *p, int a, int b, double bytes, double *seconds) {
-    const servet__commlayer *L;
-    double prev, cur, x0, x1;
-    int layer, i;
-    servet_result r;
-    if (!seconds || !(bytes >= 0)) return SERVET_ERROR_INVALID_ARGUMENT;
-    r = servet_comm_layer_of(p, a, b, &layer);
-    if (r != SERVET_OK) return r;
-    L = servet__comm_get_layer(p, layer);
-    if (!L || L->ncurve < 1) return SERVET_ERROR_NOT_FOUND;
-    /* the running maximum: a prediction must not fall as messages grow
-       (seen under load: a 2 MiB point slower than the 4 MiB one made the
-       old log-log extrapolation predict 100 MB cheaper than 1 KB) */
-    prev = L->curve_s[0] > 0 ? L->curve_s[0] : 1e-12;
-    if (bytes <= L->curve_bytes[0]) { *seconds = prev; return SERVET_OK; }
-    if (L->ncurve == 1) { *seconds = prev * bytes / L->curve_bytes[0]; return SERVET_OK; }
-    for (i = 1; i < L->ncurve; i++) {
-        cur = L->curve_s[i] > prev ? L->curve_s[i] : prev;
-        if (bytes <= L->curve_bytes[i]) {
-            x0 = log(L->curve_bytes[i - 1]);
-            x1 = log(L->curve_bytes[i]);
-            *seconds = exp(log(prev) + (log(cur) - log(prev)) * (log(bytes) - x0) / (x1 - x0));
-            return SERVET_OK;
-        }
-        prev = cur;
-    }
-    /* past the curve: bandwidth-bound, at the last point's bandwidth */
-    *seconds = prev * bytes / L->curve_bytes[L->ncurve - 1];
-    return SERVET_OK;
-}
 servet_result servet_comm_node_of(const servet_profile *p, int rank, int *node, char *hostname, size_t cap) {
     if (!p || !node || rank < 0) return SERVET_ERROR_INVALID_ARGUMENT;
     if (!p->comm) return SERVET_ERROR_NOT_FOUND;
@@ -6499,6 +6469,42 @@ servet_result servet_choose_placement(const servet_profile *p, int nthreads, ser
     return SERVET_OK;
 }
 
+/* ---- the cost of a message ----
+   servet_comm_time(p, a, b, bytes, &seconds): the one-way time of a message
+   between ranks a and b, read off the measured curve of their layer (the
+   pair's own, or its relation class's): log-log interpolation of the
+   curve's running maximum, and past 4 MiB at the 4 MiB bandwidth. What the
+   rank-mapping and aggregation decisions weigh messages with. */
+servet_result servet_comm_time(const servet_profile *p, int a, int b, double bytes, double *seconds) {
+    const servet__commlayer *L;
+    double prev, cur, x0, x1;
+    int layer, i;
+    servet_result r;
+    if (!seconds || !(bytes >= 0)) return SERVET_ERROR_INVALID_ARGUMENT;
+    r = servet_comm_layer_of(p, a, b, &layer);
+    if (r != SERVET_OK) return r;
+    L = servet__comm_get_layer(p, layer);
+    if (!L || L->ncurve < 1) return SERVET_ERROR_NOT_FOUND;
+    /* the running maximum: a prediction must not fall as messages grow
+       (seen under load: a 2 MiB point slower than the 4 MiB one made the
+       old log-log extrapolation predict 100 MB cheaper than 1 KB) */
+    prev = L->curve_s[0] > 0 ? L->curve_s[0] : 1e-12;
+    if (bytes <= L->curve_bytes[0]) { *seconds = prev; return SERVET_OK; }
+    if (L->ncurve == 1) { *seconds = prev * bytes / L->curve_bytes[0]; return SERVET_OK; }
+    for (i = 1; i < L->ncurve; i++) {
+        cur = L->curve_s[i] > prev ? L->curve_s[i] : prev;
+        if (bytes <= L->curve_bytes[i]) {
+            x0 = log(L->curve_bytes[i - 1]);
+            x1 = log(L->curve_bytes[i]);
+            *seconds = exp(log(prev) + (log(cur) - log(prev)) * (log(bytes) - x0) / (x1 - x0));
+            return SERVET_OK;
+        }
+        prev = cur;
+    }
+    /* past the curve: bandwidth-bound, at the last point's bandwidth */
+    *seconds = prev * bytes / L->curve_bytes[L->ncurve - 1];
+    return SERVET_OK;
+}
 /* ---- tile size ----
    WHAT IT DECIDES: the tile of a loop nest, per loop, from the measured
    caches, for the kernel the desc describes (loops outer to inner, arrays
