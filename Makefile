@@ -95,18 +95,18 @@ tests/test_file: tests/test_file.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_file.c $(LDLIBS)
 tests/test_concurrent: tests/test_concurrent.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_concurrent.c $(LDLIBS)
-tests/test_shared: tests/test_shared.c tests/harness.h servet.h
+tests/test_shared: tests/test_shared.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_shared.c $(LDLIBS)
 tests/test_tune: tests/test_tune.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_tune.c $(LDLIBS)
-tests/test_decide: tests/test_decide.c tests/harness.h servet.h
+tests/test_decide: tests/test_decide.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_decide.c $(LDLIBS)
 tests/test_mbsp: tests/test_mbsp.c tests/harness.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_mbsp.c $(LDLIBS)
-tests/test_comm: tests/test_comm.c tests/harness.h servet.h
+tests/test_comm: tests/test_comm.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_comm.c $(LDLIBS)
 # the communication probe over real ranks (mpirun), built when mpicc exists
-tests/test_comm_mpi: tests/test_comm_mpi.c tests/harness.h servet.h
+tests/test_comm_mpi: tests/test_comm_mpi.c tests/harness.h tests/helpers.h servet.h
 	$(MPICC) $(ALL_CFLAGS) -o $@ tests/test_comm_mpi.c $(LDLIBS)
 tests/test_faults: tests/test_faults.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_faults.c $(LDLIBS)

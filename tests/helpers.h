@@ -27,7 +27,7 @@ SERVET_TEST_UNUSED static unsigned char *slurp(const char *path, size_t *n) {
 }
 
 /* the profile as JSON without the one field that differs between a probe
-   and a read of the same profile (from_cache_file); malloc'ed */
+   and a read of the same profile (from_file); malloc'ed */
 SERVET_TEST_UNUSED static char *normalized_json(const servet_profile *p) {
     size_t n = servet_json(p, NULL, 0);
     char *s = (char *)malloc(n + 1), *f;
@@ -48,4 +48,30 @@ SERVET_TEST_UNUSED static servet_desc topology_desc(const char *dir, servet_log_
     d.log = log;
     return d;
 }
+
+/* a profile of a machine this one is not: an hwloc synthetic topology */
+SERVET_TEST_UNUSED static servet_profile *synthetic(const char *desc) {
+    hwloc_topology_t t;
+    servet_profile *p = (servet_profile *)calloc(1, sizeof *p);
+    if (hwloc_topology_init(&t) || hwloc_topology_set_synthetic(t, desc) || hwloc_topology_load(t)) {
+        fprintf(stderr, "synthetic topology '%s' failed\n", desc);
+        exit(2);
+    }
+    if (servet__topo_extract(p, t) != SERVET_OK) exit(2);
+    p->sections = SERVET_PROBE_TOPOLOGY;
+    hwloc_topology_destroy(t);
+    return p;
+}
+
+/* value-returning shorthands over the result-returning comm API, for checks */
+SERVET_TEST_UNUSED static double comm_time_or(const servet_profile *p, int a, int b, double bytes) {
+    double s = -1.0;
+    return servet_comm_time(p, a, b, bytes, &s) == SERVET_OK ? s : -1.0;
+}
+SERVET_TEST_UNUSED static int comm_layer_or(const servet_profile *p, int a, int b) {
+    int l = -1;
+    servet_result r = servet_comm_layer_of(p, a, b, &l);
+    return r == SERVET_OK ? l : (int)r;
+}
+
 #endif

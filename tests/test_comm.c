@@ -5,19 +5,9 @@
 #define SERVET_IMPLEMENTATION
 #include "../servet.h"
 #include "harness.h"
+#include "helpers.h"
 #include <stdlib.h>
 #include <string.h>
-
-/* value-returning shorthands over the result-returning API, for the checks below */
-static double comm_time_or(const servet_profile *p, int a, int b, double bytes) {
-    double s = -1.0;
-    return servet_comm_time(p, a, b, bytes, &s) == SERVET_OK ? s : -1.0;
-}
-static int comm_layer_or(const servet_profile *p, int a, int b) {
-    int l = -1;
-    servet_result r = servet_comm_layer_of(p, a, b, &l);
-    return r == SERVET_OK ? l : (int)r;
-}
 
 static servet__ctx ctx;
 

@@ -4,22 +4,11 @@
 #define SERVET_IMPLEMENTATION
 #include "../servet.h"
 #include "harness.h"
+#include "helpers.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static servet_profile *synthetic(const char *desc) {
-    hwloc_topology_t t;
-    servet_profile *p = (servet_profile *)calloc(1, sizeof *p);
-    if (hwloc_topology_init(&t) || hwloc_topology_set_synthetic(t, desc) || hwloc_topology_load(t)) {
-        fprintf(stderr, "synthetic topology '%s' failed\n", desc);
-        exit(2);
-    }
-    if (servet__topo_extract(p, t) != SERVET_OK) exit(2);
-    p->sections = SERVET_PROBE_TOPOLOGY;
-    hwloc_topology_destroy(t);
-    return p;
-}
 static unsigned char *all_allowed(const servet_profile *p) {
     unsigned char *a = (unsigned char *)malloc((size_t)p->npus);
     memset(a, 1, (size_t)p->npus);
