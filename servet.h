@@ -6555,24 +6555,43 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       as large malloc'd arrays do) and a footprint with more lines in one set
       than the ways left does not fit, whatever its size. With a power-of-two
       leading dimension that caps the tile's height at the associativity.
-   5. Cost = sum over levels of the lines that miss it x half the latency
-      step to the next level (measured latencies; several misses overlap),
-      + 20 ns per tile and 1 ns per run of the innermost loop (loop overhead:
-      what makes a larger tile better when the traffic is the same). The
-      tile minimises it: square candidates first (multiples of `multiple`,
-      each up to 64 multiples, then 8 per octave, plus the full extent), then
-      unless `square` one loop at a time, a few passes. A loop at its full
-      extent is not tiled; all of them: not tiling is the answer.
-   6. The level reported is the smallest whose traffic the tile at least
+   5. TLBs are levels too: their measured reach in 4 KiB pages, footprints
+      counted in pages, the miss cost the TLB walk's latency step.
+   6. Cost, in the spirit of the ECM model. A level's misses cost its latency
+      step to the next level (measured). Misses of an array walked along its
+      contiguous dimension overlap (prefetchers, ~10 misses in flight: a
+      tenth of the step each): L1's add to the work (their fills take the
+      load ports; the work is at least a cycle per iteration), the deeper
+      levels' overlap with it, so the busiest of those bounds the time.
+      Misses of an array walked across its rows (a transpose's column),
+      conflict misses (step 4) and TLB misses add their whole step (page
+      walks: half). Each run of the innermost loop that misses L1 restarts a
+      stream (the L2 latency), each tile costs 20 ns and each run 1 ns.
+      The tile minimises it: square candidates first (multiples of
+      `multiple`, each up to 64 multiples, then 8 per octave, plus the full
+      extent), then unless `square` one loop at a time, a few passes. A loop
+      at its full extent is not tiled; all of them: not tiling is the answer,
+      taken whenever its cost is within 3% of the best tile's (a tile must
+      pay for what the model leaves out).
+      Measured here (bench_data/tile.json, AMD EPYC Zen 5 VM, 2026-11): the
+      first model (latency steps added, no TLB) lost 9-17% on the transpose
+      (TLB reach, 4000 and 1000) and the stencil (untiled was best at 4096 and
+      4000: the L1 misses hide under the memory stream), which is what the
+      TLB levels and the overlap rules above answer.
+   7. The level reported is the smallest whose traffic the tile at least
       halves against no tiling; its working set, the largest footprint of one
       loop iteration that the level keeps (the reuse it holds: for a square
       tile that fits, the whole tile). Without a tile: the smallest level
       whose traffic is within 5% of the arrays' size, the one holding the
       reuse.
-   Limits: no TLB, no prefetcher, no hardware threads competing except as
-   `threads`; every array is assumed to start at the same page offset. */
+   Limits: the costs are estimates from latencies, not bandwidths; write-only
+   arrays are not told from read ones; no hardware threads competing except
+   as `threads`; arrays on 4 KiB pages, all starting at one page offset. */
+#define SERVET__TILE_MARGIN 0.03
+#define SERVET__TILE_MLP 10.0 /* misses a core keeps in flight on the streams of a tiled loop */
 typedef struct servet__tcache {
     int level, ways, line, sets, deterministic, sharers;
+    int tlb;                 /* a TLB: capacity in pages, footprints in 4 KiB pages */
     double size, usable, miss_ns;
 } servet__tcache;
 typedef struct servet__tmodel {
@@ -6582,6 +6601,8 @@ typedef struct servet__tmodel {
     int64_t dim[SERVET_TILE_MAX_ARRAYS][SERVET_TILE_MAX_LOOPS]; /* array dimensions in elements */
     double stride[SERVET_TILE_MAX_ARRAYS][SERVET_TILE_MAX_LOOPS]; /* bytes between consecutive indices */
     int only;                          /* >= 0: cost of this cache index alone */
+    int ncache;                        /* c[0..ncache) caches, then the TLBs */
+    double restart_ns;                 /* a stream's restart: the latency of the level above L1 */
 } servet__tmodel;
 
 /* what one iteration of nest level k covers along each loop (inside = 1) or
@@ -6623,6 +6644,23 @@ static double servet__tile_lines(const servet__tmodel *M, int a, const double *c
     if (lpr_out) *lpr_out = lpr;
     return rows * lpr;
 }
+/* 4 KiB pages of array a over a cover (what a TLB must map) */
+static double servet__tile_pages(const servet__tmodel *M, int a, const double *cover) {
+    const servet_tile_array *A = &M->d->arrays[a];
+    double rows = 1.0, span = 1.0, b, S, elem = (double)M->elem;
+    int dd, last = A->nloops - 1;
+    for (dd = 0; dd <= last; dd++) {
+        span = cover[A->loops[dd]] + 2.0 * A->halo;
+        if (span > (double)M->dim[a][dd]) span = (double)M->dim[a][dd];
+        if (dd < last) rows *= span;
+    }
+    b = span * elem;
+    S = last > 0 ? M->stride[a][last - 1] : b;
+    if (A->packed || last == 0 || b >= S - elem || S < 4096.0) /* rows share pages */
+        return 1.0 + ((rows - 1.0) * (A->packed ? b : S) + b - elem) / 4096.0;
+    return rows * (1.0 + (b - elem) / 4096.0);
+}
+
 /* Do the kept arrays' lines over this cover fit the ways of a
    virtually indexed level, set by set? */
 static int servet__tile_sets_fit(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways) {
@@ -6682,42 +6720,109 @@ static int servet__tile_sets_fit(const servet__tmodel *M, const servet__tcache *
 }
 /* lines loaded out of cache C over the whole nest (step 2 of the model);
    *window (may be NULL): the largest footprint of one iteration that C keeps */
-static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, double *window) {
-    double load[SERVET_TILE_MAX_ARRAYS], cover[SERVET_TILE_MAX_LOOPS], line = (double)M->line, total = 0.0;
+static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, double *window,
+                                   double *conflict, double *per_array, double *conflict_per_array) {
+    double load[SERVET_TILE_MAX_ARRAYS], conf[SERVET_TILE_MAX_ARRAYS], cover[SERVET_TILE_MAX_LOOPS], line = (double)M->line;
+    double total = 0.0;
     int a, k, n = M->n, na = M->d->narrays, nstream = 0, ways;
     if (window) *window = 0.0;
     for (a = 0; a < na; a++) nstream += M->d->arrays[a].streamed != 0;
     ways = C->ways - (nstream < C->ways / 2 ? nstream : C->ways / 2);
     servet__tile_cover(M, T, 2 * n - 1, 1, cover); /* nothing inside: one point */
-    for (a = 0; a < na; a++) load[a] = servet__tile_lines(M, a, cover, NULL, NULL);
+    for (a = 0; a < na; a++) {
+        load[a] = C->tlb ? servet__tile_pages(M, a, cover) : servet__tile_lines(M, a, cover, NULL, NULL);
+        conf[a] = 0.0;
+    }
+    if (conflict) *conflict = 0.0;
     for (k = 2 * n - 1; k >= 0; k--) {
         double trip = k < n ? ceil((double)M->d->loops[k].extent / (double)T[k]) : servet__tile_mean(M, T, k - n);
         double ws = 0.0, uni[SERVET_TILE_MAX_ARRAYS];
-        int fits;
+        int fits, sets_ok;
         servet__tile_cover(M, T, k, 1, cover);
         for (a = 0; a < na; a++)
-            if (!M->d->arrays[a].streamed) ws += servet__tile_lines(M, a, cover, NULL, NULL) * line;
-        fits = ws <= C->usable && servet__tile_sets_fit(M, C, cover, ways);
+            if (C->tlb) ws += servet__tile_pages(M, a, cover) * 4096.0; /* a TLB maps streams too */
+            else if (!M->d->arrays[a].streamed) ws += servet__tile_lines(M, a, cover, NULL, NULL) * line;
+        fits = ws <= C->usable;
+        sets_ok = C->tlb || !fits || servet__tile_sets_fit(M, C, cover, ways);
+        fits = fits && sets_ok;
         if (fits && window && ws > *window) *window = ws;
         servet__tile_cover(M, T, k, 0, cover);
-        for (a = 0; a < na; a++) uni[a] = servet__tile_lines(M, a, cover, NULL, NULL);
-        for (a = 0; a < na; a++) load[a] = (fits || M->d->arrays[a].streamed) ? uni[a] : trip * load[a];
+        for (a = 0; a < na; a++) uni[a] = C->tlb ? servet__tile_pages(M, a, cover) : servet__tile_lines(M, a, cover, NULL, NULL);
+        for (a = 0; a < na; a++) {
+            if (fits || (M->d->arrays[a].streamed && !C->tlb)) {
+                load[a] = uni[a];
+                conf[a] = 0.0;
+            } else {
+                /* lines that would stay but for the sets: conflict misses, one set at a time */
+                conf[a] = trip * conf[a] + (sets_ok ? 0.0 : trip * load[a] - uni[a]);
+                load[a] = trip * load[a];
+            }
+        }
     }
-    for (a = 0; a < na; a++) total += load[a];
+    for (a = 0; a < na; a++) {
+        total += load[a];
+        if (conflict) *conflict += conf[a];
+        if (per_array) per_array[a] = load[a];
+        if (conflict_per_array) conflict_per_array[a] = conf[a];
+    }
     return total;
 }
+/* Is array a walked across its rows by the innermost loop (its contiguous
+   dimension indexed by an outer loop, the innermost loop by another)? */
+static int servet__tile_strided(const servet__tmodel *M, int a) {
+    const servet_tile_array *A = &M->d->arrays[a];
+    int dd, inner = M->n - 1, indexed = 0;
+    if (A->packed || A->loops[A->nloops - 1] == inner) return 0;
+    for (dd = 0; dd < A->nloops; dd++) indexed |= A->loops[dd] == inner;
+    return indexed;
+}
 static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
-    double cost = 0.0, tiles = 1.0, runs = 1.0;
-    int c, l, n = M->n;
+    double cost = 0.0, tiles = 1.0, runs = 1.0, points = 1.0, cover[SERVET_TILE_MAX_LOOPS], stream, bound = 0.0, core;
+    int c, l, a, n = M->n;
+    core = 0.0;
     for (c = 0; c < M->nc; c++)
-        if (M->only < 0 || M->only == c) cost += servet__tile_traffic(M, &M->c[c], T, NULL) * M->c[c].miss_ns;
+        if (M->only < 0 || M->only == c || M->c[c].tlb || c == 0) {
+            double ld[SERVET_TILE_MAX_ARRAYS], cf[SERVET_TILE_MAX_ARRAYS];
+            servet__tile_traffic(M, &M->c[c], T, NULL, NULL, ld, cf);
+            if (c == 0) {
+                /* a run of the innermost loop that misses L1 restarts a stream: the
+                   prefetchers wait for a few misses before they run ahead */
+                servet__tile_cover(M, T, 2 * n - 1, 0, cover);
+                for (a = 0; a < M->d->narrays; a++) {
+                    const servet_tile_array *A = &M->d->arrays[a];
+                    double rows, lpr;
+                    if (A->packed || A->loops[A->nloops - 1] != n - 1) continue;
+                    servet__tile_lines(M, a, cover, &rows, &lpr);
+                    cost += ld[a] / (lpr > 1.0 ? lpr : 1.0) * M->restart_ns;
+                }
+                if (M->only >= 0 && M->only != 0) continue;
+            }
+            for (a = 0, stream = 0.0; a < M->d->narrays; a++) {
+                /* misses of an array walked along its contiguous dimension overlap (the
+                   prefetchers and ~10 misses in flight): L1's with nothing (its fills
+                   take the load ports the work uses), the deeper levels' with the work
+                   and each other, so the busiest bounds them (as in the ECM model);
+                   misses of an array walked across its rows, piled into a few sets or
+                   of a TLB each add their latency step */
+                if (M->c[c].tlb) cost += ld[a] * M->c[c].miss_ns / 2.0;
+                else if (servet__tile_strided(M, a)) cost += ld[a] * M->c[c].miss_ns;
+                else {
+                    cost += cf[a] * M->c[c].miss_ns;
+                    stream += (ld[a] - cf[a]) * M->c[c].miss_ns / SERVET__TILE_MLP;
+                }
+            }
+            if (c == 0) core += stream;
+            else if (stream > bound) bound = stream;
+        }
     for (l = 0; l < n; l++) {
         double N = (double)M->d->loops[l].extent, nt = ceil(N / (double)T[l]);
         tiles *= nt;
+        points *= N;
         if (l < n - 1) runs *= N; /* the innermost loop starts once per point of the others */
         else runs *= nt;
     }
-    return cost + 20.0 * tiles + 1.0 * runs;
+    core += 0.25 * points; /* the work: a cycle per iteration, at least */
+    return cost + (bound > core ? bound : core) + 20.0 * tiles + runs * 1.0;
 }
 /* candidate tiles along a loop of extent N: multiples of m */
 static int servet__tile_candidates(int64_t N, int64_t m, int64_t *out, int max) {
@@ -6744,11 +6849,24 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T) {
         if (M->d->loops[l].extent > Nmax) Nmax = M->d->loops[l].extent;
     }
     nall = servet__tile_candidates(Nmax, m, all, 512);
-    /* square: one size for every loop (clipped to each extent) */
-    for (i = 0; i < nall; i++) {
-        for (l = 0; l < n; l++) trial[l] = all[i] < M->d->loops[l].extent ? all[i] : M->d->loops[l].extent;
-        c = servet__tile_cost(M, trial);
-        if (c < best * (1.0 - 1e-9)) { best = c; memcpy(T, trial, sizeof trial[0] * (size_t)n); }
+    /* square: one size for every loop (clipped to each extent), the
+       cheapest; but not tiling wins when its predicted cost is within
+       SERVET__TILE_MARGIN of that: a tile must pay for the costs the model
+       leaves out (shorter rows, halo rows, the prefetchers' restarts) */
+    {
+        double cost[512];
+        for (i = 0; i < nall; i++) {
+            for (l = 0; l < n; l++) trial[l] = all[i] < M->d->loops[l].extent ? all[i] : M->d->loops[l].extent;
+            cost[i] = servet__tile_cost(M, trial);
+            if (cost[i] < best) best = cost[i];
+        }
+        /* the cheapest; but no tiling at all when it is within the margin */
+        for (i = 0; i < nall; i++)
+            if (cost[i] <= best || (i == nall - 1 && cost[i] <= best * (1.0 + SERVET__TILE_MARGIN))) {
+                for (l = 0; l < n; l++) T[l] = all[i] < M->d->loops[l].extent ? all[i] : M->d->loops[l].extent;
+                if (cost[i] <= best) continue;
+                best = cost[i];
+            }
     }
     if (M->d->square) return best;
     for (pass = 0; pass < 3; pass++) {
@@ -6789,7 +6907,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     servet__tmodel M;
     double t0 = servet__now(), prev_lat = 0.0, ws;
     int64_t full[SERVET_TILE_MAX_LOOPS];
-    int a, l, c, dd, nlev, threads;
+    int a, l, c, i, dd, nlev, threads;
     char nb[16];
     if (!p || !d || !out) return SERVET_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
@@ -6852,7 +6970,8 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         C->usable /= (double)(threads < sharers ? threads : sharers);
         {
             double lat = ci.size_bytes && ci.latency_ns > 0 ? ci.latency_ns : 1.0 + 4.0 * (c - 1) * (c - 1);
-            if (M.nc > 0) M.c[M.nc - 1].miss_ns = 0.5 * (lat - prev_lat > 0.1 ? lat - prev_lat : 0.1);
+            if (M.nc > 0) M.c[M.nc - 1].miss_ns = lat - prev_lat > 0.1 ? lat - prev_lat : 0.1;
+            if (M.nc == 1) M.restart_ns = lat;
             prev_lat = lat;
         }
         M.nc++;
@@ -6860,10 +6979,28 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     if (M.nc == 0) return SERVET_ERROR_NOT_FOUND;
     {
         double mem = p->mem_latency_ns > prev_lat ? p->mem_latency_ns : prev_lat + 60.0;
-        M.c[M.nc - 1].miss_ns = 0.5 * (mem - prev_lat);
+        M.c[M.nc - 1].miss_ns = mem - prev_lat;
+        if (M.nc == 1) M.restart_ns = mem;
+    }
+    M.ncache = M.nc;
+    /* the TLBs: measured reach (pages of 4 KiB), the miss cost from the TLB
+       walk's latency step around it (defaults without the cache probe) */
+    for (i = 0; i < (p->ntlb > 0 ? p->ntlb : 2) && M.nc < 8; i++) {
+        servet__tcache *C = &M.c[M.nc++];
+        double reach = p->ntlb > 0 ? p->tlb_bytes[i] : (i == 0 ? 64.0 : 2048.0) * 4096.0, step;
+        memset(C, 0, sizeof *C);
+        C->tlb = 1;
+        C->level = 100 + i;
+        C->size = reach;
+        C->usable = 0.9 * reach; /* the stack, the code and the loop's other data take a few entries */
+        C->ways = 1;
+        C->line = 4096;
+        step = p->curve_tlb ? servet__curve_at(p->curve_tlb, 2.0 * reach) - servet__curve_at(p->curve_tlb, 0.5 * reach) : 0.0;
+        if (!(step > 0.2)) step = i == 0 ? 2.0 : 20.0;
+        C->miss_ns = step; /* halved in the cost: page walks of independent accesses overlap */
     }
     if (d->level > 0) {
-        for (c = 0; c < M.nc; c++) if (M.c[c].level == d->level) M.only = c;
+        for (c = 0; c < M.ncache; c++) if (M.c[c].level == d->level) M.only = c;
         if (M.only < 0) return SERVET_ERROR_INVALID_ARGUMENT;
     }
     M.line = M.c[0].line;
@@ -6883,13 +7020,13 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     /* nested tiles, one level at a time */
     if (d->all_levels) {
         servet__tmodel Q = M;
-        for (c = 0; c < M.nc && c < 8; c++) {
+        for (c = 0; c < M.ncache && c < 8; c++) {
             servet_tile_level *L = &out->levels[out->nlevels++];
             Q.only = c;
             servet__tile_search(&Q, L->tile);
             L->level = M.c[c].level;
             L->capacity_bytes = M.c[c].usable;
-            servet__tile_traffic(&M, &M.c[c], L->tile, &L->working_set_bytes);
+            servet__tile_traffic(&M, &M.c[c], L->tile, &L->working_set_bytes, NULL, NULL, NULL);
         }
     }
     /* the level, the working set and the reason (step 6) */
@@ -6901,10 +7038,10 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     {
         int target = -1;
         double win[8], compulsory = 0.0;
-        for (c = 0; c < M.nc; c++) {
-            double tr = servet__tile_traffic(&M, &M.c[c], out->tile, &win[c]);
+        for (c = 0; c < M.ncache; c++) {
+            double tr = servet__tile_traffic(&M, &M.c[c], out->tile, &win[c], NULL, NULL, NULL);
             if (M.only >= 0 && c != M.only) continue;
-            if (M.only >= 0 || (target < 0 && !out->untiled && tr <= 0.5 * servet__tile_traffic(&M, &M.c[c], full, NULL)))
+            if (M.only >= 0 || (target < 0 && !out->untiled && tr <= 0.5 * servet__tile_traffic(&M, &M.c[c], full, NULL, NULL, NULL, NULL)))
                 target = c;
         }
         if (target < 0) { /* no tile, or one that helps no level by half: where the reuse is held */
@@ -6913,9 +7050,9 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                 for (l = 0; l < M.n; l++) cover[l] = (double)full[l];
                 compulsory += servet__tile_lines(&M, a, cover, NULL, NULL);
             }
-            for (c = 0; c < M.nc && target < 0; c++)
-                if (servet__tile_traffic(&M, &M.c[c], out->tile, NULL) <= 1.05 * compulsory) target = c;
-            if (target < 0) target = M.nc - 1;
+            for (c = 0; c < M.ncache && target < 0; c++)
+                if (servet__tile_traffic(&M, &M.c[c], out->tile, NULL, NULL, NULL, NULL) <= 1.05 * compulsory) target = c;
+            if (target < 0) target = M.ncache - 1;
         }
         out->level = M.c[target].level;
         out->capacity_bytes = M.c[target].usable;
@@ -6924,7 +7061,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     }
     {
         const servet__tcache *C = &M.c[0];
-        for (c = 0; c < M.nc; c++) if (M.c[c].level == out->level) C = &M.c[c];
+        for (c = 0; c < M.ncache; c++) if (M.c[c].level == out->level) C = &M.c[c];
         if (out->untiled)
             snprintf(out->reason, sizeof out->reason,
                      "no tile: the reuse already fits L%d (%.0f KiB usable per thread of %.0f KiB%s); tiling would only "
@@ -6946,7 +7083,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         const servet_tile_array *A = &d->arrays[a];
         int last = A->nloops - 1;
         if (A->packed || A->streamed || last < 1) continue;
-        for (c = 0; c < M.nc; c++) {
+        for (c = 0; c < M.ncache; c++) {
             const servet__tcache *C = &M.c[c];
             double W = (double)C->sets * C->line, S = fmod(M.stride[a][last - 1], W), g, starts;
             int64_t pad;
