@@ -71,8 +71,10 @@
                        servet_comm_curve_count/_get, servet_comm_scaling_count/_get,
                        servet_comm_aggregation_count/_get, servet_comm_pair_count/_get,
                        servet_comm_layer_of, servet_comm_node_of
-   Decisions           servet_choose_placement (threads -> PUs, >>decide),
+   Decisions           servet_choose_tile (tile sizes of a loop nest, >>decide),
+                       servet_choose_placement (threads -> PUs, >>decide),
                        servet_comm_time (message cost between two ranks)
+   Tuning              servet_tune (a model-seeded search, kept per machine, >>tune)
    Inference, offline  servet_sweep (the size schedule over any measurement),
                        servet_infer_caches (curve -> levels, Fig. 2-4),
                        servet_binomial_tail (Fig. 3's model)
@@ -114,6 +116,20 @@
    ============================================================================
    DECISIONS
    ============================================================================
+       servet_tile_desc td = {0};           // a 4096 x 4096 double transpose B = A^T
+       servet_tile tile;
+       td.nloops = 2;
+       td.loops[0] = (servet_tile_loop){"i", 4096};
+       td.loops[1] = (servet_tile_loop){"j", 4096};
+       td.narrays = 2;                      // arrays: the loops that index them,
+       td.arrays[0].nloops = 2; td.arrays[0].loops[0] = 0; td.arrays[0].loops[1] = 1; // A[i][j]
+       td.arrays[1].nloops = 2; td.arrays[1].loops[0] = 1; td.arrays[1].loops[1] = 0; // B[j][i]
+       td.elem_bytes = 8;                   // + halo, streamed, packed, ld, threads, level...
+       servet_choose_tile(prof, &td, &tile);  // tile.tile[0] x tile.tile[1], tile.reason,
+                                            // tile.warnings (rows colliding in sets + padding)
+   The model (reuse and capacity per cache level and TLB, sets, overlap) is
+   one screen at >>decide; `servet tile` is the same from the shell.
+
        int pus[16];
        servet_choose_placement(prof, 16, SERVET_PLACE_SPREAD, pus);  // bandwidth-bound
        servet_choose_placement(prof, 16, SERVET_PLACE_COMPACT, pus); // threads share data
@@ -127,6 +143,17 @@
    for more bytes; past 4 MiB at the 4 MiB bandwidth).
    Decisions read the profile only: deterministic, no measurement, reentrant.
 
+   When the model is not the last word, measure from it and keep the answer:
+
+       static double run(void *user, const int64_t *x) { ... time one run with tile x[0] ... }
+       servet_tune_desc tdesc = {0};
+       tdesc.key = "transpose n=4096 double";
+       tdesc.nparams = 1;
+       tdesc.params[0] = (servet_tune_param){"tile", 8, 512, 8, NULL, 0};
+       tdesc.seed = tile.tile;               // the model's answer
+       int64_t best[1];
+       servet_tune(prof, &tdesc, run, NULL, best, NULL);  // later calls: from the file
+
    ============================================================================
    CACHE FILE
    ============================================================================
@@ -138,6 +165,7 @@
    desc.force / `servet probe --force`. Communication layers live beside them
    in servet-<16 hex digits>.comm, the hex hashing the job layout (nodes'
    fingerprints, every rank's node and binding), written by rank 0.
+   servet_tune keeps its answers in servet-<hash>.tune there, same format.
    Fingerprint: a short text built from cheap reads only (cpuid vendor/model/
    brand on x86, sysconf, /sys/devices/system/{cpu,node}/online, cpu0's sibling
    lists and cpu0's cache files). It changes when the CPU model, the
@@ -227,7 +255,10 @@
           estimate_range_bytes -> range_bytes, apexmap -> apex,
           memory.latency_ns -> memory_latency_ns (top level),
           small_message_* -> small_*.
-          New: servet_probe_name, servet_*_count for every list.
+          New: servet_probe_name, servet_*_count for every list;
+          servet_choose_tile and `servet tile` (the tile-size decision);
+          servet_tune and `servet tune` (tuning kept per machine and key in
+          servet-<hash>.tune, section 8 of the file format).
           Fixed: SPREAD placement compared its counts bytewise (a node of
           more than 255 PUs could miss the better PU); the comm probe
           measures the Fig. 7 rounds again while a pair contradicts its
