@@ -1,4 +1,4 @@
-/* libFuzzer target for the cache-file reader (make fuzz). Built with
+/* libFuzzer target for the cache-file reader and the tuning-file reader (make fuzz). Built with
    FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, so CRC mismatches do not stop
    the parser and the fuzzer reaches every section's bounded reader. After a
    successful parse it does what a user does with a profile: accessors, JSON,
@@ -77,6 +77,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     servet__clear_measured(p);
     free(p);
+    { /* the same bytes as a tuning file (servet_tune's reader) */
+        servet__ctx ctx;
+        servet__tunefile tf;
+        memset(&ctx, 0, sizeof ctx);
+        memset(&tf, 0, sizeof tf);
+        tf.ctx = &ctx;
+        if (servet__parse_image(data, size, FUZZ_FINGERPRINT, &why, servet__tune_section, &tf) == SERVET_OK) {
+            servet_tune_desc d;
+            int32_t i;
+            accepted++;
+            memset(&d, 0, sizeof d);
+            for (i = 0; i < tf.n; i++) {
+                d.key = tf.recs[i].key;
+                d.nparams = tf.recs[i].nparams;
+                if (d.nparams > 0) d.params[0].name = tf.recs[i].names[0];
+                (void)servet__tune_find(&tf, &d);
+            }
+        }
+        servet__free(&ctx, tf.recs);
+    }
     return 0;
 }
 

@@ -152,6 +152,29 @@ int main(int argc, char **argv) {
         free(w3.d);
         servet__comm_free(&ctx0, m);
     }
+    { /* a tuning file (servet_tune): two records, the same fingerprint */
+        servet__tunefile tf;
+        servet__tunerec recs[2];
+        char path[4096];
+        memset(&tf, 0, sizeof tf);
+        memset(recs, 0, sizeof recs);
+        tf.ctx = &ctx0;
+        tf.n = 2;
+        tf.recs = recs;
+        strcpy(recs[0].key, "transpose n=4096 double");
+        recs[0].nparams = 1;
+        strcpy(recs[0].names[0], "tile");
+        recs[0].best[0] = 16;
+        recs[0].best_s = 0.048; recs[0].seed_s = 0.058; recs[0].spread = 0.01;
+        recs[0].evaluations = 4; recs[0].runs = 40; recs[0].when = 1795000000u;
+        strcpy(recs[1].key, "stencil");
+        recs[1].nparams = 2;
+        strcpy(recs[1].names[0], "ti"); strcpy(recs[1].names[1], "tj");
+        recs[1].best[0] = 4092; recs[1].best[1] = -1;
+        recs[1].best_s = 0.035; recs[1].evaluations = 2; recs[1].runs = 21;
+        snprintf(path, sizeof path, "%s/valid-tune.prof", dir);
+        if (servet__tune_write(&tf, dir, path, FUZZ_FINGERPRINT) != SERVET_OK) return 1;
+    }
     free(bad);
     free(w.d);
     printf("seeds written to %s\n", dir);
