@@ -13,11 +13,13 @@ trap 'tests/cluster/cluster.sh down >/dev/null 2>&1; rm -rf "$d"' EXIT
 tests/cluster/cluster.sh up 2 || exit 1
 for k in $(seq 1 "$n"); do
     tests/cluster/cluster.sh mpirun -np 4 "$PWD/tests/test_comm_mpi" --cache-dir "$d/c" --force --expect-layers 2 \
-        --json "$d/r$(printf %02d "$k").json" 2>/dev/null | tail -1 | sed "s/^/  sampled run $k: /"
+        --json "$d/r$(printf %02d "$k").json" 2>"$d/err" | tail -1 | sed "s/^/  sampled run $k: /"
+    grep -E '^FAIL|comm probe:' "$d/err" | sed 's/^/    /' | head -5
 done
 for k in $(seq 1 $(( (n + 1) / 2 ))); do
     tests/cluster/cluster.sh mpirun -np 4 "$PWD/tests/test_comm_mpi" --cache-dir "$d/c" --force --all-pairs --expect-layers 2 \
-        --json "$d/a$(printf %02d "$k").json" 2>/dev/null | tail -1 | sed "s/^/  all-pairs run $k: /"
+        --json "$d/a$(printf %02d "$k").json" 2>"$d/err" | tail -1 | sed "s/^/  all-pairs run $k: /"
+    grep -E '^FAIL|comm probe:' "$d/err" | sed 's/^/    /' | head -5
 done
 python3 - "$d" "$out" <<'PY'
 import json, sys, glob, os
@@ -29,16 +31,16 @@ for f in sorted(glob.glob(d + '/r*.json')) + sorted(glob.glob(d + '/a*.json')):
     rows.append({'run': os.path.basename(f)[:-5], 'layers': len(L), 'intra_node': [x['intra_node'] for x in L],
                  'pairs_measured': len(c['pairs']),
                  'pairs_right': sum(1 for p in c['pairs'] if L[p['layer']]['intra_node'] == p['same_node']),
-                 'noise': round(c['noise'], 3), 'small_message_noise': round(c['small_message_noise'], 3),
-                 'tolerance': round(c['tolerance'], 3), 'small_message_tolerance': round(c['small_message_tolerance'], 3),
+                 'noise': round(c['noise'], 3), 'small_noise': round(c['small_noise'], 3),
+                 'tolerance': round(c['tolerance'], 3), 'small_tolerance': round(c['small_tolerance'], 3),
                  'fig7_latency_us': [round(x['latency_s'] * 1e6, 2) for x in L],
-                 'small_latency_us': [round(x['small_message_latency_s'] * 1e6, 2) for x in L],
+                 'small_latency_us': [round(x['small_latency_s'] * 1e6, 2) for x in L],
                  'bw_4MiB_MBps': [round(x['curve'][-1]['bytes_per_s'] / 1e6) for x in L],
                  'probe_seconds': round(c['probe_seconds'], 2)})
 two = [r for r in rows if r['layers'] == 2]
 summary = {'runs': len(rows), 'runs_with_2_layers': len(two),
            'pairs_right': sum(r['pairs_right'] for r in rows), 'pairs_measured': sum(r['pairs_measured'] for r in rows),
-           'max_tolerance': max(r['tolerance'] for r in rows), 'max_small_message_tolerance': max(r['small_message_tolerance'] for r in rows),
+           'max_tolerance': max(r['tolerance'] for r in rows), 'max_small_tolerance': max(r['small_tolerance'] for r in rows),
            'min_inter_over_intra_8B': min(r['small_latency_us'][1] / r['small_latency_us'][0] for r in two) if two else None,
            'probe_seconds': [min(r['probe_seconds'] for r in rows), max(r['probe_seconds'] for r in rows)]}
 json.dump({'what': 'comm probe stability on the emulated cluster (tests/cluster/stability.sh): 2 network-namespace nodes x 2 '
