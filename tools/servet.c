@@ -650,15 +650,22 @@ static int parse_i64(const char *s, int64_t lo, int64_t *out) {
     *out = (int64_t)v;
     return 1;
 }
-static void print_tile_json(const servet_tile_desc *d, const int64_t *tile) {
-    int l;
+/* {"name": value, ...}: a tile per loop, a tuned point per parameter */
+static void print_values_json(const char *const *names, const int64_t *v, int n) {
+    int k;
     printf("{");
-    for (l = 0; l < d->nloops; l++) {
-        printf("%s", l ? ", " : "");
-        json_string(d->loops[l].name);
-        printf(": %lld", (long long)tile[l]);
+    for (k = 0; k < n; k++) {
+        printf("%s", k ? ", " : "");
+        json_string(names[k]);
+        printf(": %lld", (long long)v[k]);
     }
     printf("}");
+}
+static void print_tile_json(const servet_tile_desc *d, const int64_t *tile) {
+    const char *names[SERVET_TILE_MAX_LOOPS];
+    int l;
+    for (l = 0; l < d->nloops; l++) names[l] = d->loops[l].name;
+    print_values_json(names, tile, d->nloops);
 }
 static int cmd_tile(int argc, char **argv) {
     servet_tile_desc td;
@@ -916,14 +923,10 @@ static double run_command(void *user, const int64_t *x) {
     return result;
 }
 static void print_point_json(const servet_tune_desc *td, const int64_t *x) {
+    const char *names[SERVET_TUNE_MAX_PARAMS];
     int k;
-    printf("{");
-    for (k = 0; k < td->nparams; k++) {
-        printf("%s", k ? ", " : "");
-        json_string(td->params[k].name);
-        printf(": %lld", (long long)x[k]);
-    }
-    printf("}");
+    for (k = 0; k < td->nparams; k++) names[k] = td->params[k].name;
+    print_values_json(names, x, td->nparams);
 }
 static int cmd_tune(int argc, char **argv) {
     servet_tune_desc td;
