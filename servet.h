@@ -61,10 +61,13 @@
      and reported)       uncertainty, OS figures); servet_cache_reported_group_count/_get,
                        servet_cache_shared_group_count/_get (which PUs share a level);
                        servet_cache_pair_count/_get (the measured pairs, Fig. 5);
-                       servet_cache_curve_get; servet_tlb_count, servet_tlb_get
+                       servet_cache_curve_get, servet_tlb_curve_get; servet_tlb_count,
+                       servet_tlb_get
    Memory contention   servet_memory_get; servet_memory_level_count/_get,
-                       servet_memory_group_count/_get; servet_memory_pair_count/_get
-   MultiBSP            servet_mbsp_count, servet_mbsp_get; servet_fit_line
+                       servet_memory_group_count/_get, servet_memory_scaling_count/_get;
+                       servet_memory_pair_count/_get
+   MultiBSP            servet_mbsp_count, servet_mbsp_get, servet_mbsp_hrel_count/_get;
+                       servet_fit_line
    Apex-Map            servet_apex_count, servet_apex_get; servet_apex (ad hoc),
                        servet_apex_mpi; servet_apex_start
    MPI layers          servet_comm_get; servet_comm_layer_count/_get,
@@ -225,6 +228,15 @@
    ============================================================================
    CHANGES
    ============================================================================
+   0.3.0  (in progress)
+          Comm probe: sends from one buffer and receives into another, both
+          touched before timing, with OSU's warm-up (the curve read large
+          messages up to 2.3x slower than osu_latency; why: >>probe-comm).
+          Sharing in one shape: servet_cache_shared_group_* and
+          servet_memory_group_* list every PU, singletons included (a
+          private cache is {0} {1} ..., as the OS reports it); the JSON's
+          shared_by likewise. One `servet` command, MPI-enabled whenever
+          mpicc is found (bin/servet-mpi is gone).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -441,8 +453,9 @@ SERVET_API int servet_cache_count(const servet_profile *p);
 SERVET_API servet_result servet_cache_get(const servet_profile *p, int level, servet_cache_info *out);
 /* Which PUs share cache level `level`, as the OS reports it and as the
    shared-cache probe measured it: group g's PU OS indices into pus[0..max),
-   its size in *npus (may exceed max). The measured groups list PUs that
-   share the level with another PU; none when it is private. */
+   its size in *npus (may exceed max). Both in one shape: every PU is in
+   exactly one group, a private cache is one group per PU ({0} {1} ...).
+   A PU outside the process's cpuset (not measured) is listed alone. */
 SERVET_API int servet_cache_reported_group_count(const servet_profile *p, int level);
 SERVET_API servet_result servet_cache_reported_group_get(const servet_profile *p, int level, int g, int *pus, int max,
                                                          int *npus);
@@ -467,6 +480,11 @@ SERVET_API servet_result servet_memory_level_get(const servet_profile *p, int le
 SERVET_API int servet_memory_group_count(const servet_profile *p, int level);
 SERVET_API servet_result servet_memory_group_get(const servet_profile *p, int level, int g, int *pus, int max,
                                                  int *npus);
+/* How a level's first group fills: point i = the aggregate copy bandwidth
+   with the group's first i + 1 PUs copying at once (*pu: the PU added). */
+SERVET_API int servet_memory_scaling_count(const servet_profile *p, int level);
+SERVET_API servet_result servet_memory_scaling_get(const servet_profile *p, int level, int i, int *pu,
+                                                   double *bytes_per_s);
 
 /* MultiBSP (servet probe mbsp): the machine as <p_i, m_i, g_i, L_i>, levels
    1..count as in the paper (level 0, the PUs, left out). g in flops per
@@ -482,6 +500,10 @@ typedef struct servet_mbsp_level {
 } servet_mbsp_level;
 SERVET_API int servet_mbsp_count(const servet_profile *p);
 SERVET_API servet_result servet_mbsp_get(const servet_profile *p, int level, servet_mbsp_level *out);
+/* The measured h-relations behind a level's fit (first component): point i
+   = h words, T(h) flops. */
+SERVET_API int servet_mbsp_hrel_count(const servet_profile *p, int level);
+SERVET_API servet_result servet_mbsp_hrel_get(const servet_profile *p, int level, int i, double *h, double *t_flops);
 /* Least squares y = slope x + intercept, with R^2 (may be NULL). */
 SERVET_API servet_result servet_fit_line(const double *x, const double *y, int n, double *slope, double *intercept,
                                          double *r2);
@@ -658,6 +680,9 @@ typedef struct servet_curve {
 
 /* The cache probe's latency curve, owned by p (NOT_FOUND if it did not run). */
 SERVET_API servet_result servet_cache_curve_get(const servet_profile *p, const servet_curve **out);
+/* Its TLB walk (one line per 4 KiB page), whose steps are servet_tlb_get's
+   reaches; owned by p (NOT_FOUND if none was measured). */
+SERVET_API servet_result servet_tlb_curve_get(const servet_profile *p, const servet_curve **out);
 
 typedef struct servet_cache_level {
     double size_bytes;
@@ -956,6 +981,12 @@ static void servet__sb_printf(servet__sb *b, const char *fmt, ...) {
     k = vsnprintf(room ? b->buf + b->len : NULL, room, fmt, ap);
     va_end(ap);
     if (k > 0) b->len += (size_t)k;
+}
+
+/* strip trailing blanks in place */
+static void servet__rtrim(char *s) {
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n')) s[--n] = 0;
 }
 
 /* ========================================================================== >>profile
@@ -1289,11 +1320,15 @@ static uint64_t servet__u64(double v) {
     return (uint64_t)(v + 0.5);
 }
 
-/* groups of a group_of[] array (root = smallest member), in order of first PU */
+/* groups of a group_of[] array (root = smallest member), in order of first
+   PU, singletons included: a PU that shares with nobody (group_of -1) is a
+   group of its own, so measured and reported sharing have one shape (the
+   OS lists a private cache as one group per PU). */
+static int servet__group_root(const int32_t *group_of, int i) { return group_of[i] < 0 || group_of[i] == i; }
 static int servet__group_count(const servet_profile *p, const int32_t *group_of) {
     int i, n = 0;
     if (!group_of) return 0;
-    for (i = 0; i < p->npus; i++) if (group_of[i] == i) n++;
+    for (i = 0; i < p->npus; i++) n += servet__group_root(group_of, i);
     return n;
 }
 /* group g of a group_of[] array: PU OS indices */
@@ -1303,10 +1338,15 @@ static servet_result servet__group_get(const servet_profile *p, const int32_t *g
     if (!group_of) return SERVET_ERROR_NOT_FOUND;
     for (i = 0; i < p->npus; i++) {
         int k;
-        if (group_of[i] != i) continue; /* i is the root (smallest index) of its group */
+        if (!servet__group_root(group_of, i)) continue;
         if (seen++ != g) continue;
-        for (k = 0; k < p->npus; k++)
-            if (group_of[k] == i) { if (n < max) pus[n] = p->pus[k].os_index; n++; }
+        if (group_of[i] < 0) {
+            if (max > 0) pus[0] = p->pus[i].os_index;
+            n = 1;
+        } else {
+            for (k = 0; k < p->npus; k++)
+                if (group_of[k] == i) { if (n < max) pus[n] = p->pus[k].os_index; n++; }
+        }
         *npus = n;
         return SERVET_OK;
     }
@@ -1432,6 +1472,11 @@ servet_result servet_cache_curve_get(const servet_profile *p, const servet_curve
     *out = p->curve;
     return p->curve ? SERVET_OK : SERVET_ERROR_NOT_FOUND;
 }
+servet_result servet_tlb_curve_get(const servet_profile *p, const servet_curve **out) {
+    if (!p || !out) return SERVET_ERROR_INVALID_ARGUMENT;
+    *out = p->curve_tlb;
+    return p->curve_tlb ? SERVET_OK : SERVET_ERROR_NOT_FOUND;
+}
 int servet_tlb_count(const servet_profile *p) { return p ? p->ntlb : 0; }
 servet_result servet_tlb_get(const servet_profile *p, int i, double *reach_bytes) {
     if (!p || !reach_bytes) return SERVET_ERROR_INVALID_ARGUMENT;
@@ -1469,6 +1514,17 @@ servet_result servet_memory_group_get(const servet_profile *p, int level, int g,
     if (!p || !npus || (max > 0 && !pus)) return SERVET_ERROR_INVALID_ARGUMENT;
     return servet__group_get(p, servet__mem_groups(p, level), g, pus, max, npus);
 }
+int servet_memory_scaling_count(const servet_profile *p, int level) {
+    if (!p || level < 1 || level > servet_memory_level_count(p)) return 0;
+    return p->memory->levels[level - 1].nscale;
+}
+servet_result servet_memory_scaling_get(const servet_profile *p, int level, int i, int *pu, double *bytes_per_s) {
+    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (i < 0 || i >= servet_memory_scaling_count(p, level)) return SERVET_ERROR_NOT_FOUND;
+    if (pu) *pu = p->memory->levels[level - 1].scale_pus[i];
+    if (bytes_per_s) *bytes_per_s = p->memory->levels[level - 1].scale_bw[i];
+    return SERVET_OK;
+}
 int servet_memory_pair_count(const servet_profile *p) { return p && p->memory ? p->memory->npairs : 0; }
 servet_result servet_memory_pair_get(const servet_profile *p, int i, int *a, int *b, double *bandwidth) {
     if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
@@ -1496,6 +1552,16 @@ servet_result servet_mbsp_get(const servet_profile *p, int level, servet_mbsp_le
     o->pus_per_component = M->pus_per_component;
     o->g_range[0] = M->g_min; o->g_range[1] = M->g_max;
     o->L_range[0] = M->L_min; o->L_range[1] = M->L_max;
+    return SERVET_OK;
+}
+int servet_mbsp_hrel_count(const servet_profile *p, int level) {
+    return p && level >= 1 && level <= p->nmbsp ? p->mbsp[level - 1].nh : 0;
+}
+servet_result servet_mbsp_hrel_get(const servet_profile *p, int level, int i, double *h, double *t_flops) {
+    if (!p) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (i < 0 || i >= servet_mbsp_hrel_count(p, level)) return SERVET_ERROR_NOT_FOUND;
+    if (h) *h = p->mbsp[level - 1].h[i];
+    if (t_flops) *t_flops = p->mbsp[level - 1].t_flops[i];
     return SERVET_OK;
 }
 int servet_apex_count(const servet_profile *p) { return p ? p->napex : 0; }
@@ -1686,6 +1752,7 @@ static servet_result servet__topo_extract(servet_profile *p, hwloc_topology_t t)
     o = hwloc_get_obj_by_type(t, HWLOC_OBJ_PACKAGE, 0);
     if (o) model = hwloc_obj_get_info_by_name(o, "CPUModel");
     snprintf(p->cpu_model, sizeof p->cpu_model, "%s", model ? model : "unknown");
+    servet__rtrim(p->cpu_model); /* cpuid pads some brand strings with blanks */
     if (gethostname(p->hostname, sizeof p->hostname) != 0) snprintf(p->hostname, sizeof p->hostname, "unknown");
     p->hostname[sizeof p->hostname - 1] = 0;
 
@@ -4310,6 +4377,35 @@ servet_result servet_apex_mpi(const servet_apex_desc *desc, servet_apex_point *o
       scalability (Fig. 10b): k = 1, 2, 4 .. all rank-disjoint measured
       pairs of the layer exchanging the Fig. 7 message at the same time,
       mean one-way time per message.
+   Buffers, as applications and the OSU benchmarks communicate: every rank
+   sends from one buffer and receives into another (a halo exchange packs
+   into one and unpacks from the other), both allocated and touched before
+   any timing and reused across repeats, and every timed run starts after
+   OSU's warm-up (servet__comm_drive). Up to 0.2 the probe's responder
+   received into a buffer and sent the same buffer back, and its curve read
+   large messages 1.75-2.3x slower than osu_latency (issue 17). Why, measured
+   on this project's 2-vCPU Zen 5 VM, Open MPI 4.1.4, 2 ranks on one node,
+   one-way time (medians of 3 rounds):
+       bytes    one buffer   two buffers   two, send buffer rewritten
+                                           before each send (memset
+                                           subtracted)
+       64 KiB    10.7 us       6.5 us        10.3 us
+       1 MiB    113.8 us      53.5 us       120.1 us
+       4 MiB    441.8 us     215.2 us       452.0 us
+   and with --mca btl_vader_single_copy_mechanism none (copy-in/copy-out
+   through the shared-memory segment) one and two buffers cost the same,
+   52-72 us at 1 MiB, 215-254 us at 4 MiB. So it is not the buffer count
+   but whether the bytes were just written: above the eager limit vader's
+   single copy (CMA, process_vm_readv) has the receiver's core read the
+   sender's pages, and with one buffer those lines were written a moment
+   before by the previous receive, so every message pulls modified lines
+   out of the other core's caches (which, in a VM, may sit on another
+   die); a send buffer only read stays clean and is served at twice the
+   rate. Copy-in/copy-out always writes the segment, hence no difference.
+   A code that packs its send buffer right before each send pays the
+   "rewritten" column; the curve is the OSU one (clean send buffer), which
+   is what the OSU benchmarks and the issue's acceptance compare against.
+   tools/bench_comm.c measures the rewritten case beside it.
    Idle ranks never spin: with more ranks than cores (emulated clusters,
    oversubscribed nodes) a spinning rank steals the core of a measuring
    one and shared-memory latencies read as milliseconds. Ranks that wait do
@@ -4578,8 +4674,12 @@ static void servet__mpi_bcast(void *buf, int count, MPI_Datatype type, int root,
    this step is still being measured. */
 static void servet__comm_step_end(MPI_Comm comm, int measured) { servet__mpi_barrier(comm, measured); }
 
+/* The probe's buffers: one allocation, the send half first, the receive
+   half SERVET__COMM_BUF bytes further (why two: see the banner). */
+#define SERVET__COMM_BUF ((size_t)4 << 20)
 /* Rank b's side: execute rank a's orders until STOP. */
 static void servet__comm_serve(MPI_Comm comm, int a, char *buf) {
+    char *sbuf = buf, *rbuf = buf + SERVET__COMM_BUF;
     for (;;) {
         int32_t ctl[4], it, k;
         char ack = 0;
@@ -4588,43 +4688,47 @@ static void servet__comm_serve(MPI_Comm comm, int a, char *buf) {
         MPI_Send(&ack, 0, MPI_CHAR, a, SERVET__TAG_CTL, comm); /* ready */
         for (it = 0; it < ctl[3]; it++) {
             if (ctl[0] == SERVET__CTL_PINGPONG) {
-                MPI_Recv(buf, ctl[1], MPI_CHAR, a, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
-                MPI_Send(buf, ctl[1], MPI_CHAR, a, SERVET__TAG_DATA, comm);
+                MPI_Recv(rbuf, ctl[1], MPI_CHAR, a, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
+                MPI_Send(sbuf, ctl[1], MPI_CHAR, a, SERVET__TAG_DATA, comm);
             } else if (ctl[0] == SERVET__CTL_MANY) {
                 for (k = 0; k < ctl[2]; k++)
-                    MPI_Recv(buf + (size_t)k * (size_t)ctl[1], ctl[1], MPI_CHAR, a, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
+                    MPI_Recv(rbuf + (size_t)k * (size_t)ctl[1], ctl[1], MPI_CHAR, a, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
                 MPI_Send(&ack, 1, MPI_CHAR, a, SERVET__TAG_DATA, comm);
             } else {
-                MPI_Recv(buf, ctl[1] * ctl[2], MPI_CHAR, a, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
+                MPI_Recv(rbuf, ctl[1] * ctl[2], MPI_CHAR, a, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
                 MPI_Send(&ack, 1, MPI_CHAR, a, SERVET__TAG_DATA, comm);
             }
         }
     }
 }
-/* Rank a's side: one timed run of `iters` iterations of `mode` with rank b.
-   Ping-pong returns the one-way time per message, the others the time of
-   one iteration (the messages and the acknowledgement). */
+/* Rank a's side: one timed run of `iters` iterations of `mode` with rank b,
+   after iters/16 + 1 untimed ones (OSU's warm-up, "skip": the first
+   iterations after a pause pay for cold caches, a cold TLB and, on a
+   fresh pair, the connection). Ping-pong returns the one-way time per
+   message, the others the time of one iteration (the messages and the
+   acknowledgement). */
 static double servet__comm_drive(MPI_Comm comm, int b, char *buf, int mode, int bytes, int count, int iters) {
+    char *sbuf = buf, *rbuf = buf + SERVET__COMM_BUF;
     int32_t ctl[4];
-    int it, k;
+    int it, k, warm = iters / 16 + 1;
     char ack;
-    double t0;
-    ctl[0] = mode; ctl[1] = bytes; ctl[2] = count; ctl[3] = iters;
+    double t0 = 0.0;
+    ctl[0] = mode; ctl[1] = bytes; ctl[2] = count; ctl[3] = warm + iters;
     MPI_Send(ctl, 4, MPI_INT32_T, b, SERVET__TAG_CTL, comm);
     /* b may leave the preceding barrier up to a sleep period after a (its
-       barrier can wait on a sleeping rank): start the clock once b is here */
+       barrier can wait on a sleeping rank): start once b is here */
     MPI_Recv(&ack, 0, MPI_CHAR, b, SERVET__TAG_CTL, comm, MPI_STATUS_IGNORE);
-    t0 = MPI_Wtime();
-    for (it = 0; it < iters; it++) {
+    for (it = 0; it < warm + iters; it++) {
+        if (it == warm) t0 = MPI_Wtime();
         if (mode == SERVET__CTL_PINGPONG) {
-            MPI_Send(buf, bytes, MPI_CHAR, b, SERVET__TAG_DATA, comm);
-            MPI_Recv(buf, bytes, MPI_CHAR, b, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
+            MPI_Send(sbuf, bytes, MPI_CHAR, b, SERVET__TAG_DATA, comm);
+            MPI_Recv(rbuf, bytes, MPI_CHAR, b, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
         } else if (mode == SERVET__CTL_MANY) {
             for (k = 0; k < count; k++)
-                MPI_Send(buf + (size_t)k * (size_t)bytes, bytes, MPI_CHAR, b, SERVET__TAG_DATA, comm);
+                MPI_Send(sbuf + (size_t)k * (size_t)bytes, bytes, MPI_CHAR, b, SERVET__TAG_DATA, comm);
             MPI_Recv(&ack, 1, MPI_CHAR, b, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
         } else {
-            MPI_Send(buf, bytes * count, MPI_CHAR, b, SERVET__TAG_DATA, comm);
+            MPI_Send(sbuf, bytes * count, MPI_CHAR, b, SERVET__TAG_DATA, comm);
             MPI_Recv(&ack, 1, MPI_CHAR, b, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
         }
     }
@@ -4666,7 +4770,7 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
     const int agg_n = 32;
     static const int agg_sizes[] = {8, 64, 512, 4096, 32768};
     const int nagg = (int)(sizeof agg_sizes / sizeof agg_sizes[0]);
-    size_t bufbytes = (size_t)4 << 20, maxpairs;
+    size_t bufbytes = 2 * SERVET__COMM_BUF, maxpairs;
     servet__pairres *sel = NULL;
     double *vals = NULL, *allv = NULL, *lvals = NULL, *lall = NULL, t0 = MPI_Wtime();
     int32_t *plan = NULL, *iters = NULL;
@@ -4679,7 +4783,9 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
     ok = sel && buf;
     MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm);
     if (!allok) { servet__free(c, sel); servet__free(c, buf); return SERVET_ERROR_OUT_OF_MEMORY; }
-    memset(buf, 1, bufbytes);
+    /* touched before any timing, as OSU's set_buffer: no page fault is timed */
+    memset(buf, 'a', SERVET__COMM_BUF);
+    memset(buf + SERVET__COMM_BUF, 'b', SERVET__COMM_BUF);
     /* every rank selects the same pairs: same classes, same seed */
     npairs = servet__select_pairs_by(m->nranks, servet__comm_relation, m, NULL, d->all_pairs, 0x5e47e7u, sel,
                                      (int)maxpairs, &nclasses);
@@ -5115,6 +5221,7 @@ static void servet__write_topology(servet__wbuf *w, const servet_profile *p) {
 static void servet__read_topology(servet__rbuf *r, servet_profile *p) {
     int i;
     servet__get_str(r, p->cpu_model, sizeof p->cpu_model);
+    servet__rtrim(p->cpu_model); /* files written before 0.3 kept cpuid's padding */
     servet__get_str(r, p->hostname, sizeof p->hostname);
     p->memory_bytes = servet__get_u64(r);
     for (i = 0; i < 8; i++) p->probe_seconds[i] = servet__get_f64(r);
