@@ -18,9 +18,11 @@ FUZZ_SECONDS ?= 60
 
 all: check-deps lib tools examples tests
 
+# what make probe / make test need: tools/deps.sh holds the one package list
+# and installs what is missing (root or password-less sudo), else says how
 check-deps:
 	@pkg-config --atleast-version=2.0 hwloc 2>/dev/null || { \
-	  echo "servet: hwloc >= 2.0 not found by pkg-config; on Debian: apt-get install libhwloc-dev hwloc pkg-config" >&2; exit 1; }
+	  echo "servet: hwloc >= 2.0 not found by pkg-config; 'tools/deps.sh probe' installs it (or: apt-get install $$(tools/deps.sh list))" >&2; exit 1; }
 
 lib: lib/libservet.a
 lib/libservet.a: servet_impl.c servet.h
@@ -29,26 +31,25 @@ lib/libservet.a: servet_impl.c servet.h
 	ar rcs $@ lib/servet_impl.o
 
 MPICC   := $(shell command -v mpicc 2>/dev/null)
-ifneq ($(MPICC),)
-TOOLS   += bin/servet-mpi
+NPROC   := $(shell nproc 2>/dev/null || echo 2)
+# One `servet` command: MPI-enabled whenever mpicc is found (it calls MPI_Init
+# only when a launcher started it, so every other command works as without
+# MPI); make MPI=0 builds it without MPI.
+ifeq ($(MPI),0)
+SERVET_CC := $(CC)
+SERVET_MPI_FLAGS :=
+else ifneq ($(MPICC),)
+SERVET_CC := $(MPICC)
+SERVET_MPI_FLAGS := -DSERVET_USE_MPI
 TESTS   += tests/test_comm_mpi
+else
+SERVET_CC := $(CC)
+SERVET_MPI_FLAGS :=
 endif
 tools: $(TOOLS)
-# the MPI flavour of the command (mpicc found): MPI-only features enabled
-bin/servet-mpi: tools/servet.c tools/cachesim.h servet.h
-	@mkdir -p bin
-	$(MPICC) -DSERVET_USE_MPI $(ALL_CFLAGS) -o $@ tools/servet.c $(LDLIBS)
-# make MPI=1: bin/servet itself is the MPI build (mpirun -np N bin/servet probe --only comm);
-# by default bin/servet stays MPI-free and the MPI build is bin/servet-mpi
-ifeq ($(MPI),1)
 bin/servet: tools/servet.c tools/cachesim.h servet.h
 	@mkdir -p bin
-	$(MPICC) -DSERVET_USE_MPI $(ALL_CFLAGS) -o $@ tools/servet.c $(LDLIBS)
-else
-bin/servet: tools/servet.c tools/cachesim.h servet.h
-	@mkdir -p bin
-	$(CC) $(ALL_CFLAGS) -o $@ tools/servet.c $(LDLIBS)
-endif
+	$(SERVET_CC) $(SERVET_MPI_FLAGS) $(ALL_CFLAGS) -o $@ tools/servet.c $(LDLIBS)
 
 bin/bench_accuracy: tools/bench_accuracy.c tools/cachesim.h servet.h
 	@mkdir -p bin
@@ -114,12 +115,18 @@ tests/test_faults: tests/test_faults.c tests/harness.h tests/helpers.h servet.h
 tests/test_compile_two_tu: tests/tu_a.c tests/tu_b.c servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/tu_a.c tests/tu_b.c $(LDLIBS)
 
-# The main job: build, probe this machine, write the cache, print the profile.
-probe: all
+# The main job: install what is missing, build the library and the command
+# (every core), probe this machine, write the cache, print the profile.
+probe:
+	@tools/deps.sh probe
+	@$(MAKE) --no-print-directory -j$(NPROC) lib bin/servet
 	./bin/servet probe
 	./bin/servet show
 
-test: all
+# The test suite: install what is missing, build everything (every core), run.
+test:
+	@tools/deps.sh test
+	@$(MAKE) --no-print-directory -j$(NPROC) all
 	./tests/run.sh
 
 # the whole suite N times, failures counted per check (a flaky check shows up here, not at CI)
@@ -131,16 +138,18 @@ test-repeat: all
 test-cluster: all
 	./tests/cluster/run_tests.sh
 
-# issue 5: the comm probe's curve vs a plain ping-pong side by side (one node,
-# 2 ranks), and as root the emulated cluster's runs and the same comparison there
+# issues 5 and 17: the comm probe's curve vs an OSU-style ping-pong side by
+# side, 3 runs on one node (2 ranks) and, as root, 3 on the emulated cluster
+# (4 ranks on 2 nodes) plus the cluster's probe runs and stability
 bench-comm: all bin/bench_comm
-	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1 \
-	  mpirun -np 2 ./bin/bench_comm bench_data/comm_vs_pingpong_node.json 9
+	for i in 1 2 3; do OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+	  mpirun -np 2 ./bin/bench_comm bench_data/comm_vs_pingpong_node_run$$i.json 9 || exit 1; done
 	@if [ "$$(id -u)" = 0 ]; then \
 	  BENCH_OUT=bench_data/comm_cluster_runs.json ./tests/cluster/run_tests.sh && \
 	  ./tests/cluster/stability.sh bench_data/comm_cluster_stability.json 10 && \
 	  SERVET_CLUSTER_ID=b$$$$ ./tests/cluster/cluster.sh up 2 && \
-	  SERVET_CLUSTER_ID=b$$$$ ./tests/cluster/cluster.sh mpirun -np 4 $(CURDIR)/bin/bench_comm bench_data/comm_vs_pingpong_cluster.json 7; \
+	  for i in 1 2 3; do SERVET_CLUSTER_ID=b$$$$ ./tests/cluster/cluster.sh mpirun -np 4 $(CURDIR)/bin/bench_comm \
+	    bench_data/comm_vs_pingpong_cluster_run$$i.json 7 || break; done; \
 	  rc=$$?; SERVET_CLUSTER_ID=b$$$$ ./tests/cluster/cluster.sh down; exit $$rc; \
 	else echo "not root: the emulated-cluster part of bench-comm skipped"; fi
 
@@ -156,7 +165,6 @@ install: all
 	install -m 644 servet.h $(DESTDIR)$(PREFIX)/include/servet.h
 	install -m 644 lib/libservet.a $(DESTDIR)$(PREFIX)/lib/libservet.a
 	install -m 755 bin/servet $(DESTDIR)$(PREFIX)/bin/servet
-	if [ -x bin/servet-mpi ]; then install -m 755 bin/servet-mpi $(DESTDIR)$(PREFIX)/bin/servet-mpi; fi
 	sed -e 's|@PREFIX@|$(PREFIX)|g' servet.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/servet.pc
 
 clean:
