@@ -146,8 +146,20 @@ if [ "$mode" = all ]; then
   expect_rc 0 "json from cache" ./bin/servet json --no-probe
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); c=j["caches"][0]; assert j["machine"]["from_file"] and c["level"]==1 and "size_bytes" in c and "latency_ns" in c and "shared_by" in c and "memory_latency_ns" in j and "ref_bandwidth_bytes_per_s" in j["memory"]' "$tmp/out" \
     && ok || bad "json schema"
+  # one sharing shape: measured and reported groups both list every PU once, singletons included
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); n=len(j["machine"]["pu_os_index"]); cs=[c for c in j["caches"] if "shared_by" in c]; assert cs; assert all(sorted(p for g in c[k] for p in g)==sorted(j["machine"]["pu_os_index"]) for c in cs for k in ("shared_by","reported_shared_by") if c[k])' "$tmp/out" \
+    && ok || { bad "json sharing shape"; grep -o '"[a-z_]*shared_by":[^a-z]*' "$tmp/out" >&2; }
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); m=j["mbsp"]; a=j["apex"]; assert isinstance(m["levels"],list) and len(a["points"])>0 and "bandwidth_bytes_per_s" in a["points"][0]' "$tmp/out" \
     && ok || bad "json mbsp/apex"
+  expect_rc 0 "show from cache" ./bin/servet show --no-probe
+  awk 'length($0) > 100 { print "  too wide (" length($0) "): " $0; bad = 1 } END { exit bad }' "$tmp/out" >&2 && ok || bad "servet show wider than 100 columns"
+  # progress on a terminal (script(1) gives the command one), none when piped
+  if command -v script >/dev/null; then
+    script -qec "./bin/servet probe --only topology,apex --quick --force --cache-dir $tmp/ttycache" /dev/null >"$tmp/tty" 2>&1
+    grep -q "probing apex" "$tmp/tty" && ok || { bad "no progress on a terminal"; tail -3 "$tmp/tty" >&2; }
+  fi
+  expect_rc 0 "probe piped" ./bin/servet probe --only topology,apex --quick --force --cache-dir "$tmp/ttycache"
+  grep -q "probing" "$tmp/err" && bad "progress printed into a pipe" || ok
   # servet tile: bad input exits 2 with a message, a described nest gets its tile as JSON
   expect_rc 2 "tile without loops" ./bin/servet tile --array A:i,j --elem 8
   expect_rc 2 "tile without arrays" ./bin/servet tile --loop i=100 --elem 8
@@ -184,24 +196,30 @@ if [ "$mode" = all ]; then
     && ok || { bad "tune from cache"; cat "$tmp/out" >&2; }
   expect_rc 0 "apex ad hoc" ./bin/servet apex --memory 1048576 --alpha 0.5,1 --block 1,64 --accesses 65536
   [ "$(grep -c '^ *0.5 \| *1 ' "$tmp/out")" -ge 1 ] && ok || { bad "apex output"; cat "$tmp/out" >&2; }
-  expect_rc 1 "apex --mpi without MPI says so" ./bin/servet apex --mpi
+  # the command built without MPI (make MPI=0 does it): says so, and how to get it
+  compile "servet without MPI" ${CC:-cc} -std=c99 -Wall -Wextra -Werror -O1 $HW -o "$tmp/servet-nompi" tools/servet.c $LIBS
+  expect_rc 1 "apex --mpi without MPI says so" "$tmp/servet-nompi" apex --mpi
   grep -q "built without MPI" "$tmp/err" && ok || bad "apex --mpi message"
-  if [ -x bin/servet-mpi ] && command -v mpirun >/dev/null; then
+  # the default build: one command, MPI-enabled whenever mpicc was found
+  mpi_build=0
+  ./bin/servet --version | grep -q "with MPI" && mpi_build=1
+  if command -v mpicc >/dev/null; then [ $mpi_build = 1 ] && ok || bad "mpicc found but bin/servet is not MPI-enabled"; fi
+  if [ $mpi_build = 1 ] && command -v mpirun >/dev/null; then
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
-      expect_rc 0 "apex over 2 MPI ranks" timeout 120 mpirun -np 2 ./bin/servet-mpi apex --mpi --memory 1048576 \
+      expect_rc 0 "apex over 2 MPI ranks" timeout 120 mpirun -np 2 ./bin/servet apex --mpi --memory 1048576 \
       --alpha 0.01,1 --block 1,64 --accesses 16384
     grep -q "Apex-Map over 2 MPI ranks" "$tmp/out" && [ "$(grep -cE '^ +(0.01|1) ' "$tmp/out")" -eq 4 ] && ok \
       || { bad "apex MPI output"; cat "$tmp/out" >&2; }
   fi
   echo "== MPI communication layers"
-  expect_rc 1 "comm probe without MPI says so" ./bin/servet probe --only comm
-  grep -q "built without it" "$tmp/err" && grep -q "mpirun -np N bin/servet-mpi" "$tmp/err" && ok || bad "no-MPI comm message"
-  if [ -x bin/servet-mpi ] && [ -x tests/test_comm_mpi ] && command -v mpirun >/dev/null; then
+  expect_rc 1 "comm probe without MPI says so" "$tmp/servet-nompi" probe --only comm
+  grep -q "built without it" "$tmp/err" && grep -q "mpirun -np N bin/servet" "$tmp/err" && ok || bad "no-MPI comm message"
+  if [ $mpi_build = 1 ] && [ -x tests/test_comm_mpi ] && command -v mpirun >/dev/null; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
       OMPI_MCA_mpi_yield_when_idle=1
-    expect_rc 1 "comm probe outside mpirun says what it needs" ./bin/servet-mpi probe --only comm
+    expect_rc 1 "comm probe outside mpirun says what it needs" ./bin/servet probe --only comm
     grep -q "MPI" "$tmp/err" && grep -q "at least 2 ranks" "$tmp/err" && ok || bad "outside-mpirun message"
-    expect_rc 1 "comm probe with one rank says what it needs" timeout 120 mpirun -np 1 ./bin/servet-mpi probe --only comm
+    expect_rc 1 "comm probe with one rank says what it needs" timeout 120 mpirun -np 1 ./bin/servet probe --only comm
     grep -q "at least 2 MPI ranks" "$tmp/err" && ok || bad "one-rank message"
     echo "  one node, 2 ranks: one layer, measured, then read"
     run_prog timeout 300 mpirun -np 2 ./tests/test_comm_mpi --cache-dir "$tmp/comm" --force --expect-layers 1 --expect-from-file 0
@@ -222,14 +240,13 @@ if [ "$mode" = all ]; then
       fi
       chmod 700 "$tmp/ro"
     else bad "no .comm file written"; fi
-    expect_rc 0 "mpirun -np 2 servet-mpi probe --only comm" timeout 300 mpirun -np 2 ./bin/servet-mpi probe --only comm --quick
+    expect_rc 0 "mpirun -np 2 servet probe --only comm" timeout 300 mpirun -np 2 ./bin/servet probe --only comm --quick
     grep -q "MPI communication: 2 ranks on 1 node, 1 layer" "$tmp/out" && ok || { bad "CLI comm output"; cat "$tmp/out" >&2; }
-    expect_rc 0 "mpirun -np 2 servet-mpi json" timeout 300 mpirun -np 2 ./bin/servet-mpi json --only comm
+    expect_rc 0 "mpirun -np 2 servet json" timeout 300 mpirun -np 2 ./bin/servet json --only comm
     python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["comm"]; L=c["layers"][0]; assert c["ranks"]==2 and len(c["layers"])==1 and c["from_file"] and len(L["curve"])==23 and L["curve"][-1]["bytes"]==4194304 and "latency_s" in L and L["pairs"]==[[0,1]] and len(L["scaling"]["concurrent"])>=1 and len(L["scaling"]["aggregation"])==5' "$tmp/out" \
       && ok || bad "json comm schema"
-    expect_rc 0 "mpirun -np 2 servet-mpi plot" timeout 300 mpirun -np 2 ./bin/servet-mpi plot "$tmp/cplot" --only comm
-    grep -q '<svg' "$tmp/cplot/comm_heatmap.svg" 2>/dev/null && grep -q 'polyline' "$tmp/cplot/comm_curves.svg" 2>/dev/null \
-      && ok || bad "plot wrote no comm SVGs"
+    expect_rc 0 "mpirun -np 2 servet plot" timeout 300 mpirun -np 2 ./bin/servet plot "$tmp/cplot" --only comm
+    run_prog python3 tests/check_svg.py "$tmp/cplot" comm_heatmap.svg comm_curves.svg
     unset OMPI_MCA_mpi_yield_when_idle
     if command -v mpicc.mpich >/dev/null && command -v mpirun.mpich >/dev/null; then
       echo "  MPICH (mpicc.mpich / mpirun.mpich), one node, 2 ranks"
@@ -245,8 +262,8 @@ if [ "$mode" = all ]; then
   expect_rc 2 "apex bad alpha" ./bin/servet apex --alpha 2
   expect_rc 2 "apex bad block" ./bin/servet apex --block x
   expect_rc 0 "plot" ./bin/servet plot "$tmp/plot" --no-probe
-  grep -q '<svg' "$tmp/plot/apexmap.svg" 2>/dev/null && ok || bad "plot wrote no Apex-Map SVG"
-  grep -q '<svg' "$tmp/plot/cache_curve.svg" 2>/dev/null && ok || bad "plot wrote no SVG"
+  # one chart per probe with a curve or a surface; each parses, has axes and a legend, and no text cut off
+  run_prog python3 tests/check_svg.py "$tmp/plot" cache_curve.svg memory.svg mbsp.svg apexmap.svg
   expect_rc 0 "path" ./bin/servet path
 fi
 if command -v valgrind >/dev/null && [ -x bin/servet ]; then

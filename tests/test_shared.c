@@ -203,7 +203,35 @@ static void test_pair_counts_and_placement(void) {
     }
 }
 
+/* One sharing shape (issue 15): every PU in exactly one group, singletons
+   included, for measured groups as for the OS's. */
+static void test_group_shape_singletons(void) {
+    servet_profile *p = synthetic("pack:1 core:4 pu:1");
+    int32_t all_alone[4] = {-1, -1, -1, -1}, mixed[4] = {0, 0, -1, -1}, none[4] = {0, 0, 0, 0};
+    char buf[256];
+    CHECK(p && p->npus == 4, "4 PUs");
+    if (!p) return;
+    CHECK(servet__group_count(p, all_alone) == 4, "a private level: one group per PU (%d)", servet__group_count(p, all_alone));
+    group_list(p, all_alone, buf, sizeof buf);
+    CHECK(!strcmp(buf, "{0}{1}{2}{3}"), "private groups listed as singletons: %s", buf);
+    CHECK(servet__group_count(p, mixed) == 3, "a pair and two singletons: 3 groups (%d)", servet__group_count(p, mixed));
+    group_list(p, mixed, buf, sizeof buf);
+    CHECK(!strcmp(buf, "{0,1}{2}{3}"), "mixed groups in order of first PU: %s", buf);
+    CHECK(servet__group_count(p, none) == 1, "one group of all PUs");
+    group_list(p, none, buf, sizeof buf);
+    CHECK(!strcmp(buf, "{0,1,2,3}"), "one shared instance: %s", buf);
+    {
+        int pus[4], np = -1;
+        /* the OS view of the same synthetic machine has the same shape */
+        CHECK(servet_cache_reported_group_count(p, 1) == 4 || servet_cache_reported_group_count(p, 1) == 0,
+              "reported L1 groups: one per PU or none (%d)", servet_cache_reported_group_count(p, 1));
+        CHECK(servet__group_get(p, all_alone, 4, pus, 4, &np) == SERVET_ERROR_NOT_FOUND, "group 4 of 4 not found");
+    }
+    servet_close(p);
+}
+
 int main(void) {
+    test_group_shape_singletons();
     test_dunnington_sharing();
     test_finis_terrae_memory();
     test_memory_levels_noise();

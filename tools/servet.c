@@ -43,7 +43,7 @@ static const char *usage_text =
     "  --only LIST         comma-separated probes: topology,cache,shared,memory,mbsp,apex,comm\n"
     "                      (probe: all node probes; show/json/plot: whatever is cached).\n"
     "                      comm: MPI layers, MPI build under a launcher with >= 2 ranks:\n"
-    "                        mpirun -np N bin/servet-mpi probe --only comm\n"
+    "                        mpirun -np N bin/servet probe --only comm\n"
     "  --all-pairs         shared/memory/comm: measure every PU / rank pair, not one per relation\n"
     "  --force             re-run the probes even if cached\n"
     "  --no-probe          fail instead of probing when nothing is cached\n"
@@ -65,9 +65,23 @@ static void log_stderr(void *user, servet_log_level level, const char *msg) {
             level == SERVET_LOG_ERROR ? "error" : level == SERVET_LOG_WARN ? "warning" : "info", msg);
 }
 
+/* On a terminal only (main sets it when stderr is one): which probe, how
+   far, and the time left from the rate so far. */
+static double mono(void);
 static void progress_tty(void *user, const char *probe, double f) {
+    static char current[32];
+    static double start;
+    double now = mono();
     (void)user;
-    fprintf(stderr, "\rservet: probing %-9s %3.0f%%%s", probe, 100.0 * f, f >= 1.0 ? "\n" : "");
+    if (strncmp(current, probe, sizeof current - 1) != 0) {
+        snprintf(current, sizeof current, "%s", probe);
+        start = now;
+    }
+    if (f >= 1.0) fprintf(stderr, "\rservet: probing %-9s 100%%  done in %.1f s          \n", probe, now - start);
+    else if (f > 0.02 && now - start > 0.5)
+        fprintf(stderr, "\rservet: probing %-9s %3.0f%%  about %.0f s left   ", probe, 100.0 * f,
+                (now - start) * (1.0 - f) / f + 0.5);
+    else fprintf(stderr, "\rservet: probing %-9s %3.0f%%                    ", probe, 100.0 * f);
     fflush(stderr);
 }
 
@@ -88,24 +102,98 @@ static const char *method_name(servet_cache_method m) {
     }
 }
 
+/* ---- show: 100 columns at most. Tokens are appended to a line and the
+   line wraps, indented, before it would pass the right edge. ---- */
+#define SHOW_COLUMNS 100
+static int show_col;
+static const char *show_indent = "";
+static void wrap_start(const char *head, const char *indent) {
+    show_col = printf("%s", head);
+    show_indent = indent;
+}
+static void wrap_put(const char *tok) {
+    int n = (int)strlen(tok);
+    if (show_col + 1 + n > SHOW_COLUMNS && show_col > (int)strlen(show_indent)) show_col = printf("\n%s", show_indent) - 1;
+    show_col += printf(" %s", tok);
+}
+static void wrap_end(void) { printf("\n"); show_col = 0; }
+
+/* a PU list as ranges, the way hwloc and taskset write cpusets: {0-3,8,10-11} */
+static void pu_ranges(const int *pus, int n, char *out, size_t cap) {
+    int i = 0;
+    size_t len = 0;
+    out[0] = 0;
+    len += (size_t)snprintf(out + len, cap - len, "{");
+    while (i < n && len < cap) {
+        int j = i;
+        while (j + 1 < n && pus[j + 1] == pus[j] + 1) j++;
+        if (j > i) len += (size_t)snprintf(out + len, cap - len, "%s%d-%d", i ? "," : "", pus[i], pus[j]);
+        else len += (size_t)snprintf(out + len, cap - len, "%s%d", i ? "," : "", pus[i]);
+        i = j + 1;
+    }
+    if (len < cap) snprintf(out + len, cap - len, "}");
+}
+typedef servet_result (*group_getter)(const servet_profile *, int, int, int *, int, int *);
+static int group_sort_cmp(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+/* every group of a level; a level of singletons only reads "private, one per PU" */
+static void print_groups(const char *head, group_getter get, const servet_profile *p, int level) {
+    static int pus[4096];
+    int g, np, largest = 0, count = 0;
+    char tok[256];
+    for (g = 0; get(p, level, g, pus, 0, &np) == SERVET_OK; g++) {
+        if (np > largest) largest = np;
+        count++;
+    }
+    wrap_start(head, "        ");
+    if (count == 0) wrap_put("(none)");
+    else if (largest == 1) {
+        snprintf(tok, sizeof tok, "private (%d PU%s, one group each)", count, count == 1 ? "" : "s");
+        wrap_put(tok);
+    } else {
+        for (g = 0; get(p, level, g, pus, 4096, &np) == SERVET_OK; g++) {
+            int m = np < 4096 ? np : 4096;
+            qsort(pus, (size_t)m, sizeof pus[0], group_sort_cmp);
+            pu_ranges(pus, m, tok, sizeof tok);
+            wrap_put(tok);
+        }
+    }
+    wrap_end();
+}
+/* "private" or "N PUs" (the largest group), measured when the shared probe ran */
+static void sharing_summary(const servet_profile *p, int level, int measured, char *out, size_t cap) {
+    int g, np, largest = 0;
+    group_getter get = measured ? servet_cache_shared_group_get : servet_cache_reported_group_get;
+    for (g = 0; get(p, level, g, NULL, 0, &np) == SERVET_OK; g++) if (np > largest) largest = np;
+    if (largest == 0) snprintf(out, cap, "-");
+    else if (largest == 1) snprintf(out, cap, "private%s", measured ? "" : " (OS)");
+    else snprintf(out, cap, "%d PUs%s", largest, measured ? "" : " (OS)");
+}
+
 static void print_pair_ratios(const servet_profile *p, int levels) {
     int level, i, a, b;
     double r, thr;
+    char head[64], tok[96];
     for (level = 1; level <= levels; level++) {
         if (servet_cache_pair_get(p, level, 0, NULL, NULL, NULL, &thr) != SERVET_OK) continue;
-        printf("    L%d pairs (threshold %.2f):", level, thr);
-        for (i = 0; servet_cache_pair_get(p, level, i, &a, &b, &r, NULL) == SERVET_OK; i++)
-            printf(" %d-%d %.2f%s", a, b, r, r > thr ? " (shared)" : r > 1.15 ? " (contends, below threshold)" : "");
-        printf("\n");
+        snprintf(head, sizeof head, "    L%d pairs (threshold %.2f):", level, thr);
+        wrap_start(head, "        ");
+        for (i = 0; servet_cache_pair_get(p, level, i, &a, &b, &r, NULL) == SERVET_OK; i++) {
+            snprintf(tok, sizeof tok, "%d-%d %.2f%s", a, b, r, r > thr ? " (shared)" : r > 1.15 ? " (contends)" : "");
+            wrap_put(tok);
+        }
+        wrap_end();
     }
 }
 static void print_memory_pairs(const servet_profile *p, double ref) {
     int i, a, b;
     double bw;
-    printf("    pairs:");
-    for (i = 0; servet_memory_pair_get(p, i, &a, &b, &bw) == SERVET_OK; i++)
-        printf(" %d-%d %.2f GB/s (%.0f%%)", a, b, bw / 1e9, 100 * bw / ref);
-    printf("\n");
+    char tok[96];
+    wrap_start("    pairs:", "        ");
+    for (i = 0; servet_memory_pair_get(p, i, &a, &b, &bw) == SERVET_OK; i++) {
+        snprintf(tok, sizeof tok, "%d-%d %.2f GB/s (%.0f%%)", a, b, bw / 1e9, 100 * bw / ref);
+        wrap_put(tok);
+    }
+    wrap_end();
 }
 
 static void show_comm(const servet_profile *p) {
@@ -158,7 +246,7 @@ static void show(const servet_profile *p, const servet_desc *d) {
     servet_machine_get(p, &m);
     servet_cache_path(d, path, sizeof path);
     human_bytes((double)m.memory_bytes, a, sizeof a);
-    printf("machine     %s on %s: %d PUs, %d cores, %d package%s, %d NUMA node%s, %s\n", m.cpu_model,
+    printf("machine     %s on %s\n            %d PUs, %d cores, %d package%s, %d NUMA node%s, %s\n", m.cpu_model,
            m.hostname, m.pus, m.cores, m.packages, m.packages == 1 ? "" : "s", m.numa_nodes,
            m.numa_nodes == 1 ? "" : "s", a);
     printf("cache file  %s (%s)\n", path[0] ? path : "(none)", m.from_file ? "read from the file" : "probed now");
@@ -174,12 +262,13 @@ static void show(const servet_profile *p, const servet_desc *d) {
         if (sep[0] == ',') printf("\n");
     }
 
-    printf("\n%-6s %-12s %-20s %-12s %-5s %-5s %-9s %-14s %s\n", "level", "measured", "hit latency",
-           "OS reports", "ways", "line", "shared by", "method", "note");
+    /* 100 columns at most; the details of a level on the line below it */
+    printf("\n%-6s %-10s %-19s %-10s %-4s %-4s %-13s %s\n", "level", "measured", "hit latency", "OS says", "ways",
+           "line", "shared by", "method");
     n = servet_cache_count(p);
     for (i = 0; i < n; i++) {
         servet_cache_info c;
-        char lat[32], note[96] = "";
+        char lat[32], note[128] = "", shared[32];
         servet_cache_get(p, i + 1, &c);
         if (c.size_bytes) human_bytes((double)c.size_bytes, a, sizeof a);
         else snprintf(a, sizeof a, "-");
@@ -188,50 +277,54 @@ static void show(const servet_profile *p, const servet_desc *d) {
         if (c.size_bytes && c.latency_cycles > 0) snprintf(lat, sizeof lat, "%.2f ns %5.1f cyc", c.latency_ns, c.latency_cycles);
         else if (c.size_bytes) snprintf(lat, sizeof lat, "%.2f ns", c.latency_ns);
         else snprintf(lat, sizeof lat, "-");
+        sharing_summary(p, i + 1, (m.probes & SERVET_PROBE_SHARED) != 0, shared, sizeof shared);
         if (c.size_bytes && c.reported_size_bytes) {
             double r = (double)c.size_bytes / (double)c.reported_size_bytes;
             if (c.size_bytes != c.reported_size_bytes)
-                snprintf(note, sizeof note, "DISAGREES: measured is %.1f%% of reported", 100.0 * r);
+                snprintf(note, sizeof note, "DISAGREES with the OS: measured is %.1f%% of reported", 100.0 * r);
             else if (c.estimate_bytes != c.size_bytes)
-                snprintf(note, sizeof note, "confirmed (estimate %.4g KiB)", (double)c.estimate_bytes / 1024.0);
+                snprintf(note, sizeof note, "confirms the OS figure (estimate %.4g KiB)", (double)c.estimate_bytes / 1024.0);
         } else if (c.size_bytes && !c.reported_size_bytes) {
             snprintf(note, sizeof note, "not reported by the OS");
         } else if (!c.size_bytes && (m.probes & SERVET_PROBE_CACHE)) {
             snprintf(note, sizeof note, "no step measured");
         }
-        printf("L%-5d %-12s %-20s %-12s %-5d %-5d %-9d %-14s %s\n", c.level, a, lat, b, c.reported_ways, c.line_bytes,
-               c.reported_pus_per_instance, method_name(c.method), note);
+        printf("L%-5d %-10s %-19s %-10s %-4d %-4d %-13s %s\n", c.level, a, lat, b, c.reported_ways, c.line_bytes,
+               shared, method_name(c.method));
+        if (note[0]) printf("%-6s %s\n", "", note);
         if (c.size_bytes && c.range_bytes[1] > c.range_bytes[0]) {
             char lo[32], hi[32];
             human_bytes((double)c.range_bytes[0], lo, sizeof lo);
             human_bytes((double)c.range_bytes[1], hi, sizeof hi);
-            printf("%-6s %-12s the data fit any size in [%s, %s] as well\n", "", "", lo, hi);
+            printf("%-6s the data fit any size in [%s, %s] as well\n", "", lo, hi);
+        }
+    }
+    if (m.probes & SERVET_PROBE_CACHE) {
+        printf("%-6s %-10s %.2f ns\n", "memory", "", m.memory_latency_ns);
+        if (servet_tlb_count(p)) {
+            printf("TLB reach steps (a walk of one line per 4 KiB page):");
+            for (i = 0; i < servet_tlb_count(p); i++) {
+                double reach = 0.0;
+                servet_tlb_get(p, i, &reach);
+                human_bytes(reach, a, sizeof a);
+                printf(" %s", a);
+            }
+            printf("\n");
         }
     }
     if (m.probes & SERVET_PROBE_SHARED) {
-        printf("\nshared caches (measured; OS-reported in brackets)\n");
+        printf("\nshared caches: the groups of PUs that share one instance of a level\n");
         for (i = 0; i < n; i++) {
-            int g, pus[1024], np, k;
-            printf("  L%d:", i + 1);
-            for (g = 0; servet_cache_shared_group_get(p, i + 1, g, pus, 1024, &np) == SERVET_OK; g++) {
-                printf(" {");
-                for (k = 0; k < np && k < 1024; k++) printf("%s%d", k ? "," : "", pus[k]);
-                printf("}");
-            }
-            if (g == 0) printf(" private");
-            printf("   [");
-            for (g = 0; servet_cache_reported_group_get(p, i + 1, g, pus, 1024, &np) == SERVET_OK; g++) {
-                printf("%s{", g ? " " : "");
-                for (k = 0; k < np && k < 1024; k++) printf("%s%d", k ? "," : "", pus[k]);
-                printf("}");
-            }
-            printf("]\n");
+            char head[32];
+            snprintf(head, sizeof head, "  L%-2d measured:", i + 1);
+            print_groups(head, servet_cache_shared_group_get, p, i + 1);
+            print_groups("      OS says: ", servet_cache_reported_group_get, p, i + 1);
         }
         print_pair_ratios(p, n);
     }
     if (m.probes & SERVET_PROBE_MEMORY) {
         servet_memory_info mi;
-        int lv, g, pus[1024], np, k;
+        int lv;
         servet_memory_get(p, &mi);
         printf("\nmemory: one PU copies at %.2f GB/s (tolerance %.0f%%, %d pairs measured)\n",
                mi.ref_bandwidth_bytes_per_s / 1e9, 100 * mi.tolerance, servet_memory_pair_count(p));
@@ -239,14 +332,9 @@ static void show(const servet_profile *p, const servet_desc *d) {
         for (lv = 1; lv <= servet_memory_level_count(p); lv++) {
             servet_memory_level_info li;
             servet_memory_level_get(p, lv, &li);
-            printf("  overhead level %d: %.2f GB/s per PU in a pair (%.0f%% of alone), groups", lv,
+            printf("  overhead level %d: %.2f GB/s per PU in a pair (%.0f%% of alone)\n", lv,
                    li.bandwidth_bytes_per_s / 1e9, 100 * li.ratio);
-            for (g = 0; servet_memory_group_get(p, lv, g, pus, 1024, &np) == SERVET_OK; g++) {
-                printf(" {");
-                for (k = 0; k < np && k < 1024; k++) printf("%s%d", k ? "," : "", pus[k]);
-                printf("}");
-            }
-            printf("\n");
+            print_groups("    groups", servet_memory_group_get, p, lv);
         }
         print_memory_pairs(p, mi.ref_bandwidth_bytes_per_s);
     }
@@ -261,7 +349,7 @@ static void show(const servet_profile *p, const servet_desc *d) {
         printf("]  (g flops/word, L flops)\n");
         for (i = 1; i <= servet_mbsp_count(p); i++) {
             servet_mbsp_get(p, i, &ml);
-            printf("  level %d: %d component%s of %d PUs, R^2 %.3f, g %.1f..%.1f, L %.0f..%.0f over components, r %.2f GFlop/s per PU\n",
+            printf("  level %d: %d component%s of %d PUs, R^2 %.3f, g %.1f..%.1f, L %.0f..%.0f, r %.2f GFlop/s/PU\n",
                    i, ml.components, ml.components == 1 ? "" : "s", ml.pus_per_component, ml.r2, ml.g_range[0],
                    ml.g_range[1], ml.L_range[0], ml.L_range[1], ml.flops_per_s / 1e9);
         }
@@ -271,6 +359,18 @@ static void show(const servet_profile *p, const servet_desc *d) {
         servet_apex_point ap;
         double last_alpha = -1;
         printf("\nApex-Map (GB/s, all threads; rows alpha, columns L words)\n");
+        {
+            int k;
+            double first_alpha = 0;
+            printf("  %-12s", "L words");
+            for (k = 0; k < servet_apex_count(p); k++) {
+                servet_apex_get(p, k, &ap);
+                if (k == 0) first_alpha = ap.alpha;
+                if (ap.alpha != first_alpha) break;
+                printf(" %8d", ap.block_words);
+            }
+            printf("\n");
+        }
         for (i = 0; i < servet_apex_count(p); i++) {
             servet_apex_get(p, i, &ap);
             if (ap.alpha != last_alpha) {
@@ -281,68 +381,237 @@ static void show(const servet_profile *p, const servet_desc *d) {
         }
         printf("\n");
     }
-    if (m.probes & SERVET_PROBE_CACHE) {
-        printf("memory %-12s %.2f ns\n", "", m.memory_latency_ns);
-        if (servet_tlb_count(p)) {
-            printf("\nTLB reach steps (walk of one line per 4 KiB page):");
-            for (i = 0; i < servet_tlb_count(p); i++) {
-                double reach = 0.0;
-                servet_tlb_get(p, i, &reach);
-                human_bytes(reach, a, sizeof a);
-                printf(" %s", a);
-            }
-            printf("\n");
-        }
-    }
     show_comm(p);
 }
 
-/* ---- plot: SVG of the latency curve and its gradient (Fig. 2) ---- */
-static void svg_curve(FILE *f, const char *title, const char *xlabel, const double *x, const double *y, int n, int ylog,
-                      const double *marks, int nmarks, double yref) {
-    const double W = 760, H = 300, L = 70, R = 20, T = 30, B = 40;
-    double xmin = log2(x[0]), xmax = log2(x[n - 1]), ymin = 1e300, ymax = -1e300;
-    int i;
-    for (i = 0; i < n; i++) {
-        double v = ylog ? log10(y[i]) : y[i];
-        if (v < ymin) ymin = v;
-        if (v > ymax) ymax = v;
+/* ---- plot: one SVG per probe with a curve or a surface. Every chart has
+   its axes (class 'axis': lines, ticks, titles with units) and a legend
+   (class 'legend') inside the picture; tests/check_svg.py checks both. ---- */
+typedef struct chart_series {
+    const char *name, *color;
+    const double *x, *y;
+    int n, dashed, no_points;
+} chart_series;
+typedef struct chart {
+    const char *title, *xlabel, *ylabel;
+    int xlog2;           /* x in bytes-like powers of two, labelled 1K, 1M.. */
+    int xinteger;        /* linear x ticks on whole numbers (counts of PUs) */
+    int ylog;            /* y on a log10 scale */
+    double w, h;
+    const double *marks; /* vertical dashed marks at these x, labelled */
+    const char *const *mark_labels;
+    int nmarks;
+    const char *mark_name; /* the marks' legend entry */
+} chart;
+
+static void svg_begin(FILE *f, double w, double h) {
+    fprintf(f, "<?xml version='1.0' encoding='UTF-8'?>\n<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' height='%.0f' "
+               "viewBox='0 0 %.0f %.0f' font-family='DejaVu Sans, Arial, sans-serif' font-size='11'>\n"
+               "<rect width='100%%' height='100%%' fill='white'/>\n", w, h, w, h);
+}
+static void svg_end(FILE *f) { fprintf(f, "</svg>\n"); }
+static void xml_text(FILE *f, const char *t) {
+    for (; *t; t++) {
+        if (*t == '<') fputs("&lt;", f);
+        else if (*t == '>') fputs("&gt;", f);
+        else if (*t == '&') fputs("&amp;", f);
+        else fputc(*t, f);
     }
+}
+/* a title in one or two lines, each within `width` pixels (0.6 em, 7.8 px,
+   per 13 px character, as tests/check_svg.py counts): split at the space
+   nearest the middle */
+static int svg_title(FILE *f, double x, double y, double width, const char *t) {
+    size_t n = strlen(t), cut = 0, i;
+    if ((double)n * 7.8 <= width) {
+        fprintf(f, "<text x='%.0f' y='%.0f' font-size='13' font-weight='bold'>", x, y);
+        xml_text(f, t);
+        fprintf(f, "</text>\n");
+        return 1;
+    }
+    for (i = 0; i < n; i++)
+        if (t[i] == ' ' && (cut == 0 || labs((long)i - (long)n / 2) < labs((long)cut - (long)n / 2))) cut = i;
+    {
+        char first[512];
+        snprintf(first, sizeof first, "%.*s", (int)cut, t);
+        fprintf(f, "<text x='%.0f' y='%.0f' font-size='13' font-weight='bold'>", x, y);
+        xml_text(f, first);
+        fprintf(f, "</text>\n<text x='%.0f' y='%.0f' font-size='13' font-weight='bold'>", x, y + 16);
+        xml_text(f, t + cut + 1);
+        fprintf(f, "</text>\n");
+    }
+    return 2;
+}
+static void bytes_label(double b, char *out, size_t cap) {
+    if (b >= 1073741824.0) snprintf(out, cap, "%gG", b / 1073741824.0);
+    else if (b >= 1048576.0) snprintf(out, cap, "%gM", b / 1048576.0);
+    else if (b >= 1024.0) snprintf(out, cap, "%gK", b / 1024.0);
+    else snprintf(out, cap, "%g", b);
+}
+/* 1, 2 or 5 times a power of ten, the nearest above `raw` */
+static double nice_step(double raw) {
+    double p = pow(10.0, floor(log10(raw > 0 ? raw : 1.0))), m = raw / p;
+    return (m <= 1.0 ? 1.0 : m <= 2.0 ? 2.0 : m <= 5.0 ? 5.0 : 10.0) * p;
+}
+/* One chart at (ox, oy): title, axes with ticks and titles, the series as
+   lines with points, the marks, a legend in the top left of the plot. */
+static void svg_chart(FILE *f, double ox, double oy, const chart *c, const chart_series *s, int ns) {
+    const double W = c->w, H = c->h, L = 72, R = 20, B = 46;
+    double T, xmin = 1e300, xmax = -1e300, ymin = 1e300, ymax = -1e300;
+    int i, k, lines;
+    fprintf(f, "<g transform='translate(%.0f,%.0f)'>\n", ox, oy);
+    lines = svg_title(f, 10, 18, W - 20, c->title);
+    T = lines == 1 ? 32 : 48;
+    for (k = 0; k < ns; k++)
+        for (i = 0; i < s[k].n; i++) {
+            double xv = c->xlog2 ? log2(s[k].x[i]) : s[k].x[i], yv = c->ylog ? log10(s[k].y[i]) : s[k].y[i];
+            if (!(s[k].y[i] > 0) && c->ylog) continue;
+            if (xv < xmin) xmin = xv;
+            if (xv > xmax) xmax = xv;
+            if (yv < ymin) ymin = yv;
+            if (yv > ymax) ymax = yv;
+        }
+    if (xmin > xmax) { xmin = 0; xmax = 1; }
+    if (ymin > ymax) { ymin = 0; ymax = 1; }
+    if (!c->ylog && ymin > 0 && ymin < 0.5 * ymax) ymin = 0; /* linear: from 0 when it is near */
     if (ymax <= ymin) ymax = ymin + 1;
     if (xmax <= xmin) xmax = xmin + 1;
+    {
+        double pad = (ymax - ymin) * 0.05;
+        ymax += pad;
+        if (c->ylog || ymin > 0) ymin -= pad;
+    }
 #define PX(v) (L + ((v) - xmin) / (xmax - xmin) * (W - L - R))
 #define PY(v) (H - B - ((v) - ymin) / (ymax - ymin) * (H - T - B))
-    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' height='%.0f' font-family='sans-serif' font-size='11'>\n", W, H);
-    fprintf(f, "<rect width='100%%' height='100%%' fill='white'/><text x='%.0f' y='18' font-size='13'>%s</text>\n", L, title);
-    fprintf(f, "<line x1='%.0f' y1='%.0f' x2='%.0f' y2='%.0f' stroke='black'/>\n", L, H - B, W - R, H - B);
-    fprintf(f, "<line x1='%.0f' y1='%.0f' x2='%.0f' y2='%.0f' stroke='black'/>\n", L, T, L, H - B);
-    for (i = (int)ceil(xmin); i <= (int)floor(xmax); i++) {
-        char lab[32];
-        double b = pow(2.0, i);
-        if (b >= 1048576) snprintf(lab, sizeof lab, "%gM", b / 1048576);
-        else if (b >= 1024) snprintf(lab, sizeof lab, "%gK", b / 1024);
-        else snprintf(lab, sizeof lab, "%g", b);
-        fprintf(f, "<line x1='%.1f' y1='%.0f' x2='%.1f' y2='%.0f' stroke='#ddd'/>", PX(i), T, PX(i), H - B);
-        if (i % 2 == 0) fprintf(f, "<text x='%.1f' y='%.0f' text-anchor='middle'>%s</text>\n", PX(i), H - B + 14, lab);
+    fprintf(f, "<g class='axis'>\n<line x1='%.0f' y1='%.0f' x2='%.0f' y2='%.0f' stroke='black'/>"
+               "<line x1='%.0f' y1='%.0f' x2='%.0f' y2='%.0f' stroke='black'/>\n",
+            L, H - B, W - R, H - B, L, T, L, H - B);
+    if (c->xlog2) {
+        int step = (int)(xmax - xmin) > 12 ? 2 : 1;
+        for (i = (int)ceil(xmin); i <= (int)floor(xmax); i++) {
+            char lab[32];
+            fprintf(f, "<line x1='%.1f' y1='%.0f' x2='%.1f' y2='%.0f' stroke='#e4e4e4'/>", PX(i), T, PX(i), H - B);
+            if (i % step == 0) {
+                bytes_label(pow(2.0, i), lab, sizeof lab);
+                fprintf(f, "<text x='%.1f' y='%.0f' text-anchor='middle'>%s</text>\n", PX(i), H - B + 14, lab);
+            }
+        }
+    } else {
+        double step = nice_step((xmax - xmin) / 5.0), v;
+        if (c->xinteger && step < 1.0) step = 1.0;
+        for (v = ceil(xmin / step - 1e-9) * step; v <= xmax + 1e-9 * step; v += step)
+            fprintf(f, "<line x1='%.1f' y1='%.0f' x2='%.1f' y2='%.0f' stroke='#e4e4e4'/><text x='%.1f' y='%.0f' "
+                       "text-anchor='middle'>%g</text>\n", PX(v), T, PX(v), H - B, PX(v), H - B + 14, fabs(v) < 1e-12 ? 0.0 : v);
     }
-    for (i = 0; i <= 4; i++) {
-        double v = ymin + (ymax - ymin) * i / 4.0;
-        fprintf(f, "<text x='%.0f' y='%.1f' text-anchor='end'>%.3g</text>\n", L - 4, PY(v) + 4, ylog ? pow(10, v) : v);
+    if (c->ylog) { /* 1-2-5 ticks per decade, or decades alone when there are many */
+        int d0 = (int)floor(ymin), d1 = (int)ceil(ymax), dd, m, count = 0;
+        static const double mant[3] = {1, 2, 5};
+        int every = d1 - d0 > 3 ? 3 : 1;
+        for (dd = d0; dd <= d1; dd++)
+            for (m = 0; m < 3; m += every) {
+                double v = log10(mant[m]) + dd;
+                if (v < ymin || v > ymax) continue;
+                fprintf(f, "<line x1='%.0f' y1='%.1f' x2='%.0f' y2='%.1f' stroke='#e4e4e4'/><text x='%.0f' y='%.1f' "
+                           "text-anchor='end'>%g</text>\n", L, PY(v), W - R, PY(v), L - 4, PY(v) + 4, pow(10, v));
+                count++;
+            }
+        if (count < 2)
+            for (i = 0; i <= 4; i++) {
+                double v = ymin + (ymax - ymin) * i / 4.0;
+                fprintf(f, "<text x='%.0f' y='%.1f' text-anchor='end'>%.3g</text>\n", L - 4, PY(v) + 4, pow(10, v));
+            }
+    } else {
+        double step = nice_step((ymax - ymin) / 5.0), v;
+        for (v = ceil(ymin / step - 1e-9) * step; v <= ymax + 1e-9 * step; v += step)
+            fprintf(f, "<line x1='%.0f' y1='%.1f' x2='%.0f' y2='%.1f' stroke='#e4e4e4'/><text x='%.0f' y='%.1f' "
+                       "text-anchor='end'>%g</text>\n", L, PY(v), W - R, PY(v), L - 4, PY(v) + 4, fabs(v) < 1e-12 ? 0.0 : v);
     }
-    if (yref > 0 && (ylog ? log10(yref) : yref) >= ymin && (ylog ? log10(yref) : yref) <= ymax)
-        fprintf(f, "<line x1='%.0f' y1='%.1f' x2='%.0f' y2='%.1f' stroke='#999' stroke-dasharray='4'/>\n", L,
-                PY(ylog ? log10(yref) : yref), W - R, PY(ylog ? log10(yref) : yref));
-    for (i = 0; i < nmarks; i++)
-        fprintf(f, "<line x1='%.1f' y1='%.0f' x2='%.1f' y2='%.0f' stroke='red' stroke-dasharray='3'/>"
-                   "<text x='%.1f' y='%.0f' fill='red'>L%d</text>\n",
-                PX(log2(marks[i])), T, PX(log2(marks[i])), H - B, PX(log2(marks[i])) + 3, T + 12, i + 1);
-    fprintf(f, "<polyline fill='none' stroke='#1f77b4' stroke-width='1.5' points='");
-    for (i = 0; i < n; i++) fprintf(f, "%.1f,%.1f ", PX(log2(x[i])), PY(ylog ? log10(y[i]) : y[i]));
-    fprintf(f, "'/>\n");
-    for (i = 0; i < n; i++) fprintf(f, "<circle cx='%.1f' cy='%.1f' r='2' fill='#1f77b4'/>", PX(log2(x[i])), PY(ylog ? log10(y[i]) : y[i]));
-    fprintf(f, "\n<text x='%.0f' y='%.0f' text-anchor='middle'>%s</text>\n</svg>\n", (W + L) / 2, H - 6, xlabel);
+    fprintf(f, "<text x='%.0f' y='%.0f' text-anchor='middle'>", (W + L - R) / 2, H - 10);
+    xml_text(f, c->xlabel);
+    fprintf(f, "</text>\n<text x='14' y='%.0f' text-anchor='middle' transform='rotate(-90 14 %.0f)'>", (T + H - B) / 2,
+            (T + H - B) / 2);
+    xml_text(f, c->ylabel);
+    fprintf(f, "</text>\n</g>\n");
+    for (i = 0; i < c->nmarks; i++) {
+        double xv = c->xlog2 ? log2(c->marks[i]) : c->marks[i];
+        if (xv < xmin || xv > xmax) continue;
+        fprintf(f, "<line x1='%.1f' y1='%.0f' x2='%.1f' y2='%.0f' stroke='#d62728' stroke-dasharray='4 3'/>"
+                   "<text x='%.1f' y='%.0f' fill='#d62728'>%s</text>\n",
+                PX(xv), T, PX(xv), H - B, PX(xv) + 3, H - B - 6 - 12 * (i % 3), c->mark_labels ? c->mark_labels[i] : "");
+    }
+    for (k = 0; k < ns; k++) {
+        fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='1.6'%s points='", s[k].color,
+                s[k].dashed ? " stroke-dasharray='6 4'" : "");
+        for (i = 0; i < s[k].n; i++) {
+            if (c->ylog && !(s[k].y[i] > 0)) continue;
+            fprintf(f, "%.1f,%.1f ", PX(c->xlog2 ? log2(s[k].x[i]) : s[k].x[i]), PY(c->ylog ? log10(s[k].y[i]) : s[k].y[i]));
+        }
+        fprintf(f, "'/>\n");
+        if (!s[k].no_points)
+            for (i = 0; i < s[k].n; i++) {
+                if (c->ylog && !(s[k].y[i] > 0)) continue;
+                fprintf(f, "<circle cx='%.1f' cy='%.1f' r='2.2' fill='%s'/>", PX(c->xlog2 ? log2(s[k].x[i]) : s[k].x[i]),
+                        PY(c->ylog ? log10(s[k].y[i]) : s[k].y[i]), s[k].color);
+            }
+        fprintf(f, "\n");
+    }
+    /* legend: a white box in the top left of the plot area */
+    {
+        int rows = ns + (c->nmarks > 0 && c->mark_name ? 1 : 0), r = 0;
+        size_t widest = 0;
+        for (k = 0; k < ns; k++) if (strlen(s[k].name) > widest) widest = strlen(s[k].name);
+        if (c->nmarks > 0 && c->mark_name && strlen(c->mark_name) > widest) widest = strlen(c->mark_name);
+        fprintf(f, "<g class='legend'><rect x='%.0f' y='%.0f' width='%.0f' height='%d' fill='white' fill-opacity='0.85' "
+                   "stroke='#999'/>\n", L + 8, T + 6, 34 + 6.2 * (double)widest, 6 + 15 * rows);
+        for (k = 0; k < ns; k++, r++) {
+            fprintf(f, "<line x1='%.0f' y1='%.0f' x2='%.0f' y2='%.0f' stroke='%s' stroke-width='2'%s/><text x='%.0f' y='%.0f'>",
+                    L + 14, T + 17 + 15 * r, L + 34, T + 17 + 15 * r, s[k].color, s[k].dashed ? " stroke-dasharray='6 4'" : "",
+                    L + 40, T + 21 + 15 * r);
+            xml_text(f, s[k].name);
+            fprintf(f, "</text>\n");
+        }
+        if (c->nmarks > 0 && c->mark_name) {
+            fprintf(f, "<line x1='%.0f' y1='%.0f' x2='%.0f' y2='%.0f' stroke='#d62728' stroke-dasharray='4 3'/><text x='%.0f' "
+                       "y='%.0f'>", L + 14, T + 17 + 15 * r, L + 34, T + 17 + 15 * r, L + 40, T + 21 + 15 * r);
+            xml_text(f, c->mark_name);
+            fprintf(f, "</text>\n");
+        }
+        fprintf(f, "</g>\n");
+    }
+    fprintf(f, "</g>\n");
 #undef PX
 #undef PY
+}
+/* a colour scale for the heatmaps: blue (low) .. red (high), log scale */
+static void heat_rgb(double t, int *r, int *g, int *b) {
+    if (t < 0) t = 0;
+    if (t > 1) t = 1;
+    *r = (int)(40 + 215 * t);
+    *g = (int)(90 + 90 * (1 - fabs(2 * t - 1)));
+    *b = (int)(40 + 215 * (1 - t));
+}
+static void heat_legend(FILE *f, double x, double y, double lo, double hi, const char *unit) {
+    int i, r, g, b;
+    fprintf(f, "<g class='legend'><text x='%.0f' y='%.0f'>", x, y - 4);
+    xml_text(f, unit);
+    fprintf(f, " (log colour scale)</text>\n");
+    for (i = 0; i < 20; i++) {
+        heat_rgb(i / 19.0, &r, &g, &b);
+        fprintf(f, "<rect x='%.0f' y='%.0f' width='10' height='12' fill='rgb(%d,%d,%d)'/>", x + 10 * i, y, r, g, b);
+    }
+    fprintf(f, "\n<text x='%.0f' y='%.0f'>%.3g</text><text x='%.0f' y='%.0f' text-anchor='end'>%.3g</text></g>\n", x, y + 26,
+            lo, x + 200, y + 26, hi);
+}
+static FILE *plot_open(const char *dir, const char *name, char *path, size_t cap) {
+    FILE *f;
+    snprintf(path, cap, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    if (!f) fprintf(stderr, "servet: cannot write %s: %s\n", path, strerror(errno));
+    return f;
+}
+static void plot_done(FILE *f, const char *path) {
+    fclose(f);
+    printf("wrote %s\n", path);
 }
 
 /* comm_heatmap.svg: latency of every measured rank pair (grey: not
@@ -351,24 +620,25 @@ static void svg_curve(FILE *f, const char *title, const char *xlabel, const doub
 static int plot_comm(const servet_profile *p, const char *dir) {
     servet_comm_info ci;
     servet_comm_layer_info L;
-    char path[4096];
+    char path[4096], title[200];
     FILE *f;
-    int i, a, b, layer, l, n, cell;
-    double lat, lo = 1e300, hi = 0, x[64], y[64], z[64];
+    int i, a, b, layer, l, n, cell, nl, side;
+    static double x[8][64], y[8][64], z[8][64];
+    chart_series ts[8], bs[8];
+    static char names[8][96];
+    static const char *colors[8] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf"};
+    double lat, lo = 1e300, hi = 0;
     if (servet_comm_get(p, &ci) != SERVET_OK) return 0;
     for (i = 0; servet_comm_pair_get(p, i, &a, &b, &lat, &layer) == SERVET_OK; i++) {
         if (lat < lo) lo = lat;
         if (lat > hi) hi = lat;
     }
     cell = ci.ranks <= 32 ? 24 : ci.ranks <= 128 ? 6 : 2;
-    snprintf(path, sizeof path, "%s/comm_heatmap.svg", dir);
-    if (!(f = fopen(path, "w"))) { fprintf(stderr, "servet: cannot write %s\n", path); return 1; }
-    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif' font-size='11'>\n"
-               "<rect width='100%%' height='100%%' fill='white'/><text x='10' y='14' font-size='13'>one-way time of a "
-               "%.0f-byte message between ranks (row, column)</text>\n<text x='10' y='28'>blue %.2f us .. red %.2f us "
-               "(log scale); grey: not measured, labelled with the layer of its relation class</text>\n",
-            60 + cell * ci.ranks + 20 > 660 ? 60 + cell * ci.ranks + 20 : 660, 70 + cell * ci.ranks + 20, ci.message_bytes,
-            lo * 1e6, hi * 1e6);
+    side = 70 + cell * ci.ranks;
+    if (!(f = plot_open(dir, "comm_heatmap.svg", path, sizeof path))) return 1;
+    svg_begin(f, side + 20 > 560 ? side + 20 : 560, side + 76);
+    snprintf(title, sizeof title, "MPI: one-way time of a %.0f-byte message between ranks (row, column)", ci.message_bytes);
+    svg_title(f, 10, 18, (side + 20 > 560 ? side + 20 : 560) - 20, title);
     for (a = 0; a < ci.ranks; a++)
         for (b = 0; b < ci.ranks; b++) {
             double v = -1;
@@ -377,127 +647,367 @@ static int plot_comm(const servet_profile *p, const char *dir) {
             for (k = 0; servet_comm_pair_get(p, k, &la, &lb, &lat, &layer) == SERVET_OK; k++)
                 if ((la == a && lb == b) || (la == b && lb == a)) v = lat;
             if (v > 0) {
-                double t = hi > lo ? (log(v) - log(lo)) / (log(hi) - log(lo)) : 0.5;
+                int r, g, bl;
+                heat_rgb(hi > lo ? (log(v) - log(lo)) / (log(hi) - log(lo)) : 0.5, &r, &g, &bl);
                 fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='rgb(%d,%d,%d)'><title>%d-%d %.2f us</title></rect>\n",
-                        50 + cell * b, 50 + cell * a, cell, cell, (int)(255 * t), (int)(60 + 120 * (1 - t)), (int)(255 * (1 - t)),
-                        a, b, v * 1e6);
+                        60 + cell * b, 60 + cell * a, cell, cell, r, g, bl, a, b, v * 1e6);
             } else {
-                fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='#ccc'/>", 50 + cell * b, 50 + cell * a, cell, cell);
+                fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='#ccc'/>", 60 + cell * b, 60 + cell * a, cell, cell);
                 if (cell >= 20)
-                    fprintf(f, "<text x='%d' y='%d' text-anchor='middle' fill='#555'>L%d</text>", 50 + cell * b + cell / 2,
-                            50 + cell * a + cell / 2 + 4, servet_comm_layer_of(p, a, b, &layer) == SERVET_OK ? layer : -1);
+                    fprintf(f, "<text x='%d' y='%d' text-anchor='middle' fill='#555'>L%d</text>", 60 + cell * b + cell / 2,
+                            60 + cell * a + cell / 2 + 4, servet_comm_layer_of(p, a, b, &layer) == SERVET_OK ? layer : -1);
                 fprintf(f, "\n");
             }
         }
+    fprintf(f, "<g class='axis'><text x='%d' y='50' text-anchor='middle'>rank (column)</text>"
+               "<text x='14' y='%d' text-anchor='middle' transform='rotate(-90 14 %d)'>rank (row)</text>\n",
+            60 + cell * ci.ranks / 2, 60 + cell * ci.ranks / 2, 60 + cell * ci.ranks / 2);
     if (cell >= 20)
         for (a = 0; a < ci.ranks; a++)
-            fprintf(f, "<text x='45' y='%d' text-anchor='end'>%d</text><text x='%d' y='46' text-anchor='middle'>%d</text>\n",
-                    50 + cell * a + cell / 2 + 4, a, 50 + cell * a + cell / 2, a);
-    fprintf(f, "</svg>\n");
-    fclose(f);
-    printf("wrote %s\n", path);
-    snprintf(path, sizeof path, "%s/comm_curves.svg", dir);
-    if (!(f = fopen(path, "w"))) { fprintf(stderr, "servet: cannot write %s\n", path); return 1; }
-    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='760' height='%d' font-family='sans-serif' font-size='11'>\n",
-            310 * 2 * servet_comm_layer_count(p));
-    for (l = 0; servet_comm_layer_get(p, l, &L) == SERVET_OK; l++) {
-        char title[160];
-        for (n = 0; n < 64 && servet_comm_curve_get(p, l, n, &x[n], &y[n], &z[n]) == SERVET_OK; n++) y[n] *= 1e6;
-        for (i = 0; i < n; i++) z[i] /= 1e6;
-        if (n < 2) continue;
-        snprintf(title, sizeof title, "layer %d (%s, ranks %d-%d): one-way time (us) vs message size", l,
+            fprintf(f, "<text x='55' y='%d' text-anchor='end'>%d</text><text x='%d' y='%d' text-anchor='middle'>%d</text>\n",
+                    60 + cell * a + cell / 2 + 4, a, 60 + cell * a + cell / 2, 60 + cell * ci.ranks + 14, a);
+    fprintf(f, "</g>\n");
+    heat_legend(f, 60, side + 20, lo * 1e6, hi * 1e6, "one-way time (us)");
+    fprintf(f, "<text x='60' y='%d' fill='#555'>grey: pair not measured, Lk: the layer of its relation class</text>\n",
+            side + 62);
+    svg_end(f);
+    plot_done(f, path);
+
+    nl = servet_comm_layer_count(p) < 8 ? servet_comm_layer_count(p) : 8;
+    for (l = 0; l < nl && servet_comm_layer_get(p, l, &L) == SERVET_OK; l++) {
+        for (n = 0; n < 64 && servet_comm_curve_get(p, l, n, &x[l][n], &y[l][n], &z[l][n]) == SERVET_OK; n++) {
+            y[l][n] *= 1e6;
+            z[l][n] /= 1e6;
+        }
+        snprintf(names[l], sizeof names[l], "layer %d, %s, ranks %d-%d", l,
                  L.intra_node == 1 ? "intra-node" : L.intra_node == 0 ? "inter-node" : "mixed", L.representative[0],
                  L.representative[1]);
-        fprintf(f, "<g transform='translate(0,%d)'>\n", 620 * l);
-        svg_curve(f, title, "message size (bytes, log2)", x, y, n, 1, NULL, 0, 0);
-        fprintf(f, "</g>\n<g transform='translate(0,%d)'>\n", 620 * l + 310);
-        snprintf(title, sizeof title, "layer %d: bandwidth (MB/s) vs message size", l);
-        svg_curve(f, title, "message size (bytes, log2)", x, z, n, 1, NULL, 0, 0);
-        fprintf(f, "</g>\n");
+        ts[l].name = bs[l].name = names[l];
+        ts[l].color = bs[l].color = colors[l];
+        ts[l].x = bs[l].x = x[l];
+        ts[l].y = y[l];
+        bs[l].y = z[l];
+        ts[l].n = bs[l].n = n;
+        ts[l].dashed = bs[l].dashed = 0;
+        ts[l].no_points = bs[l].no_points = 0;
     }
-    fprintf(f, "</svg>\n");
-    fclose(f);
-    printf("wrote %s\n", path);
+    if (nl > 0) {
+        chart c;
+        memset(&c, 0, sizeof c);
+        c.w = 760;
+        c.h = 330;
+        c.xlog2 = 1;
+        c.ylog = 1;
+        c.xlabel = "message size (bytes)";
+        if (!(f = plot_open(dir, "comm_curves.svg", path, sizeof path))) return 1;
+        svg_begin(f, 760, 660);
+        c.title = "MPI ping-pong per layer: one-way time (Servet Fig. 10c)";
+        c.ylabel = "one-way time (us)";
+        svg_chart(f, 0, 0, &c, ts, nl);
+        c.title = "MPI ping-pong per layer: bandwidth (Servet Fig. 10d)";
+        c.ylabel = "bandwidth (MB/s)";
+        svg_chart(f, 0, 330, &c, bs, nl);
+        svg_end(f);
+        plot_done(f, path);
+    }
+    return 0;
+}
+
+/* cache_curve.svg: the mcalibrator curve with the TLB walk and the detected
+   levels, and its gradient (Servet Fig. 2) */
+static int plot_cache(const servet_profile *p, const char *dir) {
+    static double x[SERVET_CURVE_MAX], y[SERVET_CURVE_MAX], g[SERVET_CURVE_MAX], tx[SERVET_CURVE_MAX], ty[SERVET_CURVE_MAX];
+    static double marks[32];
+    static char labels[32][48];
+    const char *mark_labels[32];
+    const servet_curve *c, *ct = NULL;
+    chart_series s[2];
+    chart ch;
+    char path[4096], sz[32];
+    FILE *f;
+    int i, nm = 0, n, ns = 1;
+    double one = 1.0;
+    if (servet_cache_curve_get(p, &c) != SERVET_OK) return 0;
+    for (i = 0; i < servet_cache_count(p) && nm < 16; i++) {
+        servet_cache_info ci;
+        servet_cache_get(p, i + 1, &ci);
+        if (!ci.size_bytes) continue;
+        human_bytes((double)ci.size_bytes, sz, sizeof sz);
+        snprintf(labels[nm], sizeof labels[nm], "L%d %s", ci.level, sz);
+        marks[nm++] = (double)ci.size_bytes;
+    }
+    for (i = 0; i < servet_tlb_count(p) && nm < 32; i++) {
+        double reach = 0;
+        servet_tlb_get(p, i, &reach);
+        human_bytes(reach, sz, sizeof sz);
+        snprintf(labels[nm], sizeof labels[nm], "TLB%d %s", i + 1, sz);
+        marks[nm++] = reach;
+    }
+    for (i = 0; i < nm; i++) mark_labels[i] = labels[i];
+    n = c->n;
+    for (i = 0; i < n; i++) { x[i] = c->bytes[i]; y[i] = c->ns[i]; }
+    for (i = 0; i + 1 < n; i++) g[i] = y[i + 1] / y[i];
+    memset(s, 0, sizeof s);
+    s[0].name = "random walk, one access per line (ns)";
+    s[0].color = "#1f77b4";
+    s[0].x = x;
+    s[0].y = y;
+    s[0].n = n;
+    if (servet_tlb_curve_get(p, &ct) == SERVET_OK && ct->n > 1) {
+        for (i = 0; i < ct->n; i++) { tx[i] = ct->bytes[i]; ty[i] = ct->ns[i]; }
+        s[1].name = "TLB walk, one line per 4 KiB page (ns)";
+        s[1].color = "#ff7f0e";
+        s[1].x = tx;
+        s[1].y = ty;
+        s[1].n = ct->n;
+        s[1].dashed = 1;
+        ns = 2;
+    }
+    memset(&ch, 0, sizeof ch);
+    ch.w = 760;
+    ch.h = 340;
+    ch.xlog2 = 1;
+    ch.ylog = 1;
+    ch.title = "Cache probe: time per access vs array size (mcalibrator, Servet Fig. 2a)";
+    ch.xlabel = "array size (bytes)";
+    ch.ylabel = "time per access (ns)";
+    ch.marks = marks;
+    ch.mark_labels = mark_labels;
+    ch.nmarks = nm;
+    ch.mark_name = "detected cache levels and TLB reaches";
+    if (!(f = plot_open(dir, "cache_curve.svg", path, sizeof path))) return 1;
+    svg_begin(f, 760, 680);
+    svg_chart(f, 0, 0, &ch, s, ns);
+    if (n > 1) {
+        chart_series gs[2];
+        double gx[2], gy[2];
+        memset(gs, 0, sizeof gs);
+        gs[0].name = "C[k+1] / C[k]";
+        gs[0].color = "#1f77b4";
+        gs[0].x = x;
+        gs[0].y = g;
+        gs[0].n = n - 1;
+        gx[0] = x[0];
+        gx[1] = x[n - 2];
+        gy[0] = gy[1] = one;
+        gs[1].name = "1 (flat)";
+        gs[1].color = "#999999";
+        gs[1].x = gx;
+        gs[1].y = gy;
+        gs[1].n = 2;
+        gs[1].dashed = 1;
+        gs[1].no_points = 1;
+        ch.title = "Cache probe: gradient of the curve (Servet Fig. 2b); steps are levels";
+        ch.ylabel = "gradient";
+        ch.ylog = 0;
+        svg_chart(f, 0, 340, &ch, gs, 2);
+    }
+    svg_end(f);
+    plot_done(f, path);
+    return 0;
+}
+
+/* memory.svg: aggregate copy bandwidth as the first group of each overhead
+   level fills (Servet Fig. 9b), against perfect scaling of one PU alone;
+   with no overhead level, the measured pairs (2 PUs) against it. */
+static int plot_memory(const servet_profile *p, const char *dir) {
+    static double x[9][64], y[9][64];
+    static char names[9][80];
+    static const char *colors[8] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf"};
+    chart_series s[9];
+    chart ch;
+    servet_memory_info mi;
+    char path[4096];
+    FILE *f;
+    int lv, i, ns = 0, maxk = 2, pu, a, b;
+    double bw;
+    if (servet_memory_get(p, &mi) != SERVET_OK) return 0;
+    memset(s, 0, sizeof s);
+    for (lv = 1; lv <= servet_memory_level_count(p) && ns < 8; lv++) {
+        int n = 0;
+        for (i = 0; servet_memory_scaling_get(p, lv, i, &pu, &bw) == SERVET_OK && i < 64; i++) {
+            x[ns][n] = i + 1;
+            y[ns][n++] = bw / 1e9;
+        }
+        if (n == 0) continue;
+        if (n > maxk) maxk = n;
+        snprintf(names[ns], sizeof names[ns], "overhead level %d: its first group filling", lv);
+        s[ns].name = names[ns];
+        s[ns].color = colors[ns % 8];
+        s[ns].x = x[ns];
+        s[ns].y = y[ns];
+        s[ns].n = n;
+        ns++;
+    }
+    if (ns == 0) { /* no level: each measured pair, as 2 PUs copying at once */
+        int n = 0;
+        x[0][n] = 1;
+        y[0][n++] = mi.ref_bandwidth_bytes_per_s / 1e9;
+        for (i = 0; servet_memory_pair_get(p, i, &a, &b, &bw) == SERVET_OK && n < 64; i++) {
+            x[0][n] = 2;
+            y[0][n++] = 2 * bw / 1e9;
+        }
+        s[0].name = "1 PU alone, then each measured pair (sum of both)";
+        s[0].color = colors[0];
+        s[0].x = x[0];
+        s[0].y = y[0];
+        s[0].n = n;
+        ns = 1;
+    }
+    for (i = 0; i < maxk; i++) {
+        x[8][i] = i + 1;
+        y[8][i] = (i + 1) * mi.ref_bandwidth_bytes_per_s / 1e9;
+    }
+    s[ns].name = "perfect scaling of one PU alone";
+    s[ns].color = "#999999";
+    s[ns].x = x[8];
+    s[ns].y = y[8];
+    s[ns].n = maxk;
+    s[ns].dashed = 1;
+    s[ns].no_points = 1;
+    ns++;
+    memset(&ch, 0, sizeof ch);
+    ch.w = 760;
+    ch.h = 340;
+    ch.title = "Memory probe: aggregate copy bandwidth as PUs copy at once (Servet Fig. 9b)";
+    ch.xlabel = "PUs copying at once";
+    ch.xinteger = 1;
+    ch.ylabel = "aggregate bandwidth (GB/s)";
+    if (!(f = plot_open(dir, "memory.svg", path, sizeof path))) return 1;
+    svg_begin(f, 760, 340);
+    svg_chart(f, 0, 0, &ch, s, ns);
+    svg_end(f);
+    plot_done(f, path);
+    return 0;
+}
+
+/* mbsp.svg: per level the measured h-relations T(h) and the fitted line
+   g h + L (MBSPDiscover) */
+static int plot_mbsp(const servet_profile *p, const char *dir) {
+    static double x[16][32], y[16][32], fx[16][2], fy[16][2];
+    static char names[16][96];
+    static const char *colors[8] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf"};
+    chart_series s[16];
+    chart ch;
+    char path[4096];
+    FILE *f;
+    int lv, i, ns = 0;
+    if (servet_mbsp_count(p) == 0) return 0;
+    memset(s, 0, sizeof s);
+    for (lv = 1; lv <= servet_mbsp_count(p) && ns + 2 <= 16; lv++) {
+        servet_mbsp_level m;
+        int n = 0;
+        double hmax = 0;
+        servet_mbsp_get(p, lv, &m);
+        for (i = 0; i < 32 && servet_mbsp_hrel_get(p, lv, i, &x[ns][n], &y[ns][n]) == SERVET_OK; i++) {
+            if (x[ns][n] > hmax) hmax = x[ns][n];
+            n++;
+        }
+        if (n == 0) continue;
+        snprintf(names[ns], sizeof names[ns], "level %d: measured T(h)", lv);
+        s[ns].name = names[ns];
+        s[ns].color = colors[lv % 8];
+        s[ns].x = x[ns];
+        s[ns].y = y[ns];
+        s[ns].n = n;
+        s[ns].dashed = 0;
+        ns++;
+        fx[ns][0] = 0;
+        fx[ns][1] = hmax;
+        fy[ns][0] = m.L;
+        fy[ns][1] = m.g * hmax + m.L;
+        snprintf(names[ns], sizeof names[ns], "level %d fit: g %.1f flops/word, L %.0f flops, R^2 %.3f", lv, m.g, m.L, m.r2);
+        s[ns].name = names[ns];
+        s[ns].color = colors[lv % 8];
+        s[ns].x = fx[ns];
+        s[ns].y = fy[ns];
+        s[ns].n = 2;
+        s[ns].dashed = 1;
+        s[ns].no_points = 1;
+        ns++;
+    }
+    if (ns == 0) return 0;
+    memset(&ch, 0, sizeof ch);
+    ch.w = 760;
+    ch.h = 360;
+    ch.title = "MultiBSP probe: h-relation time T(h) = g h + L per level (MBSPDiscover)";
+    ch.xlabel = "h (words each PU sends and receives)";
+    ch.ylabel = "T(h) (flops)";
+    if (!(f = plot_open(dir, "mbsp.svg", path, sizeof path))) return 1;
+    svg_begin(f, 760, 360);
+    svg_chart(f, 0, 0, &ch, s, ns);
+    svg_end(f);
+    plot_done(f, path);
+    return 0;
+}
+
+/* apexmap.svg: the Apex-Map surface as a heatmap (rows alpha, columns L) */
+static int plot_apex(const servet_profile *p, const char *dir) {
+    double lo = 1e300, hi = 0, alphas[64];
+    int blocks[64], na = 0, nb = 0, k, q, w, h;
+    servet_apex_point ap;
+    char path[4096];
+    FILE *f;
+    if (servet_apex_count(p) == 0) return 0;
+    for (k = 0; k < servet_apex_count(p); k++) {
+        int seen = 0;
+        servet_apex_get(p, k, &ap);
+        if (ap.bandwidth_bytes_per_s < lo) lo = ap.bandwidth_bytes_per_s;
+        if (ap.bandwidth_bytes_per_s > hi) hi = ap.bandwidth_bytes_per_s;
+        for (q = 0; q < na; q++) if (alphas[q] == ap.alpha) seen = 1;
+        if (!seen && na < 64) alphas[na++] = ap.alpha;
+        seen = 0;
+        for (q = 0; q < nb; q++) if (blocks[q] == ap.block_words) seen = 1;
+        if (!seen && nb < 64) blocks[nb++] = ap.block_words;
+    }
+    w = 130 + 70 * nb > 560 ? 130 + 70 * nb : 560;
+    h = 150 + 40 * na;
+    if (!(f = plot_open(dir, "apexmap.svg", path, sizeof path))) return 1;
+    svg_begin(f, w, h);
+    svg_title(f, 10, 18, w - 20, "Apex-Map: aggregate bandwidth (GB/s) by temporal locality alpha and spatial locality L");
+    for (k = 0; k < servet_apex_count(p); k++) {
+        int row = 0, col = 0, r, g, b;
+        double tt;
+        servet_apex_get(p, k, &ap);
+        for (q = 0; q < na; q++) if (alphas[q] == ap.alpha) row = q;
+        for (q = 0; q < nb; q++) if (blocks[q] == ap.block_words) col = q;
+        tt = hi > lo ? (log(ap.bandwidth_bytes_per_s) - log(lo)) / (log(hi) - log(lo)) : 0.5;
+        heat_rgb(tt, &r, &g, &b);
+        fprintf(f, "<rect x='%d' y='%d' width='70' height='40' fill='rgb(%d,%d,%d)' stroke='white'/>"
+                   "<text x='%d' y='%d' text-anchor='middle' fill='white'>%.2f</text>\n",
+                110 + 70 * col, 60 + 40 * row, r, g, b, 145 + 70 * col, 85 + 40 * row, ap.bandwidth_bytes_per_s / 1e9);
+    }
+    fprintf(f, "<g class='axis'>\n");
+    for (q = 0; q < na; q++) fprintf(f, "<text x='104' y='%d' text-anchor='end'>%g</text>\n", 85 + 40 * q, alphas[q]);
+    for (q = 0; q < nb; q++) fprintf(f, "<text x='%d' y='%d' text-anchor='middle'>%d</text>\n", 145 + 70 * q, 74 + 40 * na, blocks[q]);
+    fprintf(f, "<text x='%d' y='%d' text-anchor='middle'>L: block length (words, spatial locality)</text>\n"
+               "<text x='30' y='%d' text-anchor='middle' transform='rotate(-90 30 %d)'>alpha (temporal locality; small = reuse)</text>\n</g>\n",
+            110 + 35 * nb, 92 + 40 * na, 60 + 20 * na, 60 + 20 * na);
+    heat_legend(f, 110, 112 + 40 * na, lo / 1e9, hi / 1e9, "aggregate bandwidth, GB/s");
+    svg_end(f);
+    plot_done(f, path);
     return 0;
 }
 
 static int plot(const servet_profile *p, const char *dir) {
-    char path[4096];
-    FILE *f;
-    double marks[16], x[SERVET_CURVE_MAX], y[SERVET_CURVE_MAX], g[SERVET_CURVE_MAX];
-    int i, nm = 0, n;
-    const servet_curve *c;
-    servet_comm_info ci0;
+    servet_machine_info m;
+    int rc = 0;
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "servet: cannot create %s: %s\n", dir, strerror(errno));
         return 1;
     }
-    if (servet_cache_curve_get(p, &c) != SERVET_OK) c = NULL;
-    if (!c && servet_comm_get(p, &ci0) != SERVET_OK) {
-        fprintf(stderr, "servet: the profile has no cache curve; run 'servet probe --only cache' first\n");
+    servet_machine_get(p, &m);
+    if (!(m.probes & (SERVET_PROBE_CACHE | SERVET_PROBE_MEMORY | SERVET_PROBE_MBSP | SERVET_PROBE_APEX)) &&
+        servet_comm_layer_count(p) == 0) {
+        fprintf(stderr, "servet: the profile has no curve to draw; run 'servet probe' first\n");
         return 1;
     }
-    if (!c) return plot_comm(p, dir);
-    for (i = 0; i < servet_cache_count(p) && nm < 16; i++) {
-        servet_cache_info ci;
-        servet_cache_get(p, i + 1, &ci);
-        if (ci.size_bytes) marks[nm++] = (double)ci.size_bytes;
-    }
-    n = c->n;
-    for (i = 0; i < n; i++) { x[i] = c->bytes[i]; y[i] = c->ns[i]; }
-    for (i = 0; i + 1 < n; i++) g[i] = y[i + 1] / y[i];
-    snprintf(path, sizeof path, "%s/cache_curve.svg", dir);
-    f = fopen(path, "w");
-    if (!f) { fprintf(stderr, "servet: cannot write %s\n", path); return 1; }
-    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='760' height='620'>\n<g>\n");
-    svg_curve(f, "time per access (ns) - mcalibrator curve, detected levels in red", "array size (bytes, log2)", x, y, n, 1, marks, nm, 0);
-    fprintf(f, "</g>\n<g transform='translate(0,310)'>\n");
-    if (n > 1) svg_curve(f, "gradient C[k+1]/C[k] (Servet Fig. 2b)", "array size (bytes, log2)", x, g, n - 1, 0, marks, nm, 1.0);
-    fprintf(f, "</g>\n</svg>\n");
-    fclose(f);
-    printf("wrote %s\n", path);
-    if (servet_apex_count(p) > 0) { /* Apex-Map heatmap (the paper's Fig. 7 as a contour-like map) */
-        double lo = 1e300, hi = 0;
-        double alphas[64];
-        int blocks[64], na = 0, nb = 0, k, q;
-        servet_apex_point ap;
-        for (k = 0; k < servet_apex_count(p); k++) {
-            int seen = 0;
-            servet_apex_get(p, k, &ap);
-            if (ap.bandwidth_bytes_per_s < lo) lo = ap.bandwidth_bytes_per_s;
-            if (ap.bandwidth_bytes_per_s > hi) hi = ap.bandwidth_bytes_per_s;
-            for (q = 0; q < na; q++) if (alphas[q] == ap.alpha) seen = 1;
-            if (!seen && na < 64) alphas[na++] = ap.alpha;
-            seen = 0;
-            for (q = 0; q < nb; q++) if (blocks[q] == ap.block_words) seen = 1;
-            if (!seen && nb < 64) blocks[nb++] = ap.block_words;
-        }
-        snprintf(path, sizeof path, "%s/apexmap.svg", dir);
-        f = fopen(path, "w");
-        if (!f) { fprintf(stderr, "servet: cannot write %s\n", path); return 1; }
-        fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif' font-size='11'>\n",
-                120 + 70 * nb, 110 + 40 * na);
-        fprintf(f, "<rect width='100%%' height='100%%' fill='white'/><text x='10' y='18' font-size='13'>Apex-Map: aggregate "
-                   "bandwidth (GB/s), log colour scale; rows temporal locality alpha, columns spatial locality L</text>\n");
-        for (k = 0; k < servet_apex_count(p); k++) {
-            int row = 0, col = 0;
-            double tt;
-            servet_apex_get(p, k, &ap);
-            for (q = 0; q < na; q++) if (alphas[q] == ap.alpha) row = q;
-            for (q = 0; q < nb; q++) if (blocks[q] == ap.block_words) col = q;
-            tt = hi > lo ? (log(ap.bandwidth_bytes_per_s) - log(lo)) / (log(hi) - log(lo)) : 0.5;
-            fprintf(f, "<rect x='%d' y='%d' width='70' height='40' fill='rgb(%d,%d,%d)' stroke='white'/>"
-                       "<text x='%d' y='%d' text-anchor='middle' fill='%s'>%.2f</text>\n",
-                    100 + 70 * col, 40 + 40 * row, (int)(255 * tt), (int)(60 + 120 * tt), (int)(255 * (1 - tt)),
-                    135 + 70 * col, 65 + 40 * row, tt > 0.5 ? "black" : "white", ap.bandwidth_bytes_per_s / 1e9);
-        }
-        for (q = 0; q < na; q++) fprintf(f, "<text x='95' y='%d' text-anchor='end'>alpha %g</text>\n", 65 + 40 * q, alphas[q]);
-        for (q = 0; q < nb; q++) fprintf(f, "<text x='%d' y='%d' text-anchor='middle'>L=%d</text>\n", 135 + 70 * q, 55 + 40 * na, blocks[q]);
-        fprintf(f, "</svg>\n");
-        fclose(f);
-        printf("wrote %s\n", path);
-    }
-    return plot_comm(p, dir);
+    rc |= plot_cache(p, dir);
+    rc |= plot_memory(p, dir);
+    rc |= plot_mbsp(p, dir);
+    rc |= plot_apex(p, dir);
+    rc |= plot_comm(p, dir);
+    return rc;
 }
 
 static int cmd_simulate(int argc, char **argv) {
@@ -616,7 +1126,7 @@ static int cmd_apex(int argc, char **argv) {
         if (rank == 0 && r == SERVET_OK) printf("Apex-Map over %d MPI ranks\n", size);
 #else
         r = servet_apex_mpi(&d, pts, 1024, &n, NULL);
-        fprintf(stderr, "servet: apex --mpi: %s; build bin/servet-mpi (needs mpicc) and run it under mpirun\n",
+        fprintf(stderr, "servet: apex --mpi: %s; build servet with MPI (make does when mpicc is found) and run it under mpirun\n",
                 servet_result_string(r));
         return 1;
 #endif
@@ -1094,7 +1604,11 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "--version")) {
-        printf("servet %s\n", SERVET_VERSION_STRING);
+#ifdef SERVET_USE_MPI
+        printf("servet %s (with MPI)\n", SERVET_VERSION_STRING);
+#else
+        printf("servet %s (without MPI)\n", SERVET_VERSION_STRING);
+#endif
         return 0;
     }
     if (!strcmp(cmd, "simulate")) return cmd_simulate(argc - 2, argv + 2);
@@ -1166,7 +1680,7 @@ int main(int argc, char **argv) {
         if (r != SERVET_OK) {
             if (mpi_rank == 0) {
                 fprintf(stderr, "servet: %s\n", servet_result_string(r));
-                if (r == SERVET_ERROR_NOT_CACHED) fprintf(stderr, "servet: run 'mpirun -np N servet-mpi probe --only comm' first\n");
+                if (r == SERVET_ERROR_NOT_CACHED) fprintf(stderr, "servet: run 'mpirun -np N servet probe --only comm' first\n");
             }
             MPI_Finalize();
             return 1;
@@ -1178,8 +1692,9 @@ int main(int argc, char **argv) {
 #else
         if (d.probes & SERVET_PROBE_COMM) {
             fprintf(stderr, "servet: the comm probe needs MPI, and this servet was built without it (SERVET_USE_MPI):\n"
-                            "servet: build bin/servet-mpi (make does when mpicc is found) and run\n"
-                            "servet:   mpirun -np N bin/servet-mpi %s --only comm   (N >= 2)\n", cmd);
+                            "servet: install MPI (tools/deps.sh probe does: Open MPI), rebuild with make (the command\n"
+                            "servet: is MPI-enabled whenever mpicc is found) and run\n"
+                            "servet:   mpirun -np N bin/servet %s --only comm   (N >= 2)\n", cmd);
             return 1;
         }
 #endif

@@ -7,7 +7,7 @@
 #   - a 4th run reads the .comm file instead of measuring
 #   - --all-pairs: the same 2 layers with all 6 pairs measured
 #   - a tbf rate limit on the emulated link: the inter-node curve shows it
-#   - the CLI: mpirun -np 4 bin/servet-mpi probe --only comm
+#   - the CLI: mpirun -np 4 bin/servet probe --only comm
 # The namespaces are removed on exit, failure and interrupt included.
 # Needs root; skipped with a message otherwise. Prints "N passed, N failed".
 # BENCH_OUT=FILE also writes the runs' JSON there (bench_data).
@@ -17,7 +17,7 @@ here=tests/cluster
 skip() { echo "SKIPPED test-cluster: $*"; echo "0 passed, 0 failed"; exit 0; }
 [ "$(id -u)" = 0 ] || skip "needs root (network namespaces); run it as root: sudo make test-cluster"
 for c in ip unshare mpirun tc; do command -v $c >/dev/null || skip "$c not found (iproute2, util-linux, openmpi-bin)"; done
-[ -x tests/test_comm_mpi ] && [ -x bin/servet-mpi ] || skip "no MPI build (mpicc not found at build time)"
+[ -x tests/test_comm_mpi ] && bin/servet --version | grep -q "with MPI" || skip "no MPI build (mpicc not found at build time)"
 mpirun --version 2>/dev/null | grep -q "Open MPI" || skip "the emulated cluster launches through Open MPI's rsh agent; this mpirun is not Open MPI"
 export SERVET_CLUSTER_ID=${SERVET_CLUSTER_ID:-c$$}
 tmp=$(mktemp -d)
@@ -64,8 +64,8 @@ run "all pairs" --cache-dir "$cache" --force --all-pairs --expect-layers 2 --exp
 "$here/cluster.sh" tbf 200mbit
 run "tbf 200 Mbit/s link" --cache-dir "$cache" --force --expect-layers 2 --max-inter-bw 25000000 --json "$tmp/tbf.json"
 "$here/cluster.sh" tbf off
-echo "== the command: mpirun -np 4 bin/servet-mpi probe --only comm"
-if timeout 300 "$here/cluster.sh" mpirun -np 4 "$PWD/bin/servet-mpi" probe --only comm --cache-dir "$cache" --force >"$tmp/cli.out" 2>"$tmp/cli.err" \
+echo "== the command: mpirun -np 4 bin/servet probe --only comm"
+if timeout 300 "$here/cluster.sh" mpirun -np 4 "$PWD/bin/servet" probe --only comm --cache-dir "$cache" --force >"$tmp/cli.out" 2>"$tmp/cli.err" \
     && grep -q "MPI communication: 4 ranks on 2 nodes, 2 layers" "$tmp/cli.out"; then
     pass=$((pass+1)); grep "MPI communication" "$tmp/cli.out" | sed 's/^/  /'
 else
