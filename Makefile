@@ -121,7 +121,6 @@ probe:
 	@tools/deps.sh probe
 	@$(MAKE) --no-print-directory -j$(NPROC) lib bin/servet
 	./bin/servet probe
-	./bin/servet show
 
 # The test suite: install what is missing, build everything (every core), run.
 test:
