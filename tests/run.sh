@@ -30,7 +30,7 @@ run_prog() { # runs a program that prints "N passed, N failed"; adds its counts
   pass=$((pass+p)); fail=$((fail+f))
   [ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || bad "$* exited $rc"
   echo "  $*: $line"
-  printf '%s\n' "$out" | grep -E '^(SKIPPED|comm probe:|  run|  all pairs|  tbf|  MPI comm)' | sed 's/^/    /'
+  printf '%s\n' "$out" | grep -E '^(SKIPPED|FAIL|comm probe:|  run|  all pairs|  tbf|  MPI comm)' | sed 's/^/    /'
 }
 
 SAN="-fsanitize=address,undefined,float-cast-overflow,float-divide-by-zero -fno-sanitize-recover=all -fno-omit-frame-pointer"

@@ -535,9 +535,15 @@ static void svg_chart(FILE *f, double ox, double oy, const chart *c, const chart
     for (i = 0; i < c->nmarks; i++) {
         double xv = c->xlog2 ? log2(c->marks[i]) : c->marks[i];
         if (xv < xmin || xv > xmax) continue;
+        const char *lab = c->mark_labels ? c->mark_labels[i] : "";
+        /* the label right of its line, or left of it where it would pass the edge */
+        int left = PX(xv) + 3 + 6.6 * (double)strlen(lab) > W - 2;
         fprintf(f, "<line x1='%.1f' y1='%.0f' x2='%.1f' y2='%.0f' stroke='#d62728' stroke-dasharray='4 3'/>"
-                   "<text x='%.1f' y='%.0f' fill='#d62728'>%s</text>\n",
-                PX(xv), T, PX(xv), H - B, PX(xv) + 3, H - B - 6 - 12 * (i % 3), c->mark_labels ? c->mark_labels[i] : "");
+                   "<text x='%.1f' y='%.0f' fill='#d62728'%s>",
+                PX(xv), T, PX(xv), H - B, left ? PX(xv) - 3 : PX(xv) + 3, H - B - 6 - 12 * (i % 3),
+                left ? " text-anchor='end'" : "");
+        xml_text(f, lab);
+        fprintf(f, "</text>\n");
     }
     for (k = 0; k < ns; k++) {
         fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='1.6'%s points='", s[k].color,
