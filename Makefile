@@ -142,7 +142,7 @@ test-cluster: all
 # (4 ranks on 2 nodes) plus the cluster's probe runs and stability
 bench-comm: all bin/bench_comm
 	for i in 1 2 3; do OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-	  mpirun -np 2 ./bin/bench_comm bench_data/comm_vs_pingpong_node_run$$i.json 9 || exit 1; done
+	  mpirun -np 2 ./bin/bench_comm bench_data/comm_vs_pingpong_node_run$$i.json 15 || exit 1; done
 	@if [ "$$(id -u)" = 0 ]; then \
 	  BENCH_OUT=bench_data/comm_cluster_runs.json ./tests/cluster/run_tests.sh && \
 	  ./tests/cluster/stability.sh bench_data/comm_cluster_stability.json 10 && \

@@ -4674,17 +4674,55 @@ static void servet__mpi_bcast(void *buf, int count, MPI_Datatype type, int root,
    this step is still being measured. */
 static void servet__comm_step_end(MPI_Comm comm, int measured) { servet__mpi_barrier(comm, measured); }
 
-/* The probe's buffers: one allocation, the send half first, the receive
-   half SERVET__COMM_BUF bytes further (why two: see the banner). */
+/* The probe's buffers: SERVET__COMM_SETS sets in one allocation, each a
+   send half and a receive half SERVET__COMM_BUF bytes further (why two: see
+   the banner). Why several sets: where a buffer's pages land moves the time
+   of a 0.5-4 MiB message by up to 25% on a VM (measured here, 2 ranks, one
+   process's malloc'd buffers 20% faster than its page-aligned ones at 1 MiB
+   in one run, the same in the next, whatever the timing method); an
+   application's buffers land anywhere, so the repeats of a measurement
+   rotate over the sets and the median is the typical placement's time,
+   not one draw's. */
 #define SERVET__COMM_BUF ((size_t)4 << 20)
+#define SERVET__COMM_SETS 3
+/* Each rank holds sets of `half` bytes: the Fig. 7 message's size at first
+   (every rank takes part in Fig. 7), grown to SERVET__COMM_BUF only on the
+   ranks that measure a layer's curve: 24 MiB on every rank of a 128-rank
+   node would be 3 GiB. */
+typedef struct servet__commbuf {
+    char *base;
+    size_t half;
+} servet__commbuf;
+static char *servet__commbuf_send(const servet__commbuf *cb, int set) {
+    return cb->base + (size_t)(set % SERVET__COMM_SETS) * 2 * cb->half;
+}
+/* (re)allocate for halves of `half` bytes and touch every page: as OSU's
+   set_buffer, so that no page fault is timed. 0 on failure (cb unchanged) */
+static int servet__commbuf_grow(const servet__ctx *c, servet__commbuf *cb, size_t half) {
+    char *p;
+    int i;
+    half = (half + 4095) & ~(size_t)4095;
+    if (cb->base && cb->half >= half) return 1;
+    p = (char *)servet__alloc(c, SERVET__COMM_SETS * 2 * half);
+    if (!p) return 0;
+    servet__free(c, cb->base);
+    cb->base = p;
+    cb->half = half;
+    for (i = 0; i < SERVET__COMM_SETS; i++) {
+        memset(p + (size_t)i * 2 * half, 'a', half);
+        memset(p + (size_t)(2 * i + 1) * half, 'b', half);
+    }
+    return 1;
+}
 /* Rank b's side: execute rank a's orders until STOP. */
-static void servet__comm_serve(MPI_Comm comm, int a, char *buf) {
-    char *sbuf = buf, *rbuf = buf + SERVET__COMM_BUF;
+static void servet__comm_serve(MPI_Comm comm, int a, const servet__commbuf *cb) {
     for (;;) {
-        int32_t ctl[4], it, k;
-        char ack = 0;
-        MPI_Recv(ctl, 4, MPI_INT32_T, a, SERVET__TAG_CTL, comm, MPI_STATUS_IGNORE);
+        int32_t ctl[5], it, k;
+        char ack = 0, *sbuf, *rbuf;
+        MPI_Recv(ctl, 5, MPI_INT32_T, a, SERVET__TAG_CTL, comm, MPI_STATUS_IGNORE);
         if (ctl[0] == SERVET__CTL_STOP) return;
+        sbuf = servet__commbuf_send(cb, ctl[4]);
+        rbuf = sbuf + cb->half;
         MPI_Send(&ack, 0, MPI_CHAR, a, SERVET__TAG_CTL, comm); /* ready */
         for (it = 0; it < ctl[3]; it++) {
             if (ctl[0] == SERVET__CTL_PINGPONG) {
@@ -4707,14 +4745,15 @@ static void servet__comm_serve(MPI_Comm comm, int a, char *buf) {
    fresh pair, the connection). Ping-pong returns the one-way time per
    message, the others the time of one iteration (the messages and the
    acknowledgement). */
-static double servet__comm_drive(MPI_Comm comm, int b, char *buf, int mode, int bytes, int count, int iters) {
-    char *sbuf = buf, *rbuf = buf + SERVET__COMM_BUF;
-    int32_t ctl[4];
+static double servet__comm_drive(MPI_Comm comm, int b, const servet__commbuf *cb, int set, int mode, int bytes, int count,
+                                 int iters) {
+    char *sbuf = servet__commbuf_send(cb, set), *rbuf = sbuf + cb->half;
+    int32_t ctl[5];
     int it, k, warm = iters / 16 + 1;
     char ack;
     double t0 = 0.0;
-    ctl[0] = mode; ctl[1] = bytes; ctl[2] = count; ctl[3] = warm + iters;
-    MPI_Send(ctl, 4, MPI_INT32_T, b, SERVET__TAG_CTL, comm);
+    ctl[0] = mode; ctl[1] = bytes; ctl[2] = count; ctl[3] = warm + iters; ctl[4] = set % SERVET__COMM_SETS;
+    MPI_Send(ctl, 5, MPI_INT32_T, b, SERVET__TAG_CTL, comm);
     /* b may leave the preceding barrier up to a sleep period after a (its
        barrier can wait on a sleeping rank): start once b is here */
     MPI_Recv(&ack, 0, MPI_CHAR, b, SERVET__TAG_CTL, comm, MPI_STATUS_IGNORE);
@@ -4735,25 +4774,26 @@ static double servet__comm_drive(MPI_Comm comm, int b, char *buf, int mode, int 
     return (MPI_Wtime() - t0) / (mode == SERVET__CTL_PINGPONG ? 2.0 * iters : (double)iters);
 }
 static void servet__comm_stop(MPI_Comm comm, int b) {
-    int32_t ctl[4] = {SERVET__CTL_STOP, 0, 0, 0};
-    MPI_Send(ctl, 4, MPI_INT32_T, b, SERVET__TAG_CTL, comm);
+    int32_t ctl[5] = {SERVET__CTL_STOP, 0, 0, 0, 0};
+    MPI_Send(ctl, 5, MPI_INT32_T, b, SERVET__TAG_CTL, comm);
 }
 /* Iterations so that one timed run lasts about `target` seconds: a cold
    iteration (connection set-up, page faults) thrown away, a second timed. */
-static int servet__comm_iters(MPI_Comm comm, int b, char *buf, int mode, int bytes, int count, double target) {
+static int servet__comm_iters(MPI_Comm comm, int b, const servet__commbuf *buf, int mode, int bytes, int count,
+                              double target) {
     double t;
-    servet__comm_drive(comm, b, buf, mode, bytes, count, 1);
-    t = servet__comm_drive(comm, b, buf, mode, bytes, count, 2) * (mode == SERVET__CTL_PINGPONG ? 4.0 : 2.0);
+    servet__comm_drive(comm, b, buf, 0, mode, bytes, count, 1);
+    t = servet__comm_drive(comm, b, buf, 0, mode, bytes, count, 2) * (mode == SERVET__CTL_PINGPONG ? 4.0 : 2.0);
     double it = t > 0 ? target / t : 1000.0;
     return it < 4 ? 4 : it > 100000 ? 100000 : (int)it;
 }
 /* Median (and relative spread) of `reps` timed runs. */
-static double servet__comm_time(MPI_Comm comm, int b, char *buf, int mode, int bytes, int count, int reps,
+static double servet__comm_time(MPI_Comm comm, int b, const servet__commbuf *buf, int mode, int bytes, int count, int reps,
                                 double target, double *spread) {
     double v[16];
     int k, iters = servet__comm_iters(comm, b, buf, mode, bytes, count, target);
     if (reps > 16) reps = 16;
-    for (k = 0; k < reps; k++) v[k] = servet__comm_drive(comm, b, buf, mode, bytes, count, iters);
+    for (k = 0; k < reps; k++) v[k] = servet__comm_drive(comm, b, buf, k, mode, bytes, count, iters);
     {
         double med = servet__quantile(v, reps, 0.5);
         if (spread) *spread = med > 0 ? (v[reps - 1] - v[0]) / med : 0.0;
@@ -4770,22 +4810,18 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
     const int agg_n = 32;
     static const int agg_sizes[] = {8, 64, 512, 4096, 32768};
     const int nagg = (int)(sizeof agg_sizes / sizeof agg_sizes[0]);
-    size_t bufbytes = 2 * SERVET__COMM_BUF, maxpairs;
+    size_t maxpairs;
     servet__pairres *sel = NULL;
     double *vals = NULL, *allv = NULL, *lvals = NULL, *lall = NULL, t0 = MPI_Wtime();
     int32_t *plan = NULL, *iters = NULL;
-    char *buf = NULL;
+    servet__commbuf cbuf = {NULL, 0}, *buf = &cbuf;
     int npairs, nclasses, i, r, ok, allok, L, attempt, msg = (int)m->msg_bytes;
     maxpairs = (size_t)m->nranks * (size_t)(m->nranks - 1) / 2;
     if (!d->all_pairs && maxpairs > 4096) maxpairs = 4096;
     sel = (servet__pairres *)servet__alloc(c, maxpairs * sizeof *sel);
-    buf = (char *)servet__alloc(c, bufbytes);
-    ok = sel && buf;
+    ok = sel && servet__commbuf_grow(c, buf, (size_t)(msg > 8 ? msg : 8));
     MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm);
-    if (!allok) { servet__free(c, sel); servet__free(c, buf); return SERVET_ERROR_OUT_OF_MEMORY; }
-    /* touched before any timing, as OSU's set_buffer: no page fault is timed */
-    memset(buf, 'a', SERVET__COMM_BUF);
-    memset(buf + SERVET__COMM_BUF, 'b', SERVET__COMM_BUF);
+    if (!allok) { servet__free(c, sel); servet__free(c, cbuf.base); return SERVET_ERROR_OUT_OF_MEMORY; }
     /* every rank selects the same pairs: same classes, same seed */
     npairs = servet__select_pairs_by(m->nranks, servet__comm_relation, m, NULL, d->all_pairs, 0x5e47e7u, sel,
                                      (int)maxpairs, &nclasses);
@@ -4820,9 +4856,9 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
                         iters[2 * i + 1] = servet__comm_iters(comm, b, buf, SERVET__CTL_PINGPONG, 8, 1, target);
                     }
                     vals[(size_t)i * (size_t)reps + (size_t)r] =
-                        servet__comm_drive(comm, b, buf, SERVET__CTL_PINGPONG, msg, 1, iters[2 * i]);
+                        servet__comm_drive(comm, b, buf, r, SERVET__CTL_PINGPONG, msg, 1, iters[2 * i]);
                     vals[((size_t)npairs + (size_t)i) * (size_t)reps + (size_t)r] =
-                        servet__comm_drive(comm, b, buf, SERVET__CTL_PINGPONG, 8, 1, iters[2 * i + 1]);
+                        servet__comm_drive(comm, b, buf, r, SERVET__CTL_PINGPONG, 8, 1, iters[2 * i + 1]);
                     servet__comm_stop(comm, b);
                 } else if (rank == b) {
                     servet__comm_serve(comm, a, buf);
@@ -4892,6 +4928,10 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
         lvals = (double *)servet__calloc(c, (size_t)nl * (size_t)per, sizeof(double));
         lall = (double *)servet__calloc(c, (size_t)nl * (size_t)per, sizeof(double));
         ok = lvals && lall;
+        /* the ranks that measure a curve (1 B .. 4 MiB) need the full buffers */
+        for (L = 0; ok && L < nl; L++)
+            if (rank == plan[1 + npairs + 2 * L] || rank == plan[2 + npairs + 2 * L])
+                ok = servet__commbuf_grow(c, buf, SERVET__COMM_BUF);
         MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm);
         if (!allok) { ok = 0; goto out; }
         for (L = 0; L < nl; L++) {
@@ -4945,7 +4985,7 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
                     }
                     servet__mpi_barrier(comm, role >= 0);
                     if (role == 0) { /* warm-up, then start together */
-                        servet__comm_drive(comm, peer, buf, SERVET__CTL_PINGPONG, msg, 1, 2);
+                        servet__comm_drive(comm, peer, buf, 0, SERVET__CTL_PINGPONG, msg, 1, 2);
                         servet__comm_stop(comm, peer);
                     } else if (role == 1) {
                         servet__comm_serve(comm, peer, buf);
@@ -4953,7 +4993,7 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
                     servet__mpi_barrier(comm, role >= 0);
                     if (rank == 0) m->layers[L].scale_k[s] = ks[s];
                     if (role == 0) { /* the k drivers' shares sum to the mean over pairs */
-                        double t = servet__comm_drive(comm, peer, buf, SERVET__CTL_PINGPONG, msg, 1, scale_iters);
+                        double t = servet__comm_drive(comm, peer, buf, 0, SERVET__CTL_PINGPONG, msg, 1, scale_iters);
                         servet__comm_stop(comm, peer);
                         lv[3 * SERVET__COMM_CURVE + SERVET__COMM_SCALE + s] = t / ks[s];
                     } else if (role == 1) {
@@ -4992,7 +5032,7 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
     }
 out:
     servet__free(c, sel);
-    servet__free(c, buf);
+    servet__free(c, cbuf.base);
     servet__free(c, vals);
     servet__free(c, allv);
     servet__free(c, plan);

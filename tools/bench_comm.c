@@ -84,6 +84,12 @@ int main(int argc, char **argv) {
     for (r = 0; r < rounds; r++) {
         servet_profile *p = NULL;
         servet_comm_info ci;
+        /* the reference's buffers are drawn at the start of the round, before
+           the probe draws its own (see below) */
+        if (posix_memalign((void **)&s_buf, 4096, 4u << 20) || posix_memalign((void **)&r_buf, 4096, 4u << 20))
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        memset(s_buf, 'a', 4u << 20);
+        memset(r_buf, 'b', 4u << 20);
         servet_comm_layer_info L;
         if (servet_open_mpi(&p, &d, NULL) != SERVET_OK || servet_comm_get(p, &ci) != SERVET_OK) MPI_Abort(MPI_COMM_WORLD, 1);
         if (r == 0) {
@@ -119,10 +125,6 @@ int main(int argc, char **argv) {
            allocate_memory_pt2pt), as a fresh osu_latency process would:
            where the pages land (huge or not) moves a 1-4 MiB copy by up to
            25%, and the probe draws its own anew each round too. */
-        if (posix_memalign((void **)&s_buf, 4096, 4u << 20) || posix_memalign((void **)&r_buf, 4096, 4u << 20))
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        memset(s_buf, 'a', 4u << 20);
-        memset(r_buf, 'b', 4u << 20);
         for (l = 0; l < nl; l++) {
             int in = rank == rep[l][0] || rank == rep[l][1];
             double t[2 * SIZES];
