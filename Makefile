@@ -9,7 +9,7 @@ CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c99 $(WARN) $(CFLAGS) $(HWLOC_CFLAGS) -pthread
 LDLIBS  = $(HWLOC_LIBS) -lm -lpthread
 
-TESTS   := tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_faults tests/test_mbsp tests/test_comm tests/test_decide tests/test_tune tests/test_compile_two_tu
+TESTS   := tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_faults tests/test_mbsp tests/test_comm tests/test_decide tests/test_tune tests/test_map tests/test_compile_two_tu
 TOOLS   := bin/servet
 EXAMPLES:= examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul
 
@@ -100,6 +100,8 @@ tests/test_shared: tests/test_shared.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_shared.c $(LDLIBS)
 tests/test_tune: tests/test_tune.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_tune.c $(LDLIBS)
+tests/test_map: tests/test_map.c tests/harness.h tests/helpers.h servet.h
+	$(CC) $(ALL_CFLAGS) -o $@ tests/test_map.c $(LDLIBS)
 tests/test_decide: tests/test_decide.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_decide.c $(LDLIBS)
 tests/test_mbsp: tests/test_mbsp.c tests/harness.h servet.h
@@ -168,7 +170,7 @@ install: all
 
 clean:
 	rm -rf lib bin tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_compile_two_tu \
-	  examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul tests/test_mbsp tests/tmp tests/fuzz_replay tests/fuzz_seeds tests/test_faults tests/test_comm tests/test_comm_mpi tests/test_decide tests/test_tune
+	  examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul tests/test_mbsp tests/tmp tests/fuzz_replay tests/fuzz_seeds tests/test_faults tests/test_comm tests/test_comm_mpi tests/test_decide tests/test_tune tests/test_map
 
 # issue 3's acceptance on this machine: 10 quiet runs, 10 with a busy neighbour
 bench-cache: bin/servet

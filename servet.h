@@ -75,6 +75,9 @@
                        servet_comm_aggregation_count/_get, servet_comm_pair_count/_get,
                        servet_comm_layer_of, servet_comm_node_of
    Decisions           servet_choose_tile (tile sizes of a loop nest, >>decide),
+                       servet_choose_mapping, servet_choose_mapping_sparse,
+                       servet_map_with_costs, servet_map_with_tree, servet_map_cost
+                       (MPI rank -> process slot, >>map),
                        servet_choose_placement (threads -> PUs, >>decide),
                        servet_comm_time (message cost between two ranks)
    Tuning              servet_tune (a model-seeded search, kept per machine, >>tune)
@@ -602,6 +605,42 @@ typedef struct servet_tile {
    level. A profile without the cache probe uses the OS-reported sizes
    (out->capacity_from_os). Reads the profile only; no allocation. */
 SERVET_API servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc *desc, servet_tile *out);
+
+/* Rank mapping (>>map): the process slot each MPI rank should take so that
+   heavy traffic crosses cheap links. A slot is a process slot of the job as
+   started (slot s = the rank that holds it now); the answer is a
+   permutation, never costlier than the identity, deterministic. Traffic:
+   traffic[i][j] bytes rank i sends rank j, dense (n x n) or sparse (CSR). */
+typedef struct servet_traffic {
+    int n;               /* ranks (= slots) */
+    const int *rowptr;   /* n + 1 offsets; rank i sends to cols[rowptr[i] .. rowptr[i + 1]) */
+    const int *cols;     /* destination ranks */
+    const double *bytes; /* bytes to each (>= 0, finite) */
+} servet_traffic;
+/* A modelled machine, top-down like Scotch's tleaf: arity[0] parts (nodes)
+   joined at link_cost[0], each of arity[1] parts joined at link_cost[1],
+   ...; slots = the product of the arities, numbered in that order; the cost
+   between two slots = the sum of link_cost from the level where they
+   diverge down. */
+#define SERVET_MAP_MAX_LEVELS 8
+typedef struct servet_map_tree {
+    int levels;
+    int arity[SERVET_MAP_MAX_LEVELS];
+    double link_cost[SERVET_MAP_MAX_LEVELS];
+} servet_map_tree;
+/* From the profile: the comm layers' curves (servet_open_mpi; n = the
+   job's ranks), else the hwloc relation of this node's PUs 0..n-1. */
+SERVET_API servet_result servet_choose_mapping(const servet_profile *p, int n, const double *traffic, int *slot_of_rank);
+SERVET_API servet_result servet_choose_mapping_sparse(const servet_profile *p, const servet_traffic *traffic,
+                                                      int *slot_of_rank);
+/* From given costs: costs[a * n + b] per byte between slots a and b, or a tree. */
+SERVET_API servet_result servet_map_with_costs(const double *costs, const servet_traffic *traffic, int *slot_of_rank);
+SERVET_API servet_result servet_map_with_tree(const servet_map_tree *tree, const servet_traffic *traffic,
+                                              int *slot_of_rank);
+/* sum over i, j of traffic[i][j] x cost(slot(i), slot(j)) with costs or a
+   tree (exactly one of them); slot_of_rank NULL = the identity. */
+SERVET_API servet_result servet_map_cost(const double *costs, const servet_map_tree *tree, const servet_traffic *traffic,
+                                         const int *slot_of_rank, double *cost);
 
 /* Empirical tuning (>>tune): a model-seeded search for up to 8 integer
    parameters of any kernel, its result kept per machine and key in a tuning
@@ -7284,6 +7323,776 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     }
     out->decision_seconds = servet__now() - t0;
     return SERVET_OK;
+}
+
+/* ========================================================================== >>map
+   Rank mapping: which process slot each MPI rank takes, so that the heavy
+   traffic crosses the cheap links. A slot is a process slot of the job as
+   it was started (slot s = the rank that holds it now); the answer is a
+   permutation slot_of_rank[]. The cost of a mapping is
+       sum over i, j of traffic[i][j] x cost(slot(i), slot(j)),
+   cost in seconds (or any unit) per byte between two slots.
+
+   Where the costs come from: a matrix (servet_map_with_costs), a modelled
+   machine (servet_map_with_tree: Scotch's tleaf, levels of arity and link
+   cost), or the profile (servet_choose_mapping*): the measured comm layer of
+   every slot pair, priced by that layer's curve at the pair's mean message
+   (servet_comm_time / bytes); without a comm section, the hwloc relation
+   of the PUs in order (slot s on PU s of this node): 1 + the levels the two
+   PUs do not share.
+
+   The algorithm, in the spirit of TreeMatch and Scotch's dual recursive
+   bipartitioning:
+   1. The slots as a hierarchy of groups. A tree is one already; a cost
+      matrix becomes one by merging slots whose cost is at most c, for every
+      distinct cost c in increasing order (costs within 2% count as one, so
+      measured noise does not invent levels): the components at each step
+      are the groups (a node's cores, then the node, then the machine).
+   2. Top-down: the ranks of a group are split among its child groups,
+      sizes exact, by recursive bisection of the traffic graph (undirected,
+      w(i, j) = traffic both ways): a part grown greedily from a seed by the
+      strongest connection (graph growing), then Kernighan-Lin swap passes
+      (swap the pair with the best gain = ext - int of both - 2 w(a, b)
+      while positive; candidates by gain, gains recomputed on use). Three
+      seeds per bisection (the heaviest rank, a peripheral one, the first),
+      the best cut kept.
+   3. The result is never worse than the identity: both are priced with the
+      real cost function and the cheaper one returned.
+   Deterministic (no random numbers), O((V + E) log V) per level of the
+   hierarchy for sparse traffic. Reentrant: no global state.
+   ========================================================================== */
+
+/* the undirected traffic graph: CSR, symmetric, no self loops, merged duplicates */
+typedef struct servet__graph {
+    int n;
+    int *rowptr, *adj;
+    double *w, *vw; /* edge weights; vw[v] = total weight at v */
+} servet__graph;
+
+static void servet__graph_free(const servet__ctx *c, servet__graph *g) {
+    servet__free(c, g->rowptr);
+    servet__free(c, g->adj);
+    servet__free(c, g->w);
+    servet__free(c, g->vw);
+    memset(g, 0, sizeof *g);
+}
+
+/* Validates the traffic (n >= 1, offsets monotone, destinations in range,
+   bytes finite and >= 0) and builds the undirected graph. */
+static servet_result servet__graph_build(const servet__ctx *c, const servet_traffic *t, servet__graph *g) {
+    int i, k, n, *deg = NULL, *pos = NULL;
+    memset(g, 0, sizeof *g);
+    if (!t || t->n <= 0 || !t->rowptr || (t->rowptr[t->n] > 0 && (!t->cols || !t->bytes))) return SERVET_ERROR_INVALID_ARGUMENT;
+    n = t->n;
+    if (t->rowptr[0] != 0) return SERVET_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < n; i++) {
+        if (t->rowptr[i + 1] < t->rowptr[i]) return SERVET_ERROR_INVALID_ARGUMENT;
+        for (k = t->rowptr[i]; k < t->rowptr[i + 1]; k++)
+            if (t->cols[k] < 0 || t->cols[k] >= n || !(t->bytes[k] >= 0.0) || t->bytes[k] > 1e300)
+                return SERVET_ERROR_INVALID_ARGUMENT;
+    }
+    deg = (int *)servet__calloc(c, (size_t)n + 1, sizeof(int));
+    pos = (int *)servet__calloc(c, (size_t)n + 1, sizeof(int));
+    g->rowptr = (int *)servet__calloc(c, (size_t)n + 1, sizeof(int));
+    g->vw = (double *)servet__calloc(c, (size_t)n, sizeof(double));
+    if (!deg || !pos || !g->rowptr || !g->vw) goto oom;
+    for (i = 0; i < n; i++)
+        for (k = t->rowptr[i]; k < t->rowptr[i + 1]; k++)
+            if (t->cols[k] != i && t->bytes[k] > 0) { deg[i]++; deg[t->cols[k]]++; }
+    for (i = 0; i < n; i++) g->rowptr[i + 1] = g->rowptr[i] + deg[i];
+    g->adj = (int *)servet__alloc(c, (size_t)g->rowptr[n] * sizeof(int));
+    g->w = (double *)servet__alloc(c, (size_t)g->rowptr[n] * sizeof(double));
+    if (!g->adj || !g->w) goto oom;
+    for (i = 0; i < n; i++) pos[i] = g->rowptr[i];
+    for (i = 0; i < n; i++)
+        for (k = t->rowptr[i]; k < t->rowptr[i + 1]; k++) {
+            int j = t->cols[k];
+            if (j == i || !(t->bytes[k] > 0)) continue;
+            g->adj[pos[i]] = j; g->w[pos[i]++] = t->bytes[k];
+            g->adj[pos[j]] = i; g->w[pos[j]++] = t->bytes[k];
+        }
+    /* merge duplicate neighbours (i -> j and j -> i both listed): sort each row
+       by neighbour (insertion sort: rows are short in the sparse case) */
+    {
+        int out = 0;
+        for (i = 0; i < n; i++) {
+            int a = g->rowptr[i], b = g->rowptr[i + 1], x, y;
+            for (x = a + 1; x < b; x++) {
+                int vj = g->adj[x];
+                double vwt = g->w[x];
+                for (y = x; y > a && g->adj[y - 1] > vj; y--) { g->adj[y] = g->adj[y - 1]; g->w[y] = g->w[y - 1]; }
+                g->adj[y] = vj;
+                g->w[y] = vwt;
+            }
+            g->rowptr[i] = out;
+            for (x = a; x < b; x++) {
+                if (out > g->rowptr[i] && g->adj[out - 1] == g->adj[x]) g->w[out - 1] += g->w[x];
+                else { g->adj[out] = g->adj[x]; g->w[out] = g->w[x]; out++; }
+                g->vw[i] += g->w[x];
+            }
+        }
+        g->rowptr[n] = out;
+    }
+    g->n = n;
+    servet__free(c, deg);
+    servet__free(c, pos);
+    return SERVET_OK;
+oom:
+    servet__free(c, deg);
+    servet__free(c, pos);
+    servet__graph_free(c, g);
+    return SERVET_ERROR_OUT_OF_MEMORY;
+}
+
+/* The slot hierarchy: node 0 is the root; a node's children are
+   child[first .. first + nchild); a leaf holds one slot. */
+typedef struct servet__mapnode {
+    int first, nchild, size, slot;
+} servet__mapnode;
+typedef struct servet__hier {
+    int nnodes, cap;
+    servet__mapnode *node;
+    int *child;  /* child node indices, grouped per parent */
+    int nchild_used;
+} servet__hier;
+
+static void servet__hier_free(const servet__ctx *c, servet__hier *h) {
+    servet__free(c, h->node);
+    servet__free(c, h->child);
+    memset(h, 0, sizeof *h);
+}
+
+/* hierarchy of a tree spec: mixed-radix slots, level 0 outermost */
+static servet_result servet__hier_tree(const servet__ctx *c, const servet_map_tree *tree, servet__hier *h, int *nslots) {
+    int L, total = 1, count = 1, level, i, width = 1;
+    memset(h, 0, sizeof *h);
+    if (!tree || tree->levels < 1 || tree->levels > SERVET_MAP_MAX_LEVELS) return SERVET_ERROR_INVALID_ARGUMENT;
+    for (L = 0; L < tree->levels; L++) {
+        if (tree->arity[L] < 1 || !(tree->link_cost[L] >= 0.0) || tree->link_cost[L] > 1e300) return SERVET_ERROR_INVALID_ARGUMENT;
+        if (total > (1 << 24) / tree->arity[L]) return SERVET_ERROR_INVALID_ARGUMENT; /* 16 M slots at most */
+        total *= tree->arity[L];
+        count += total;
+    }
+    h->node = (servet__mapnode *)servet__calloc(c, (size_t)count, sizeof *h->node);
+    h->child = (int *)servet__calloc(c, (size_t)count, sizeof(int));
+    if (!h->node || !h->child) { servet__hier_free(c, h); return SERVET_ERROR_OUT_OF_MEMORY; }
+    /* breadth first: level l's nodes are contiguous */
+    {
+        int start = 0, next = 1;
+        h->node[0].size = total;
+        h->node[0].slot = -1;
+        for (level = 0; level < tree->levels; level++) {
+            int a = tree->arity[level], end = next;
+            width = 0;
+            for (i = start; i < end; i++) {
+                int k;
+                h->node[i].first = h->nchild_used;
+                h->node[i].nchild = a;
+                for (k = 0; k < a; k++) {
+                    h->child[h->nchild_used++] = next;
+                    h->node[next].size = h->node[i].size / a;
+                    h->node[next].slot = -1;
+                    next++;
+                    width++;
+                }
+            }
+            start = end;
+        }
+        for (i = start; i < next; i++) h->node[i].slot = i - start; /* leaves in slot order */
+        h->nnodes = next;
+    }
+    (void)width;
+    *nslots = total;
+    return SERVET_OK;
+}
+
+/* hierarchy of a cost matrix: nested components under increasing thresholds
+   (the distinct costs, those within 2% as one, at most 64 levels) */
+#define SERVET__MAP_LEVELS_MAX 64
+static servet_result servet__hier_costs(const servet__ctx *c, int n, const double *cost, servet__hier *h) {
+    double thr[SERVET__MAP_LEVELS_MAX * 4];
+    int nthr = 0, *par = NULL, *cur = NULL, *cnt = NULL, *node_of = NULL, *fill = NULL, i, j, lv, ncur;
+    servet_result r = SERVET_OK;
+    memset(h, 0, sizeof *h);
+    h->cap = 2 * n + 1;
+    h->node = (servet__mapnode *)servet__calloc(c, (size_t)h->cap, sizeof *h->node);
+    h->child = (int *)servet__calloc(c, (size_t)h->cap, sizeof(int));
+    par = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    cur = (int *)servet__alloc(c, (size_t)n * sizeof(int));     /* top node of the component, on one member */
+    cnt = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    node_of = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    fill = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    if (!h->node || !h->child || !par || !cur || !cnt || !node_of || !fill) { r = SERVET_ERROR_OUT_OF_MEMORY; goto out; }
+    /* the distinct costs: a sorted list, values within 2% merged (the larger kept) */
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) {
+            double v = cost[(size_t)i * (size_t)n + (size_t)j];
+            int k, at;
+            if (!(v >= 0.0) || v > 1e300) { r = SERVET_ERROR_INVALID_ARGUMENT; goto out; }
+            if (i == j) continue;
+            for (at = 0; at < nthr && thr[at] < v / 1.02; at++) {}
+            if (at < nthr && thr[at] <= v * 1.02) { if (v > thr[at]) thr[at] = v; continue; }
+            if (nthr == (int)(sizeof thr / sizeof thr[0])) { r = SERVET_ERROR_INVALID_ARGUMENT; goto out; }
+            for (k = nthr; k > at; k--) thr[k] = thr[k - 1];
+            thr[at] = v;
+            nthr++;
+        }
+    if (nthr > SERVET__MAP_LEVELS_MAX) { /* keep every k-th level: a coarser hierarchy, still nested */
+        int step = (nthr + SERVET__MAP_LEVELS_MAX - 1) / SERVET__MAP_LEVELS_MAX, m = 0;
+        for (i = step - 1; i < nthr; i += step) thr[m++] = thr[i];
+        if (thr[m - 1] != thr[nthr - 1]) thr[m++] = thr[nthr - 1];
+        nthr = m;
+    }
+    for (i = 0; i < n; i++) {
+        h->node[i].size = 1;
+        h->node[i].slot = i;
+        par[i] = i;
+        cur[i] = i;
+    }
+    h->nnodes = n;
+    ncur = n;
+    for (lv = 0; lv < nthr && ncur > 1; lv++) {
+        int nnew = 0;
+        for (i = 0; i < n; i++)
+            for (j = i + 1; j < n; j++)
+                if (cost[(size_t)i * (size_t)n + (size_t)j] <= thr[lv] || cost[(size_t)j * (size_t)n + (size_t)i] <= thr[lv]) {
+                    int a = servet__uf_find(par, i), b = servet__uf_find(par, j);
+                    if (a != b) par[a < b ? b : a] = a < b ? a : b;
+                }
+        for (i = 0; i < n; i++) { cnt[i] = 0; node_of[i] = -1; }
+        for (i = 0; i < n; i++) if (cur[i] >= 0) cnt[servet__uf_find(par, i)]++;
+        /* a new group per component holding two or more top nodes; its
+           children contiguous in child[] (offsets from the counts) */
+        for (i = 0; i < n; i++) {
+            int rt = servet__uf_find(par, i);
+            if (cur[i] < 0 || cnt[rt] < 2 || node_of[rt] >= 0) continue;
+            if (h->nnodes >= h->cap) { r = SERVET_ERROR_INVALID_ARGUMENT; goto out; }
+            node_of[rt] = h->nnodes;
+            h->node[h->nnodes].first = h->nchild_used;
+            h->node[h->nnodes].nchild = 0;
+            h->node[h->nnodes].size = 0;
+            h->node[h->nnodes].slot = -1;
+            fill[rt] = h->nchild_used;
+            h->nchild_used += cnt[rt];
+            h->nnodes++;
+            nnew++;
+        }
+        if (!nnew) continue;
+        for (i = 0; i < n; i++) {
+            int rt = servet__uf_find(par, i), nd;
+            if (cur[i] < 0 || node_of[rt] < 0) continue;
+            nd = node_of[rt];
+            h->child[fill[rt]++] = cur[i];
+            h->node[nd].nchild++;
+            h->node[nd].size += h->node[cur[i]].size;
+            cur[i] = -1;
+            ncur--;
+        }
+        for (i = 0; i < n; i++)
+            if (node_of[i] >= 0) { cur[i] = node_of[i]; ncur++; } /* on the component's root member */
+    }
+    if (ncur > 1) { /* never joined: one root over what is left */
+        servet__mapnode *nd = &h->node[h->nnodes];
+        nd->first = h->nchild_used;
+        nd->slot = -1;
+        for (i = 0; i < n; i++)
+            if (cur[i] >= 0) { h->child[h->nchild_used++] = cur[i]; nd->nchild++; nd->size += h->node[cur[i]].size; }
+        h->nnodes++;
+    }
+    /* the root as node 0: swap it with node 0 (a leaf, or the root itself when n == 1) */
+    if (h->nnodes > 1) {
+        int root = h->nnodes - 1;
+        servet__mapnode tmp = h->node[0];
+        h->node[0] = h->node[root];
+        h->node[root] = tmp;
+        for (i = 0; i < h->nchild_used; i++) {
+            if (h->child[i] == 0) h->child[i] = root;
+            else if (h->child[i] == root) h->child[i] = 0;
+        }
+    }
+out:
+    servet__free(c, par);
+    servet__free(c, cur);
+    servet__free(c, cnt);
+    servet__free(c, node_of);
+    servet__free(c, fill);
+    if (r != SERVET_OK) servet__hier_free(c, h);
+    return r;
+}
+
+/* Work arrays of one mapping run. side[v]: 0/1 inside the bisection being
+   computed, -1 outside it. */
+typedef struct servet__mapwork {
+    const servet__graph *g;
+    int *side, *best_side, *order, *heap, *hpos, *locked;
+    double *conn, *gain;
+} servet__mapwork;
+
+/* a max-heap of vertices keyed by conn[] (graph growing) */
+static void servet__heap_up(servet__mapwork *w, int *n, int k) {
+    while (k > 0) {
+        int p = (k - 1) / 2;
+        if (w->conn[w->heap[p]] >= w->conn[w->heap[k]]) break;
+        { int t = w->heap[p]; w->heap[p] = w->heap[k]; w->heap[k] = t; }
+        w->hpos[w->heap[p]] = p;
+        w->hpos[w->heap[k]] = k;
+        k = p;
+    }
+    (void)n;
+}
+static void servet__heap_down(servet__mapwork *w, int n, int k) {
+    for (;;) {
+        int l = 2 * k + 1, r = l + 1, m = k;
+        if (l < n && w->conn[w->heap[l]] > w->conn[w->heap[m]]) m = l;
+        if (r < n && w->conn[w->heap[r]] > w->conn[w->heap[m]]) m = r;
+        if (m == k) return;
+        { int t = w->heap[m]; w->heap[m] = w->heap[k]; w->heap[k] = t; }
+        w->hpos[w->heap[m]] = m;
+        w->hpos[w->heap[k]] = k;
+        k = m;
+    }
+}
+
+/* cut weight of the bisection of set[0..n) */
+static double servet__cut(const servet__mapwork *w, const int *set, int n) {
+    const servet__graph *g = w->g;
+    double cut = 0.0;
+    int i, k;
+    for (i = 0; i < n; i++) {
+        int v = set[i];
+        for (k = g->rowptr[v]; k < g->rowptr[v + 1]; k++) {
+            int u = g->adj[k];
+            if (w->side[u] >= 0 && w->side[u] != w->side[v]) cut += g->w[k];
+        }
+    }
+    return cut / 2.0;
+}
+
+/* Part 0 of set[0..n) grown to exactly n0 vertices from `seed`: always the
+   vertex most connected to the part (heap on conn), a new seed (the next in
+   set order) when the frontier runs dry. */
+static void servet__grow(servet__mapwork *w, const int *set, int n, int n0, int seed) {
+    const servet__graph *g = w->g;
+    int i, k, hn = 0, grown = 0, next = 0;
+    for (i = 0; i < n; i++) { w->side[set[i]] = 1; w->conn[set[i]] = 0.0; w->hpos[set[i]] = -1; }
+    while (grown < n0) {
+        int v;
+        if (hn == 0) {
+            if (seed >= 0 && w->side[seed] == 1) v = seed;
+            else {
+                while (next < n && w->side[set[next]] != 1) next++;
+                if (next >= n) break;
+                v = set[next];
+            }
+            seed = -1;
+        } else {
+            v = w->heap[0];
+            w->heap[0] = w->heap[--hn];
+            w->hpos[w->heap[0]] = 0;
+            servet__heap_down(w, hn, 0);
+            w->hpos[v] = -1;
+            if (w->side[v] != 1) continue;
+        }
+        w->side[v] = 0;
+        grown++;
+        for (k = g->rowptr[v]; k < g->rowptr[v + 1]; k++) {
+            int u = g->adj[k];
+            if (w->side[u] != 1) continue;
+            w->conn[u] += g->w[k];
+            if (w->hpos[u] < 0) {
+                w->heap[hn] = u;
+                w->hpos[u] = hn;
+                hn++;
+            }
+            servet__heap_up(w, &hn, w->hpos[u]);
+        }
+    }
+    for (i = 0; i < hn; i++) w->hpos[w->heap[i]] = -1;
+}
+
+/* gain of moving v to the other side: external - internal weight (within the set) */
+static double servet__move_gain(const servet__mapwork *w, int v) {
+    const servet__graph *g = w->g;
+    double ext = 0.0, in = 0.0;
+    int k;
+    for (k = g->rowptr[v]; k < g->rowptr[v + 1]; k++) {
+        int u = g->adj[k];
+        if (w->side[u] < 0) continue;
+        if (w->side[u] == w->side[v]) in += g->w[k];
+        else ext += g->w[k];
+    }
+    return ext - in;
+}
+static double servet__edge_w(const servet__graph *g, int a, int b) {
+    int k;
+    for (k = g->rowptr[a]; k < g->rowptr[a + 1]; k++) if (g->adj[k] == b) return g->w[k];
+    return 0.0;
+}
+typedef struct servet__keyed {
+    double key;
+    int v;
+} servet__keyed;
+static int servet__cmp_keyed_desc(const void *x, const void *y) {
+    const servet__keyed *a = (const servet__keyed *)x, *b = (const servet__keyed *)y;
+    if (a->key != b->key) return a->key > b->key ? -1 : 1;
+    return a->v - b->v;
+}
+
+/* Kernighan-Lin swap passes on the bisection of set[0..n). Candidates of each
+   side in order of their move gain (computed at the pass's start); each
+   pairing re-checks the real swap gain; a pass ends when the best few
+   candidates no longer give a positive swap. At most 8 passes. */
+static void servet__kl(servet__mapwork *w, const int *set, int n, servet__keyed *a_list, servet__keyed *b_list) {
+    int pass, i;
+    for (pass = 0; pass < 8; pass++) {
+        int na = 0, nb = 0, ia = 0, ib = 0, swaps = 0;
+        for (i = 0; i < n; i++) {
+            int v = set[i];
+            servet__keyed kv;
+            kv.key = servet__move_gain(w, v);
+            kv.v = v;
+            w->locked[v] = 0;
+            if (w->side[v] == 0) a_list[na++] = kv;
+            else b_list[nb++] = kv;
+        }
+        qsort(a_list, (size_t)na, sizeof *a_list, servet__cmp_keyed_desc);
+        qsort(b_list, (size_t)nb, sizeof *b_list, servet__cmp_keyed_desc);
+        while (ia < na && ib < nb) {
+            int a = a_list[ia].v, b, best_j = -1, j;
+            double best = 0.0, ga;
+            if (w->locked[a]) { ia++; continue; }
+            ga = servet__move_gain(w, a);
+            /* the best partner among the next few of side 1 */
+            for (j = ib; j < nb && j < ib + 8; j++) {
+                double gsw;
+                b = b_list[j].v;
+                if (w->locked[b]) continue;
+                gsw = ga + servet__move_gain(w, b) - 2.0 * servet__edge_w(w->g, a, b);
+                if (gsw > best * (1.0 + 1e-12) + 1e-300) { best = gsw; best_j = j; }
+            }
+            if (best_j < 0) {
+                ia++;
+                if (a_list[ia - 1].key <= 0.0 && b_list[ib].key <= 0.0) break; /* nothing left to gain */
+                continue;
+            }
+            {
+                servet__keyed t = b_list[best_j];
+                b = t.v;
+                b_list[best_j] = b_list[ib];
+                b_list[ib] = t;
+            }
+            w->side[a] = 1;
+            w->side[b] = 0;
+            w->locked[a] = w->locked[b] = 1;
+            ia++;
+            ib++;
+            swaps++;
+        }
+        if (!swaps) break;
+    }
+}
+
+/* Bisection of set[0..n) into n0 | n - n0 (the best cut of three seeds:
+   the heaviest rank, the lightest, the first); on return set[] holds part
+   0 first, and side[] is -1 again for every member. */
+static void servet__bisect(servet__mapwork *w, int *set, int n, int n0, servet__keyed *ka, servet__keyed *kb) {
+    const servet__graph *g = w->g;
+    int seeds[3], s, i, j, heavy = set[0], light = set[0];
+    double best = -1.0;
+    for (i = 1; i < n; i++) {
+        if (g->vw[set[i]] > g->vw[heavy]) heavy = set[i];
+        if (g->vw[set[i]] < g->vw[light]) light = set[i];
+    }
+    seeds[0] = heavy;
+    seeds[1] = light;
+    seeds[2] = set[0];
+    for (s = 0; s < 3; s++) {
+        double cut;
+        if (s > 0 && seeds[s] == seeds[s - 1]) continue;
+        servet__grow(w, set, n, n0, seeds[s]);
+        servet__kl(w, set, n, ka, kb);
+        cut = servet__cut(w, set, n);
+        if (best < 0.0 || cut < best) {
+            best = cut;
+            for (i = 0; i < n; i++) w->best_side[set[i]] = w->side[set[i]];
+        }
+        if (best == 0.0) break;
+    }
+    /* stable partition: part 0 first (order[] as scratch) */
+    for (i = j = 0; i < n; i++) if (w->best_side[set[i]] == 0) w->order[j++] = set[i];
+    for (i = 0; i < n; i++) if (w->best_side[set[i]] != 0) w->order[j++] = set[i];
+    for (i = 0; i < n; i++) {
+        set[i] = w->order[i];
+        w->side[set[i]] = -1;
+    }
+}
+
+static void servet__map_kids(servet__mapwork *w, const servet__hier *h, const int *kids, int nk, int *set, int n,
+                             int *slot_of_rank, servet__keyed *ka, servet__keyed *kb);
+static void servet__map_node(servet__mapwork *w, const servet__hier *h, int node, int *set, int n, int *slot_of_rank,
+                             servet__keyed *ka, servet__keyed *kb) {
+    const servet__mapnode *nd = &h->node[node];
+    if (nd->slot >= 0) {
+        if (n >= 1) slot_of_rank[set[0]] = nd->slot;
+        return;
+    }
+    servet__map_kids(w, h, h->child + nd->first, nd->nchild, set, n, slot_of_rank, ka, kb);
+}
+/* the ranks of set[] over the child groups kids[0..nk): split the kids in two
+   halves of about equal size, bisect the ranks to those sizes, recurse */
+static void servet__map_kids(servet__mapwork *w, const servet__hier *h, const int *kids, int nk, int *set, int n,
+                             int *slot_of_rank, servet__keyed *ka, servet__keyed *kb) {
+    int m, left = 0, total = 0, i;
+    if (nk == 1) { servet__map_node(w, h, kids[0], set, n, slot_of_rank, ka, kb); return; }
+    for (i = 0; i < nk; i++) total += h->node[kids[i]].size;
+    for (m = 0; m < nk - 1 && 2 * (left + h->node[kids[m]].size) <= total; m++) left += h->node[kids[m]].size;
+    if (m == 0) { left = h->node[kids[0]].size; m = 1; }
+    if (left > 0 && left < n) servet__bisect(w, set, n, left, ka, kb);
+    servet__map_kids(w, h, kids, m, set, left, slot_of_rank, ka, kb);
+    servet__map_kids(w, h, kids + m, nk - m, set + left, n - left, slot_of_rank, ka, kb);
+}
+
+/* the price of a slot pair: a matrix, or a tree's link costs summed from
+   the level where the two slots diverge down */
+typedef struct servet__costfn {
+    int n;
+    const double *matrix;
+    const servet_map_tree *tree;
+    double stride[SERVET_MAP_MAX_LEVELS], suffix[SERVET_MAP_MAX_LEVELS];
+} servet__costfn;
+static void servet__costfn_tree(servet__costfn *f, const servet_map_tree *tree, int nslots) {
+    int L;
+    double st = 1.0, suf = 0.0;
+    memset(f, 0, sizeof *f);
+    f->n = nslots;
+    f->tree = tree;
+    for (L = tree->levels - 1; L >= 0; L--) {
+        f->stride[L] = st;
+        st *= tree->arity[L];
+        suf += tree->link_cost[L];
+        f->suffix[L] = suf;
+    }
+}
+static double servet__slot_cost(const servet__costfn *f, int a, int b) {
+    int L;
+    if (f->matrix) return f->matrix[(size_t)a * (size_t)f->n + (size_t)b];
+    if (a == b) return 0.0;
+    for (L = 0; L < f->tree->levels; L++) {
+        long da = ((long)a / (long)f->stride[L]) % f->tree->arity[L], db = ((long)b / (long)f->stride[L]) % f->tree->arity[L];
+        if (da != db) return f->suffix[L];
+    }
+    return 0.0;
+}
+static double servet__traffic_cost(const servet__costfn *f, const servet_traffic *t, const int *slot) {
+    double sum = 0.0;
+    int i, k;
+    for (i = 0; i < t->n; i++)
+        for (k = t->rowptr[i]; k < t->rowptr[i + 1]; k++)
+            if (t->bytes[k] > 0) sum += t->bytes[k] * servet__slot_cost(f, slot ? slot[i] : i, slot ? slot[t->cols[k]] : t->cols[k]);
+    return sum;
+}
+
+/* The mapping on a hierarchy, then the identity guard. */
+static servet_result servet__map_run(const servet__ctx *c, const servet__hier *h, const servet__costfn *f,
+                                     const servet_traffic *t, int *slot_of_rank) {
+    servet__graph g;
+    servet__mapwork w;
+    servet__keyed *ka = NULL, *kb = NULL;
+    int *set = NULL, i, n = t->n, *check = NULL;
+    servet_result r;
+    if (h->node[0].size != n) return SERVET_ERROR_INVALID_ARGUMENT; /* as many ranks as slots */
+    r = servet__graph_build(c, t, &g);
+    if (r != SERVET_OK) return r;
+    memset(&w, 0, sizeof w);
+    w.g = &g;
+    w.side = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    w.best_side = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    w.order = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    w.heap = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    w.hpos = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    w.locked = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    w.conn = (double *)servet__alloc(c, (size_t)n * sizeof(double));
+    w.gain = NULL;
+    ka = (servet__keyed *)servet__alloc(c, (size_t)n * sizeof *ka);
+    kb = (servet__keyed *)servet__alloc(c, (size_t)n * sizeof *kb);
+    set = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    check = (int *)servet__calloc(c, (size_t)n, sizeof(int));
+    if (!w.side || !w.best_side || !w.order || !w.heap || !w.hpos || !w.locked || !w.conn || !ka || !kb || !set || !check) {
+        r = SERVET_ERROR_OUT_OF_MEMORY;
+        goto out;
+    }
+    for (i = 0; i < n; i++) { set[i] = i; w.side[i] = -1; w.hpos[i] = -1; slot_of_rank[i] = -1; }
+    servet__map_node(&w, h, 0, set, n, slot_of_rank, ka, kb);
+    /* a permutation, or the identity */
+    for (i = 0; i < n; i++) {
+        int s = slot_of_rank[i];
+        if (s < 0 || s >= n || check[s]++) { r = SERVET_ERROR_INVALID_ARGUMENT; break; }
+    }
+    if (r != SERVET_OK || servet__traffic_cost(f, t, slot_of_rank) > servet__traffic_cost(f, t, NULL)) {
+        for (i = 0; i < n; i++) slot_of_rank[i] = i;
+        r = SERVET_OK;
+    }
+out:
+    servet__graph_free(c, &g);
+    servet__free(c, w.side);
+    servet__free(c, w.best_side);
+    servet__free(c, w.order);
+    servet__free(c, w.heap);
+    servet__free(c, w.hpos);
+    servet__free(c, w.locked);
+    servet__free(c, w.conn);
+    servet__free(c, ka);
+    servet__free(c, kb);
+    servet__free(c, set);
+    servet__free(c, check);
+    return r;
+}
+
+servet_result servet_map_with_tree(const servet_map_tree *tree, const servet_traffic *t, int *slot_of_rank) {
+    servet__hier h;
+    servet__costfn f;
+    int nslots = 0;
+    servet_result r;
+    if (!tree || !t || !slot_of_rank) return SERVET_ERROR_INVALID_ARGUMENT;
+    r = servet__hier_tree(NULL, tree, &h, &nslots);
+    if (r != SERVET_OK) return r;
+    if (nslots != t->n) { servet__hier_free(NULL, &h); return SERVET_ERROR_INVALID_ARGUMENT; }
+    servet__costfn_tree(&f, tree, nslots);
+    r = servet__map_run(NULL, &h, &f, t, slot_of_rank);
+    servet__hier_free(NULL, &h);
+    return r;
+}
+servet_result servet_map_with_costs(const double *costs, const servet_traffic *t, int *slot_of_rank) {
+    servet__hier h;
+    servet__costfn f;
+    servet_result r;
+    if (!costs || !t || !slot_of_rank || t->n <= 0) return SERVET_ERROR_INVALID_ARGUMENT;
+    r = servet__hier_costs(NULL, t->n, costs, &h);
+    if (r != SERVET_OK) return r;
+    memset(&f, 0, sizeof f);
+    f.n = t->n;
+    f.matrix = costs;
+    r = servet__map_run(NULL, &h, &f, t, slot_of_rank);
+    servet__hier_free(NULL, &h);
+    return r;
+}
+servet_result servet_map_cost(const double *costs, const servet_map_tree *tree, const servet_traffic *t,
+                              const int *slot_of_rank, double *cost) {
+    servet__costfn f;
+    servet__hier h;
+    int nslots = 0, i, k;
+    if (!t || !cost || (!costs == !tree) || t->n <= 0 || !t->rowptr) return SERVET_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < t->n; i++)
+        for (k = t->rowptr[i]; k < t->rowptr[i + 1]; k++)
+            if (t->cols[k] < 0 || t->cols[k] >= t->n || !(t->bytes[k] >= 0.0)) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (slot_of_rank)
+        for (i = 0; i < t->n; i++) if (slot_of_rank[i] < 0 || slot_of_rank[i] >= t->n) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (tree) {
+        servet_result r = servet__hier_tree(NULL, tree, &h, &nslots);
+        if (r != SERVET_OK) return r;
+        servet__hier_free(NULL, &h);
+        if (nslots != t->n) return SERVET_ERROR_INVALID_ARGUMENT;
+        servet__costfn_tree(&f, tree, nslots);
+    } else {
+        memset(&f, 0, sizeof f);
+        f.n = t->n;
+        f.matrix = costs;
+    }
+    *cost = servet__traffic_cost(&f, t, slot_of_rank);
+    return SERVET_OK;
+}
+
+/* dense n x n traffic -> CSR (nonzero entries) */
+static servet_result servet__traffic_dense(const servet__ctx *c, int n, const double *traffic, servet_traffic *t, int **rowptr,
+                                           int **cols, double **bytes) {
+    size_t nnz = 0, i, j;
+    if (n <= 0 || !traffic) return SERVET_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < (size_t)n * (size_t)n; i++) {
+        if (!(traffic[i] >= 0.0) || traffic[i] > 1e300) return SERVET_ERROR_INVALID_ARGUMENT;
+        if (traffic[i] > 0) nnz++;
+    }
+    if (nnz > (size_t)0x7fffffff) return SERVET_ERROR_INVALID_ARGUMENT;
+    *rowptr = (int *)servet__alloc(c, ((size_t)n + 1) * sizeof(int));
+    *cols = (int *)servet__alloc(c, (nnz ? nnz : 1) * sizeof(int));
+    *bytes = (double *)servet__alloc(c, (nnz ? nnz : 1) * sizeof(double));
+    if (!*rowptr || !*cols || !*bytes) {
+        servet__free(c, *rowptr);
+        servet__free(c, *cols);
+        servet__free(c, *bytes);
+        return SERVET_ERROR_OUT_OF_MEMORY;
+    }
+    nnz = 0;
+    for (i = 0; i < (size_t)n; i++) {
+        (*rowptr)[i] = (int)nnz;
+        for (j = 0; j < (size_t)n; j++)
+            if (traffic[i * (size_t)n + j] > 0) { (*cols)[nnz] = (int)j; (*bytes)[nnz++] = traffic[i * (size_t)n + j]; }
+    }
+    (*rowptr)[n] = (int)nnz;
+    t->n = n;
+    t->rowptr = *rowptr;
+    t->cols = *cols;
+    t->bytes = *bytes;
+    return SERVET_OK;
+}
+
+/* The profile's price of every slot pair: the comm layer's curve at the
+   traffic's mean message (every nonzero entry counted as one message), per
+   byte; without comm, the hwloc relation of PUs 0..n-1 of this node. */
+static servet_result servet__profile_costs(const servet_profile *p, const servet_traffic *t, double *cost) {
+    int n = t->n, a, b, i, k, cnt = 0;
+    double mean = 0.0;
+    for (i = 0; i < n; i++)
+        for (k = t->rowptr[i]; k < t->rowptr[i + 1]; k++)
+            if (t->bytes[k] > 0) { mean += t->bytes[k]; cnt++; }
+    mean = cnt ? mean / cnt : 1.0;
+    if (mean < 1.0) mean = 1.0;
+    if (p->comm) {
+        if (p->comm->nranks != n) return SERVET_ERROR_INVALID_ARGUMENT;
+        for (a = 0; a < n; a++)
+            for (b = 0; b < n; b++) {
+                double s = 0.0;
+                if (a == b) { cost[(size_t)a * (size_t)n + (size_t)b] = 0.0; continue; }
+                if (servet_comm_time(p, a, b, mean, &s) != SERVET_OK) return SERVET_ERROR_NOT_FOUND;
+                cost[(size_t)a * (size_t)n + (size_t)b] = s / mean;
+            }
+        return SERVET_OK;
+    }
+    if (n > p->npus) return SERVET_ERROR_INVALID_ARGUMENT; /* no comm layers: slots are this node's PUs */
+    for (a = 0; a < n; a++)
+        for (b = 0; b < n; b++)
+            cost[(size_t)a * (size_t)n + (size_t)b] =
+                a == b ? 0.0 : 1.0 + (double)(p->ndepth - 1 - (servet__relation(p, a, b) & 255));
+    return SERVET_OK;
+}
+servet_result servet_choose_mapping_sparse(const servet_profile *p, const servet_traffic *t, int *slot_of_rank) {
+    double *cost;
+    servet_result r;
+    int i, k;
+    if (!p || !t || !slot_of_rank || t->n <= 0 || !t->rowptr) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (t->n > 16384) return SERVET_ERROR_INVALID_ARGUMENT; /* an n x n price table: 2 GiB at 16384 */
+    for (i = 0; i < t->n; i++)
+        for (k = t->rowptr[i]; k < t->rowptr[i + 1]; k++)
+            if (!t->cols || !t->bytes || t->cols[k] < 0 || t->cols[k] >= t->n || !(t->bytes[k] >= 0.0)) return SERVET_ERROR_INVALID_ARGUMENT;
+    cost = (double *)servet__alloc(&p->ctx, (size_t)t->n * (size_t)t->n * sizeof(double));
+    if (!cost) return SERVET_ERROR_OUT_OF_MEMORY;
+    r = servet__profile_costs(p, t, cost);
+    if (r == SERVET_OK) r = servet_map_with_costs(cost, t, slot_of_rank);
+    servet__free(&p->ctx, cost);
+    return r;
+}
+servet_result servet_choose_mapping(const servet_profile *p, int n, const double *traffic, int *slot_of_rank) {
+    servet_traffic t;
+    int *rowptr = NULL, *cols = NULL;
+    double *bytes = NULL;
+    servet_result r;
+    if (!p || !traffic || !slot_of_rank || n <= 0) return SERVET_ERROR_INVALID_ARGUMENT;
+    r = servet__traffic_dense(&p->ctx, n, traffic, &t, &rowptr, &cols, &bytes);
+    if (r != SERVET_OK) return r;
+    r = servet_choose_mapping_sparse(p, &t, slot_of_rank);
+    servet__free(&p->ctx, rowptr);
+    servet__free(&p->ctx, cols);
+    servet__free(&p->ctx, bytes);
+    return r;
 }
 
 /* ========================================================================== >>tune

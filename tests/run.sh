@@ -77,11 +77,12 @@ if [ "$mode" = all ]; then
   run_prog ./tests/test_mbsp
   run_prog ./tests/test_decide
   run_prog ./tests/test_tune
+  run_prog ./tests/test_map
   run_prog ./tests/test_comm
 fi
 
 echo "== the same under ASan + UBSan"
-for t in test_unit test_file test_shared test_faults test_mbsp test_comm test_decide test_tune test_concurrent; do
+for t in test_unit test_file test_shared test_faults test_mbsp test_comm test_decide test_tune test_map test_concurrent; do
   if gcc -std=c99 -O1 -g $SAN $HW -o "$tmp/san_$t" tests/$t.c $LIBS 2>"$tmp/cc.log"; then
     arg=""; [ $t = test_concurrent ] && arg=16
     run_prog "$tmp/san_$t" $arg
