@@ -14,7 +14,7 @@ TOOLS   := bin/servet
 EXAMPLES:= examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul
 
 FUZZ_SECONDS ?= 60
-.PHONY: bench-tune bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
+.PHONY: bench-map bench-tune bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
 
 all: check-deps lib tools examples tests
 
@@ -153,6 +153,12 @@ bench-comm: all bin/bench_comm
 	    bench_data/comm_vs_pingpong_cluster_run$$i.json 7 || break; done; \
 	  rc=$$?; SERVET_CLUSTER_ID=b$$$$ ./tests/cluster/cluster.sh down; exit $$rc; \
 	else echo "not root: the emulated-cluster part of bench-comm skipped"; fi
+
+# issue 12: servet map vs identity, random and Scotch's gmap (scotch package,
+# a test-only peer: installed here if missing) on modelled machines
+bench-map: bin/servet
+	@command -v scotch_gmap >/dev/null || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq scotch >/dev/null; } || true
+	python3 tools/bench_map.py bench_data/mapping.json
 
 bench: all bin/bench_open bin/bench_pairs
 	./bin/bench_open bench_data/open_vs_hwloc.json

@@ -7792,23 +7792,48 @@ static void servet__kl(servet__mapwork *w, const int *set, int n, servet__keyed 
     }
 }
 
+/* A pseudo-peripheral vertex of the subgraph on set[0..n): breadth-first
+   from `start`, then again from the last vertex reached; the last vertex of
+   the second sweep. Growing from the rim of a path or a mesh keeps the
+   part contiguous, where a seed in the middle grows a middle slice that
+   the swap passes cannot shift. */
+static int servet__peripheral(servet__mapwork *w, const int *set, int n, int start) {
+    const servet__graph *g = w->g;
+    int sweep, i, k, last = start;
+    for (sweep = 0; sweep < 2; sweep++) {
+        int head = 0, tail = 0;
+        for (i = 0; i < n; i++) { w->side[set[i]] = 1; w->locked[set[i]] = 0; }
+        w->order[tail++] = last;
+        w->locked[last] = 1;
+        while (head < tail) {
+            int v = w->order[head++];
+            last = v;
+            for (k = g->rowptr[v]; k < g->rowptr[v + 1]; k++) {
+                int u = g->adj[k];
+                if (w->side[u] == 1 && !w->locked[u]) { w->locked[u] = 1; w->order[tail++] = u; }
+            }
+        }
+    }
+    for (i = 0; i < n; i++) w->side[set[i]] = -1;
+    return last;
+}
+
 /* Bisection of set[0..n) into n0 | n - n0 (the best cut of three seeds:
-   the heaviest rank, the lightest, the first); on return set[] holds part
-   0 first, and side[] is -1 again for every member. */
+   a peripheral vertex found from the heaviest rank, one found from the
+   first, and the heaviest itself); on return set[] holds part 0 first, and
+   side[] is -1 again for every member. */
 static void servet__bisect(servet__mapwork *w, int *set, int n, int n0, servet__keyed *ka, servet__keyed *kb) {
     const servet__graph *g = w->g;
-    int seeds[3], s, i, j, heavy = set[0], light = set[0];
+    int seeds[3], s, i, j, heavy = set[0];
     double best = -1.0;
-    for (i = 1; i < n; i++) {
+    for (i = 1; i < n; i++)
         if (g->vw[set[i]] > g->vw[heavy]) heavy = set[i];
-        if (g->vw[set[i]] < g->vw[light]) light = set[i];
-    }
-    seeds[0] = heavy;
-    seeds[1] = light;
-    seeds[2] = set[0];
+    seeds[0] = servet__peripheral(w, set, n, heavy);
+    seeds[1] = servet__peripheral(w, set, n, set[0]);
+    seeds[2] = heavy;
     for (s = 0; s < 3; s++) {
         double cut;
-        if (s > 0 && seeds[s] == seeds[s - 1]) continue;
+        if ((s > 0 && seeds[s] == seeds[s - 1]) || (s == 2 && seeds[2] == seeds[0])) continue;
         servet__grow(w, set, n, n0, seeds[s]);
         servet__kl(w, set, n, ka, kb);
         cut = servet__cut(w, set, n);
@@ -7878,8 +7903,8 @@ static double servet__slot_cost(const servet__costfn *f, int a, int b) {
     if (f->matrix) return f->matrix[(size_t)a * (size_t)f->n + (size_t)b];
     if (a == b) return 0.0;
     for (L = 0; L < f->tree->levels; L++) {
-        long da = ((long)a / (long)f->stride[L]) % f->tree->arity[L], db = ((long)b / (long)f->stride[L]) % f->tree->arity[L];
-        if (da != db) return f->suffix[L];
+        long st = (long)f->stride[L];
+        if (a / st != b / st) return f->suffix[L]; /* they diverge at this level (the prefixes above agreed) */
     }
     return 0.0;
 }
@@ -7890,6 +7915,57 @@ static double servet__traffic_cost(const servet__costfn *f, const servet_traffic
         for (k = t->rowptr[i]; k < t->rowptr[i + 1]; k++)
             if (t->bytes[k] > 0) sum += t->bytes[k] * servet__slot_cost(f, slot ? slot[i] : i, slot ? slot[t->cols[k]] : t->cols[k]);
     return sum;
+}
+
+/* Swap refinement with the real prices: rank i and a rank j two hops away
+   in the traffic graph (a neighbour's neighbour: likely placed near the
+   ranks i talks to) trade slots when that lowers the cost. The top-down
+   bisection never revisits a split made above; this pass lets a rank cross
+   a boundary that a higher split drew badly. At most 3 passes, each at
+   most 64 candidates per rank. */
+static double servet__pair_price(const servet__costfn *f, int a, int b) {
+    return 0.5 * (servet__slot_cost(f, a, b) + servet__slot_cost(f, b, a));
+}
+static double servet__rank_price(const servet__graph *g, const servet__costfn *f, const int *slot, int v, int at, int skip) {
+    double sum = 0.0;
+    int k;
+    for (k = g->rowptr[v]; k < g->rowptr[v + 1]; k++)
+        if (g->adj[k] != skip) sum += g->w[k] * servet__pair_price(f, at, slot[g->adj[k]]);
+    return sum;
+}
+static void servet__swap_refine(const servet__graph *g, const servet__costfn *f, int *slot) {
+    int pass, i;
+    for (pass = 0; pass < 3; pass++) {
+        int swaps = 0;
+        for (i = 0; i < g->n; i++) {
+            int k, q, best_j = -1;
+            double best = 0.0, here = servet__rank_price(g, f, slot, i, slot[i], -1);
+            if (here <= 0.0) continue;
+            /* the 8 heaviest-first neighbours' first 8 neighbours at most: a
+               rank of an all-to-all group would otherwise try 100s */
+            for (k = g->rowptr[i]; k < g->rowptr[i + 1] && k < g->rowptr[i] + 8; k++) {
+                int u = g->adj[k];
+                for (q = g->rowptr[u]; q < g->rowptr[u + 1] && q < g->rowptr[u] + 8; q++) {
+                    int j = g->adj[q];
+                    double before, after;
+                    if (j == i || slot[j] == slot[i]) continue;
+                    before = here + servet__rank_price(g, f, slot, j, slot[j], -1);
+                    after = servet__rank_price(g, f, slot, i, slot[j], j) + servet__rank_price(g, f, slot, j, slot[i], i) +
+                            servet__edge_w(g, i, j) * servet__pair_price(f, slot[j], slot[i]);
+                    before -= 0.0; /* the i-j edge is in both sums of `before` once each, in `after` once: */
+                    after += servet__edge_w(g, i, j) * servet__pair_price(f, slot[i], slot[j]);
+                    if (before - after > best * (1.0 + 1e-12) + 1e-9 * before) { best = before - after; best_j = j; }
+                }
+            }
+            if (best_j >= 0) {
+                int t = slot[i];
+                slot[i] = slot[best_j];
+                slot[best_j] = t;
+                swaps++;
+            }
+        }
+        if (!swaps) break;
+    }
 }
 
 /* The mapping on a hierarchy, then the identity guard. */
@@ -7923,6 +7999,7 @@ static servet_result servet__map_run(const servet__ctx *c, const servet__hier *h
     }
     for (i = 0; i < n; i++) { set[i] = i; w.side[i] = -1; w.hpos[i] = -1; slot_of_rank[i] = -1; }
     servet__map_node(&w, h, 0, set, n, slot_of_rank, ka, kb);
+    servet__swap_refine(&g, f, slot_of_rank);
     /* a permutation, or the identity */
     for (i = 0; i < n; i++) {
         int s = slot_of_rank[i];

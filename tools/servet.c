@@ -35,6 +35,10 @@ static const char *usage_text =
     "                      search the parameters of COMMAND ({NAME} in ARGS is replaced), timing\n"
     "                      the process or reading RE's first group from its output; the best\n"
     "                      is kept per machine and key (servet-<hash>.tune) and printed as JSON\n"
+    "  map (--costs FILE | --tree ARITY:COST,..) (--traffic FILE | --traffic-sparse FILE)\n"
+    "      [--rankfile FILE --hosts HOSTFILE]\n"
+    "                      the MPI rank -> process slot mapping of a traffic matrix, as JSON;\n"
+    "                      without --costs/--tree the costs come from the cached profile\n"
     "  simulate SPEC [--coloring on|off] [--noise X] [--hash-last] [--seed N] [--curve]\n"
     "                      run the cache probe's sweep and inference on a simulated\n"
     "                      hierarchy; prints {\"caches\":[{\"level\":1,\"size_bytes\":N},...]}\n"
@@ -1444,6 +1448,265 @@ static void print_point_json(const servet_tune_desc *td, const int64_t *x) {
     for (k = 0; k < td->nparams; k++) names[k] = td->params[k].name;
     print_values_json(names, x, td->nparams);
 }
+/* ---- map: the rank mapping from the shell (issue 12) ---- */
+/* whitespace-separated numbers of a file, malloc'ed; count in *n */
+static double *read_numbers(const char *path, size_t *n) {
+    FILE *f = fopen(path, "r");
+    double *v = NULL, x;
+    size_t cap = 0;
+    int rc;
+    *n = 0;
+    if (!f) return NULL;
+    while ((rc = fscanf(f, "%lf", &x)) == 1) {
+        if (*n == cap) {
+            double *nv;
+            cap = cap ? 2 * cap : 1024;
+            nv = (double *)realloc(v, cap * sizeof *v);
+            if (!nv) { free(v); fclose(f); return NULL; }
+            v = nv;
+        }
+        v[(*n)++] = x;
+    }
+    if (rc != EOF) { free(v); v = NULL; *n = 0; } /* a word that is not a number */
+    else if (!v) v = (double *)malloc(sizeof *v);
+    fclose(f);
+    return v;
+}
+/* --tree 128:50,2:10,64:2 -> levels top-down (arity:link cost) */
+static int parse_tree(const char *spec, servet_map_tree *t) {
+    const char *p = spec;
+    memset(t, 0, sizeof *t);
+    while (*p) {
+        char *end;
+        long a;
+        double c;
+        if (t->levels == SERVET_MAP_MAX_LEVELS) return 0;
+        a = strtol(p, &end, 10);
+        if (end == p || *end != ':' || a < 1 || a > 16777216) return 0;
+        p = end + 1;
+        c = strtod(p, &end);
+        if (end == p || !(c >= 0) || c > 1e300) return 0;
+        t->arity[t->levels] = (int)a;
+        t->link_cost[t->levels++] = c;
+        p = end;
+        if (*p == ',') p++;
+        else if (*p) return 0;
+    }
+    return t->levels > 0;
+}
+static int cmd_map(int argc, char **argv) {
+    const char *costs_path = NULL, *tree_spec = NULL, *traffic_path = NULL, *sparse_path = NULL, *rankfile = NULL,
+               *hostfile = NULL;
+    servet_map_tree tree;
+    servet_traffic t;
+    servet_desc d;
+    servet_profile *p = NULL;
+    double *costs = NULL, *tr = NULL, cost = 0, ident = 0, t0, secs;
+    int *rowptr = NULL, *cols = NULL, *slot = NULL, i, n = 0, rc = 1;
+    double *bytes = NULL;
+    size_t cnt = 0, k;
+    servet_result r;
+    memset(&d, 0, sizeof d);
+    for (i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(a, "--costs") && more) costs_path = argv[++i];
+        else if (!strcmp(a, "--tree") && more) tree_spec = argv[++i];
+        else if (!strcmp(a, "--traffic") && more) traffic_path = argv[++i];
+        else if (!strcmp(a, "--traffic-sparse") && more) sparse_path = argv[++i];
+        else if (!strcmp(a, "--rankfile") && more) rankfile = argv[++i];
+        else if (!strcmp(a, "--hosts") && more) hostfile = argv[++i];
+        else if (!strcmp(a, "--cache-dir") && more) d.cache_dir = argv[++i];
+        else if (!strcmp(a, "--no-probe")) d.no_probe = 1;
+        else return die_usage("map: unknown or incomplete argument", a);
+    }
+    if (costs_path && tree_spec) return die_usage("map: --costs or --tree, not both", NULL);
+    if (!traffic_path == !sparse_path) return die_usage("map: give --traffic FILE or --traffic-sparse FILE", NULL);
+    if (!rankfile != !hostfile) return die_usage("map: --rankfile needs --hosts (and --hosts a --rankfile)", NULL);
+    if (tree_spec && !parse_tree(tree_spec, &tree))
+        return die_usage("map: --tree wants ARITY:COST[,ARITY:COST...] top-down, e.g. 128:50,2:10,64:2", tree_spec);
+    /* the traffic */
+    if (traffic_path) {
+        double root;
+        tr = read_numbers(traffic_path, &cnt);
+        if (!tr) { fprintf(stderr, "servet: map: cannot read %s as numbers\n", traffic_path); return 1; }
+        root = floor(sqrt((double)cnt) + 0.5);
+        if (cnt == 0 || root * root != (double)cnt) {
+            fprintf(stderr, "servet: map: %s holds %zu numbers, not an n x n matrix\n", traffic_path, cnt);
+            goto out;
+        }
+        n = (int)root;
+        rowptr = (int *)calloc((size_t)n + 1, sizeof(int));
+        cols = (int *)malloc(cnt * sizeof(int));
+        bytes = (double *)malloc(cnt * sizeof(double));
+        if (!rowptr || !cols || !bytes) goto out;
+        {
+            int at = 0;
+            for (k = 0; k < cnt; k++) {
+                if (!(tr[k] >= 0) || tr[k] > 1e300) { fprintf(stderr, "servet: map: traffic must be finite and >= 0\n"); goto out; }
+                if (k % (size_t)n == 0) rowptr[k / (size_t)n] = at;
+                if (tr[k] > 0) { cols[at] = (int)(k % (size_t)n); bytes[at++] = tr[k]; }
+            }
+            rowptr[n] = at;
+        }
+    } else {
+        /* first line n, then "i j bytes" lines */
+        FILE *f = fopen(sparse_path, "r");
+        long ln = 0, i0, j0;
+        double b0;
+        int m = 0, cap = 0, *ei = NULL, *ej = NULL, row, *fill;
+        double *eb = NULL;
+        if (!f) { fprintf(stderr, "servet: map: cannot open %s\n", sparse_path); return 1; }
+        if (fscanf(f, "%d", &n) != 1 || n < 1 || n > 16777216) {
+            fprintf(stderr, "servet: map: %s: the first number must be n >= 1\n", sparse_path);
+            fclose(f);
+            return 1;
+        }
+        for (;;) {
+            int got = fscanf(f, "%ld %ld %lf", &i0, &j0, &b0);
+            ln++;
+            if (got == EOF) break;
+            if (got != 3 || i0 < 0 || i0 >= n || j0 < 0 || j0 >= n || !(b0 >= 0) || b0 > 1e300) {
+                fprintf(stderr, "servet: map: %s: entry %ld is not 'i j bytes' with 0 <= i, j < %d and bytes >= 0\n",
+                        sparse_path, ln, n);
+                fclose(f);
+                free(ei); free(ej); free(eb);
+                return 1;
+            }
+            if (m == cap) {
+                cap = cap ? 2 * cap : 1024;
+                ei = (int *)realloc(ei, (size_t)cap * sizeof(int));
+                ej = (int *)realloc(ej, (size_t)cap * sizeof(int));
+                eb = (double *)realloc(eb, (size_t)cap * sizeof(double));
+                if (!ei || !ej || !eb) { fclose(f); return 1; }
+            }
+            ei[m] = (int)i0; ej[m] = (int)j0; eb[m++] = b0;
+        }
+        fclose(f);
+        rowptr = (int *)calloc((size_t)n + 1, sizeof(int));
+        cols = (int *)malloc((size_t)(m ? m : 1) * sizeof(int));
+        bytes = (double *)malloc((size_t)(m ? m : 1) * sizeof(double));
+        fill = (int *)calloc((size_t)n + 1, sizeof(int));
+        if (!rowptr || !cols || !bytes || !fill) { free(ei); free(ej); free(eb); free(fill); goto out; }
+        for (k = 0; k < (size_t)m; k++) rowptr[ei[k] + 1]++;
+        for (row = 0; row < n; row++) rowptr[row + 1] += rowptr[row];
+        for (k = 0; k < (size_t)m; k++) {
+            int at = rowptr[ei[k]] + fill[ei[k]]++;
+            cols[at] = ej[k];
+            bytes[at] = eb[k];
+        }
+        free(ei); free(ej); free(eb); free(fill);
+    }
+    t.n = n;
+    t.rowptr = rowptr;
+    t.cols = cols;
+    t.bytes = bytes;
+    slot = (int *)malloc((size_t)n * sizeof(int));
+    if (!slot) goto out;
+    if (costs_path) {
+        costs = read_numbers(costs_path, &cnt);
+        if (!costs) { fprintf(stderr, "servet: map: cannot read %s as numbers\n", costs_path); goto out; }
+        if (cnt != (size_t)n * (size_t)n) {
+            fprintf(stderr, "servet: map: %s holds %zu numbers; the traffic has %d ranks, so %d x %d expected\n", costs_path,
+                    cnt, n, n, n);
+            goto out;
+        }
+    }
+    t0 = mono();
+    if (costs) r = servet_map_with_costs(costs, &t, slot);
+    else if (tree_spec) r = servet_map_with_tree(&tree, &t, slot);
+    else {
+        d.probes = SERVET_PROBE_TOPOLOGY;
+        r = servet_open(&p, &d);
+        if (r == SERVET_OK) r = servet_choose_mapping_sparse(p, &t, slot);
+    }
+    secs = mono() - t0;
+    if (r != SERVET_OK) {
+        fprintf(stderr, "servet: map: %s%s\n", servet_result_string(r),
+                r == SERVET_ERROR_INVALID_ARGUMENT && tree_spec ? " (the tree's slots must equal the traffic's ranks)" : "");
+        goto out;
+    }
+    if (costs || tree_spec) {
+        servet_map_cost(costs, costs ? NULL : &tree, &t, slot, &cost);
+        servet_map_cost(costs, costs ? NULL : &tree, &t, NULL, &ident);
+    } else {
+        /* priced as the decision priced it (the profile's layers or hwloc
+           relation: servet__profile_costs, reachable here because this file
+           holds the implementation) */
+        double *pc = (double *)malloc((size_t)n * (size_t)n * sizeof(double));
+        if (!pc || servet__profile_costs(p, &t, pc) != SERVET_OK) { free(pc); goto out; }
+        servet_map_cost(pc, NULL, &t, slot, &cost);
+        servet_map_cost(pc, NULL, &t, NULL, &ident);
+        free(pc);
+    }
+    printf("{\"ranks\": %d, \"slot_of_rank\": [", n);
+    for (i = 0; i < n; i++) printf("%s%d", i ? "," : "", slot[i]);
+    printf("], \"cost\": %.17g, \"identity_cost\": %.17g, \"seconds\": %.6f}\n", cost, ident, secs);
+    if (rankfile) {
+        /* Open MPI rankfile: rank r runs where slot_of_rank[r] was, i.e. on the
+           host of that slot, the slots filling the hosts in order */
+        size_t nh = 0, cap2 = 0;
+        char line[512], **hosts = NULL;
+        int *slots_per = NULL;
+        FILE *hf = fopen(hostfile, "r"), *rf, *pf;
+        char plain[4200];
+        if (!hf) { fprintf(stderr, "servet: map: cannot open %s\n", hostfile); goto out; }
+        while (fgets(line, sizeof line, hf)) {
+            char name[256];
+            int sl = 1;
+            char *sp;
+            if (sscanf(line, "%255s", name) != 1 || name[0] == '#') continue;
+            if ((sp = strstr(line, "slots=")) != NULL) sl = atoi(sp + 6);
+            if (sl < 1) sl = 1;
+            if (nh == cap2) {
+                cap2 = cap2 ? 2 * cap2 : 16;
+                hosts = (char **)realloc(hosts, cap2 * sizeof *hosts);
+                slots_per = (int *)realloc(slots_per, cap2 * sizeof *slots_per);
+            }
+            hosts[nh] = strdup(name);
+            slots_per[nh++] = sl;
+        }
+        fclose(hf);
+        {
+            long total = 0;
+            for (k = 0; k < nh; k++) total += slots_per[k];
+            if (total < n) {
+                fprintf(stderr, "servet: map: %s has %ld slots for %d ranks\n", hostfile, total, n);
+                for (k = 0; k < nh; k++) free(hosts[k]);
+                free(hosts); free(slots_per);
+                goto out;
+            }
+        }
+        rf = fopen(rankfile, "w");
+        snprintf(plain, sizeof plain, "%s.hosts", rankfile);
+        pf = fopen(plain, "w");
+        if (!rf || !pf) {
+            fprintf(stderr, "servet: map: cannot write %s\n", rf ? plain : rankfile);
+            if (rf) fclose(rf);
+            if (pf) fclose(pf);
+        } else {
+            int rk;
+            for (rk = 0; rk < n; rk++) {
+                int s = slot[rk], h = 0, within = s;
+                while (within >= slots_per[h]) within -= slots_per[h++];
+                fprintf(rf, "rank %d=%s slot=%d\n", rk, hosts[h], within);
+                fprintf(pf, "%s\n", hosts[h]); /* MPICH -f: one line per rank, in rank order */
+            }
+            fclose(rf);
+            fclose(pf);
+            fprintf(stderr, "servet: map: wrote %s (mpirun --rankfile) and %s (MPICH: mpiexec -f)\n", rankfile, plain);
+        }
+        for (k = 0; k < nh; k++) free(hosts[k]);
+        free(hosts);
+        free(slots_per);
+    }
+    rc = 0;
+out:
+    if (p) servet_close(p);
+    free(costs); free(tr); free(rowptr); free(cols); free(bytes); free(slot);
+    return rc;
+}
+
 static int cmd_tune(int argc, char **argv) {
     servet_tune_desc td;
     servet_tune_info info;
@@ -1621,6 +1884,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "apex")) return cmd_apex(argc - 2, argv + 2);
     if (!strcmp(cmd, "tile")) return cmd_tile(argc - 2, argv + 2);
     if (!strcmp(cmd, "tune")) return cmd_tune(argc - 2, argv + 2);
+    if (!strcmp(cmd, "map")) return cmd_map(argc - 2, argv + 2);
     if (strcmp(cmd, "probe") && strcmp(cmd, "show") && strcmp(cmd, "json") && strcmp(cmd, "plot") &&
         strcmp(cmd, "path"))
         return die_usage("unknown command", cmd);
