@@ -7738,14 +7738,19 @@ static int servet__cmp_keyed_desc(const void *x, const void *y) {
     return a->v - b->v;
 }
 
-/* Kernighan-Lin swap passes on the bisection of set[0..n). Candidates of each
-   side in order of their move gain (computed at the pass's start); each
-   pairing re-checks the real swap gain; a pass ends when the best few
-   candidates no longer give a positive swap. At most 8 passes. */
+/* Kernighan-Lin passes on the bisection of set[0..n). A pass swaps pairs
+   (a from side 0, b from side 1, each at most once per pass) in order of
+   their move gains computed at the pass's start - the best partner among
+   the next 8 of side 1, the real swap gain recomputed on use - negative
+   swaps included, as KL does to climb out of a local minimum, and then
+   rolls back to the best prefix of the pass. A pass stops after 64 swaps
+   without a new best. At most 8 passes, fewer when one gains nothing. */
 static void servet__kl(servet__mapwork *w, const int *set, int n, servet__keyed *a_list, servet__keyed *b_list) {
     int pass, i;
+    int *log = w->order; /* swapped pairs of this pass: a0, b0, a1, b1 .. */
     for (pass = 0; pass < 8; pass++) {
-        int na = 0, nb = 0, ia = 0, ib = 0, swaps = 0;
+        int na = 0, nb = 0, ia = 0, ib = 0, nsw = 0, best_at = 0, since = 0;
+        double run = 0.0, best_run = 0.0;
         for (i = 0; i < n; i++) {
             int v = set[i];
             servet__keyed kv;
@@ -7757,38 +7762,39 @@ static void servet__kl(servet__mapwork *w, const int *set, int n, servet__keyed 
         }
         qsort(a_list, (size_t)na, sizeof *a_list, servet__cmp_keyed_desc);
         qsort(b_list, (size_t)nb, sizeof *b_list, servet__cmp_keyed_desc);
-        while (ia < na && ib < nb) {
+        while (ia < na && ib < nb && since < 64 && 2 * nsw + 1 < n) {
             int a = a_list[ia].v, b, best_j = -1, j;
-            double best = 0.0, ga;
+            double best = -1e300, ga;
             if (w->locked[a]) { ia++; continue; }
+            while (ib < nb && w->locked[b_list[ib].v]) ib++;
+            if (ib >= nb) break;
             ga = servet__move_gain(w, a);
-            /* the best partner among the next few of side 1 */
             for (j = ib; j < nb && j < ib + 8; j++) {
                 double gsw;
                 b = b_list[j].v;
                 if (w->locked[b]) continue;
                 gsw = ga + servet__move_gain(w, b) - 2.0 * servet__edge_w(w->g, a, b);
-                if (gsw > best * (1.0 + 1e-12) + 1e-300) { best = gsw; best_j = j; }
+                if (gsw > best) { best = gsw; best_j = j; }
             }
-            if (best_j < 0) {
-                ia++;
-                if (a_list[ia - 1].key <= 0.0 && b_list[ib].key <= 0.0) break; /* nothing left to gain */
-                continue;
-            }
-            {
-                servet__keyed t = b_list[best_j];
-                b = t.v;
-                b_list[best_j] = b_list[ib];
-                b_list[ib] = t;
-            }
+            if (best_j < 0) { ia++; continue; }
+            b = b_list[best_j].v;
             w->side[a] = 1;
             w->side[b] = 0;
             w->locked[a] = w->locked[b] = 1;
+            log[2 * nsw] = a;
+            log[2 * nsw + 1] = b;
+            nsw++;
             ia++;
-            ib++;
-            swaps++;
+            run += best;
+            if (run > best_run * (1.0 + 1e-12) + 1e-300) { best_run = run; best_at = nsw; since = 0; }
+            else since++;
         }
-        if (!swaps) break;
+        /* undo the swaps after the best prefix */
+        for (i = nsw - 1; i >= best_at; i--) {
+            w->side[log[2 * i]] = 0;
+            w->side[log[2 * i + 1]] = 1;
+        }
+        if (best_at == 0) break;
     }
 }
 
