@@ -161,6 +161,33 @@ if [ "$mode" = all ]; then
   fi
   expect_rc 0 "probe piped" ./bin/servet probe --only topology,apex --quick --force --cache-dir "$tmp/ttycache"
   grep -q "probing" "$tmp/err" && bad "progress printed into a pipe" || ok
+  # servet map: bad input exits 2 (usage) or 1 (data) with a message; a scrambled halo maps below the identity
+  expect_rc 2 "map without traffic" ./bin/servet map --tree 2:10,2:1
+  expect_rc 2 "map, bad tree" ./bin/servet map --tree 2:x --traffic "$tmp/none"
+  expect_rc 2 "map, costs and tree" ./bin/servet map --tree 4:1 --costs a --traffic b
+  printf '0 1 2\n3 4 5\n' > "$tmp/tr_bad"
+  expect_rc 1 "map, traffic not n x n" ./bin/servet map --tree 6:1 --traffic "$tmp/tr_bad"
+  python3 -c '
+import random
+n=16; p=list(range(n)); random.Random(1).shuffle(p); T=[[0]*n for _ in range(n)]
+for x in range(4):
+  for y in range(4):
+    for dx,dy in ((1,0),(-1,0),(0,1),(0,-1)): T[p[x*4+y]][p[((x+dx)%4)*4+(y+dy)%4]]=100
+open("'"$tmp"'/tr16","w").write("\n".join(" ".join(map(str,r)) for r in T)+"\n")
+f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
+[f.write("%d %d %d\n"%(i,j,T[i][j])) for i in range(n) for j in range(n) if T[i][j]]'
+  expect_rc 1 "map, tree slots != ranks" ./bin/servet map --tree 3:1 --traffic "$tmp/tr16"
+  sed '1s/^0 /-5 /' "$tmp/tr16" > "$tmp/tr_neg"
+  expect_rc 1 "map, negative traffic" ./bin/servet map --tree 16:1 --traffic "$tmp/tr_neg"
+  expect_rc 0 "map a scrambled 4x4 halo" ./bin/servet map --tree 2:50,2:10,4:2 --traffic "$tmp/tr16"
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); s=j["slot_of_rank"]; assert sorted(s)==list(range(16)) and j["cost"] < 0.7*j["identity_cost"]' "$tmp/out" \
+    && ok || { bad "map JSON"; cat "$tmp/out" >&2; }
+  cp "$tmp/out" "$tmp/map_dense"
+  printf 'a slots=8\nb slots=8\n' > "$tmp/hosts"
+  expect_rc 0 "map, sparse traffic and a rankfile" ./bin/servet map --tree 2:50,2:10,4:2 --traffic-sparse "$tmp/tr16s" --rankfile "$tmp/rf" --hosts "$tmp/hosts"
+  python3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); assert a["slot_of_rank"]==b["slot_of_rank"] and a["cost"]==b["cost"]' "$tmp/out" "$tmp/map_dense" \
+    && ok || bad "sparse and dense traffic map differently"
+  [ "$(grep -c '^rank [0-9]*=[ab] slot=[0-7]$' "$tmp/rf")" = 16 ] && [ "$(wc -l < "$tmp/rf.hosts")" = 16 ] && ok || bad "rankfile"
   # servet tile: bad input exits 2 with a message, a described nest gets its tile as JSON
   expect_rc 2 "tile without loops" ./bin/servet tile --array A:i,j --elem 8
   expect_rc 2 "tile without arrays" ./bin/servet tile --loop i=100 --elem 8
