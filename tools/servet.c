@@ -1623,7 +1623,10 @@ static int cmd_map(int argc, char **argv) {
     secs = mono() - t0;
     if (r != SERVET_OK) {
         fprintf(stderr, "servet: map: %s%s\n", servet_result_string(r),
-                r == SERVET_ERROR_INVALID_ARGUMENT && tree_spec ? " (the tree's slots must equal the traffic's ranks)" : "");
+                r != SERVET_ERROR_INVALID_ARGUMENT ? ""
+                : tree_spec ? " (the tree's slots must equal the traffic's ranks)"
+                : costs ? "" : " (without --costs or --tree the slots are this machine's PUs, or the ranks of a profile "
+                               "probed under mpirun: give --tree or --costs for other jobs)");
         goto out;
     }
     if (costs || tree_spec) {
