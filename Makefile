@@ -41,7 +41,7 @@ SERVET_MPI_FLAGS :=
 else ifneq ($(MPICC),)
 SERVET_CC := $(MPICC)
 SERVET_MPI_FLAGS := -DSERVET_USE_MPI
-TESTS   += tests/test_comm_mpi
+TESTS   += tests/test_comm_mpi tests/test_map_mpi
 else
 SERVET_CC := $(CC)
 SERVET_MPI_FLAGS :=
@@ -109,6 +109,8 @@ tests/test_mbsp: tests/test_mbsp.c tests/harness.h servet.h
 tests/test_comm: tests/test_comm.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_comm.c $(LDLIBS)
 # the communication probe over real ranks (mpirun), built when mpicc exists
+tests/test_map_mpi: tests/test_map_mpi.c tests/harness.h servet.h
+	$(MPICC) $(ALL_CFLAGS) -o $@ tests/test_map_mpi.c $(LDLIBS)
 tests/test_comm_mpi: tests/test_comm_mpi.c tests/harness.h tests/helpers.h servet.h
 	$(MPICC) $(ALL_CFLAGS) -o $@ tests/test_comm_mpi.c $(LDLIBS)
 tests/test_faults: tests/test_faults.c tests/harness.h tests/helpers.h servet.h
@@ -176,7 +178,7 @@ install: all
 
 clean:
 	rm -rf lib bin tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_compile_two_tu \
-	  examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul tests/test_mbsp tests/tmp tests/fuzz_replay tests/fuzz_seeds tests/test_faults tests/test_comm tests/test_comm_mpi tests/test_decide tests/test_tune tests/test_map
+	  examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul tests/test_mbsp tests/tmp tests/fuzz_replay tests/fuzz_seeds tests/test_faults tests/test_comm tests/test_comm_mpi tests/test_map_mpi tests/test_decide tests/test_tune tests/test_map
 
 # issue 3's acceptance on this machine: 10 quiet runs, 10 with a busy neighbour
 bench-cache: bin/servet

@@ -77,7 +77,8 @@
    Decisions           servet_choose_tile (tile sizes of a loop nest, >>decide),
                        servet_choose_mapping, servet_choose_mapping_sparse,
                        servet_map_with_costs, servet_map_with_tree, servet_map_cost
-                       (MPI rank -> process slot, >>map),
+                       (MPI rank -> process slot, >>map), servet_mpi_reorder (applies
+                       it at init: a communicator in the chosen order),
                        servet_choose_placement (threads -> PUs, >>decide),
                        servet_comm_time (message cost between two ranks)
    Tuning              servet_tune (a model-seeded search, kept per machine, >>tune)
@@ -641,6 +642,18 @@ SERVET_API servet_result servet_map_with_tree(const servet_map_tree *tree, const
    tree (exactly one of them); slot_of_rank NULL = the identity. */
 SERVET_API servet_result servet_map_cost(const double *costs, const servet_map_tree *tree, const servet_traffic *traffic,
                                          const int *slot_of_rank, double *cost);
+/* Apply a mapping at init. Collective over *(MPI_Comm *)mpi_comm (NULL:
+   MPI_COMM_WORLD): each rank gives the ranks it sends to and how many bytes;
+   rank 0 gathers them, decides (priced by p's comm layers when p comes from
+   servet_open_mpi on this communicator, else by the nodes: another node 10,
+   the same node 1 per byte), broadcasts, and MPI_Comm_split makes
+   *(MPI_Comm *)mpi_newcomm, in which rank i runs on the process that
+   slot_of_rank[i] names: the application switches to it and keeps its rank
+   numbers. Bad input on any rank (negative npeers, NULL lists, a peer out of
+   range, negative or NaN bytes) -> SERVET_ERROR_INVALID_ARGUMENT on every
+   rank, no communicator made. Without MPI: SERVET_ERROR_NO_MPI. */
+SERVET_API servet_result servet_mpi_reorder(const servet_profile *p, int npeers, const int *peers, const double *bytes,
+                                            void *mpi_comm, void *mpi_newcomm);
 
 /* Empirical tuning (>>tune): a model-seeded search for up to 8 integer
    parameters of any kernel, its result kept per machine and key in a tuning
@@ -8177,6 +8190,110 @@ servet_result servet_choose_mapping(const servet_profile *p, int n, const double
     servet__free(&p->ctx, bytes);
     return r;
 }
+
+
+#ifdef SERVET_USE_MPI
+servet_result servet_mpi_reorder(const servet_profile *p, int npeers, const int *peers, const double *bytes, void *mpi_comm,
+                                 void *mpi_newcomm) {
+    MPI_Comm comm = mpi_comm ? *(MPI_Comm *)mpi_comm : MPI_COMM_WORLD;
+    int rank, size, ok = 1, allok = 0, i, *counts = NULL, *displs = NULL, *allpeers = NULL, *slot = NULL, *rowptr = NULL,
+        total = 0, status = SERVET_OK;
+    double *allbytes = NULL;
+    char *names = NULL, name[MPI_MAX_PROCESSOR_NAME];
+    const servet__ctx *c = p ? &p->ctx : NULL;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    if (npeers < 0 || (npeers > 0 && (!peers || !bytes)) || !mpi_newcomm) ok = 0;
+    for (i = 0; ok && i < npeers; i++)
+        if (peers[i] < 0 || peers[i] >= size || !(bytes[i] >= 0.0) || bytes[i] > 1e300) ok = 0;
+    MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm);
+    if (!allok) return SERVET_ERROR_INVALID_ARGUMENT;
+    /* every rank's node name: the price without comm layers */
+    {
+        int len = 0;
+        memset(name, 0, sizeof name);
+        MPI_Get_processor_name(name, &len);
+    }
+    if (rank == 0) {
+        counts = (int *)servet__calloc(c, (size_t)size, sizeof(int));
+        displs = (int *)servet__calloc(c, (size_t)size + 1, sizeof(int));
+        names = (char *)servet__calloc(c, (size_t)size, MPI_MAX_PROCESSOR_NAME);
+        slot = (int *)servet__alloc(c, (size_t)size * sizeof(int));
+        ok = counts && displs && names && slot;
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+    if (!ok) { status = SERVET_ERROR_OUT_OF_MEMORY; goto out; }
+    MPI_Gather(&npeers, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
+    MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm);
+    if (rank == 0) {
+        for (i = 0; i < size; i++) { displs[i] = total; total += counts[i]; }
+        displs[size] = total;
+        allpeers = (int *)servet__alloc(c, (size_t)(total ? total : 1) * sizeof(int));
+        allbytes = (double *)servet__alloc(c, (size_t)(total ? total : 1) * sizeof(double));
+        ok = allpeers && allbytes;
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+    if (!ok) { status = SERVET_ERROR_OUT_OF_MEMORY; goto out; }
+    MPI_Gatherv(peers, npeers, MPI_INT, allpeers, counts, displs, MPI_INT, 0, comm);
+    MPI_Gatherv(bytes, npeers, MPI_DOUBLE, allbytes, counts, displs, MPI_DOUBLE, 0, comm);
+    if (rank == 0) {
+        servet_traffic t;
+        t.n = size;
+        t.rowptr = displs;
+        t.cols = allpeers;
+        t.bytes = allbytes;
+        if (p && p->comm && p->comm->nranks == size) {
+            status = servet_choose_mapping_sparse(p, &t, slot);
+        } else if (size <= 4096) {
+            double *cost = (double *)servet__alloc(c, (size_t)size * (size_t)size * sizeof(double));
+            int a, b;
+            if (!cost) status = SERVET_ERROR_OUT_OF_MEMORY;
+            else {
+                for (a = 0; a < size; a++)
+                    for (b = 0; b < size; b++)
+                        cost[(size_t)a * (size_t)size + (size_t)b] =
+                            a == b ? 0.0
+                                   : strncmp(names + (size_t)a * MPI_MAX_PROCESSOR_NAME, names + (size_t)b * MPI_MAX_PROCESSOR_NAME,
+                                             MPI_MAX_PROCESSOR_NAME) ? 10.0 : 1.0;
+                status = servet_map_with_costs(cost, &t, slot);
+                servet__free(c, cost);
+            }
+        } else {
+            for (i = 0; i < size; i++) slot[i] = i; /* no profile and too many ranks for a price table: as started */
+        }
+        if (status != SERVET_OK) for (i = 0; i < size; i++) slot[i] = i;
+    }
+    MPI_Bcast(&status, 1, MPI_INT, 0, comm);
+    if (status != SERVET_OK) goto out;
+    /* the process at slot s becomes rank i where slot_of_rank[i] = s */
+    {
+        int key = rank, *all = (int *)servet__alloc(c, (size_t)size * sizeof(int));
+        ok = all != NULL;
+        MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
+        if (!ok) { servet__free(c, all); status = SERVET_ERROR_OUT_OF_MEMORY; goto out; }
+        if (rank == 0) memcpy(all, slot, (size_t)size * sizeof(int));
+        MPI_Bcast(all, size, MPI_INT, 0, comm);
+        for (i = 0; i < size; i++) if (all[i] == rank) key = i;
+        servet__free(c, all);
+        MPI_Comm_split(comm, 0, key, (MPI_Comm *)mpi_newcomm);
+    }
+out:
+    servet__free(c, counts);
+    servet__free(c, displs);
+    servet__free(c, names);
+    servet__free(c, slot);
+    servet__free(c, allpeers);
+    servet__free(c, allbytes);
+    (void)rowptr;
+    return (servet_result)status;
+}
+#else
+servet_result servet_mpi_reorder(const servet_profile *p, int npeers, const int *peers, const double *bytes, void *mpi_comm,
+                                 void *mpi_newcomm) {
+    (void)p; (void)npeers; (void)peers; (void)bytes; (void)mpi_comm; (void)mpi_newcomm;
+    return SERVET_ERROR_NO_MPI;
+}
+#endif
 
 /* ========================================================================== >>tune
    servet_tune: when a model is not the last word (PRK's stencil runs best

@@ -249,6 +249,9 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
     grep -q "MPI" "$tmp/err" && grep -q "at least 2 ranks" "$tmp/err" && ok || bad "outside-mpirun message"
     expect_rc 1 "comm probe with one rank says what it needs" timeout 120 mpirun -np 1 ./bin/servet probe --only comm
     grep -q "at least 2 MPI ranks" "$tmp/err" && ok || bad "one-rank message"
+    echo "  rank reordering (servet_mpi_reorder): 2 and 4 ranks"
+    run_prog timeout 120 mpirun -np 2 ./tests/test_map_mpi
+    run_prog timeout 120 mpirun -np 4 ./tests/test_map_mpi
     echo "  one node, 2 ranks: one layer, measured, then read"
     run_prog timeout 300 mpirun -np 2 ./tests/test_comm_mpi --cache-dir "$tmp/comm" --force --expect-layers 1 --expect-from-file 0
     run_prog timeout 300 mpirun -np 2 ./tests/test_comm_mpi --cache-dir "$tmp/comm" --expect-layers 1 --expect-from-file 1

@@ -64,6 +64,15 @@ run "all pairs" --cache-dir "$cache" --force --all-pairs --expect-layers 2 --exp
 "$here/cluster.sh" tbf 200mbit
 run "tbf 200 Mbit/s link" --cache-dir "$cache" --force --expect-layers 2 --max-inter-bw 25000000 --json "$tmp/tbf.json"
 "$here/cluster.sh" tbf off
+echo "== servet_mpi_reorder: ranks i and i + 2 talk, started on different nodes"
+if [ -x tests/test_map_mpi ]; then
+    if out=$(timeout 300 "$here/cluster.sh" mpirun -np 4 "$PWD/tests/test_map_mpi" --expect-together 2>"$tmp/err") \
+        && line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, 0 failed$'); then
+        pass=$((pass+1)); echo "  reorder: $line"
+    else
+        fail=$((fail+1)); echo "FAIL: reorder on the cluster"; printf '%s\n' "$out" | tail -5; tail -5 "$tmp/err" >&2
+    fi
+fi
 echo "== the command: mpirun -np 4 bin/servet probe --only comm"
 if timeout 300 "$here/cluster.sh" mpirun -np 4 "$PWD/bin/servet" probe --only comm --cache-dir "$cache" --force >"$tmp/cli.out" 2>"$tmp/cli.err" \
     && grep -q "MPI communication: 4 ranks on 2 nodes, 2 layers" "$tmp/cli.out"; then
