@@ -79,6 +79,7 @@
                        servet_map_with_costs, servet_map_with_tree, servet_map_cost
                        (MPI rank -> process slot, >>map), servet_mpi_reorder (applies
                        it at init: a communicator in the chosen order),
+                       servet_mpi_dist_graph_create_adjacent (reorder that reorders),
                        servet_choose_placement (threads -> PUs, >>decide),
                        servet_comm_time (message cost between two ranks)
    Tuning              servet_tune (a model-seeded search, kept per machine, >>tune)
@@ -654,6 +655,17 @@ SERVET_API servet_result servet_map_cost(const double *costs, const servet_map_t
    rank, no communicator made. Without MPI: SERVET_ERROR_NO_MPI. */
 SERVET_API servet_result servet_mpi_reorder(const servet_profile *p, int npeers, const int *peers, const double *bytes,
                                             void *mpi_comm, void *mpi_newcomm);
+/* MPI_Dist_graph_create_adjacent's arguments (the communicators, the info
+   and the result by pointer: MPI_Comm *, MPI_Info *) after p; destweights are
+   bytes (MPI_UNWEIGHTED: 1 each). With reorder true it really reorders, on
+   every MPI: servet_mpi_reorder's order, each rank's neighbour lists moved
+   to the process that takes its rank, then the graph made on that order
+   without reordering. Collective; errors as servet_mpi_reorder's. */
+SERVET_API servet_result servet_mpi_dist_graph_create_adjacent(const servet_profile *p, void *mpi_comm_old, int indegree,
+                                                               const int sources[], const int sourceweights[],
+                                                               int outdegree, const int destinations[],
+                                                               const int destweights[], void *mpi_info, int reorder,
+                                                               void *mpi_comm_dist_graph);
 
 /* Empirical tuning (>>tune): a model-seeded search for up to 8 integer
    parameters of any kernel, its result kept per machine and key in a tuning
@@ -8287,10 +8299,88 @@ out:
     (void)rowptr;
     return (servet_result)status;
 }
+
+/* each rank's lists (counts, then ranks, then weights when weighted) */
+static int servet__pack_lists(int indeg, const int *src, const int *srcw, int outdeg, const int *dst, const int *dstw,
+                              int weighted, int *buf) {
+    int n = 0, i;
+    buf[n++] = indeg;
+    buf[n++] = outdeg;
+    for (i = 0; i < indeg; i++) buf[n++] = src[i];
+    for (i = 0; weighted && i < indeg; i++) buf[n++] = srcw[i];
+    for (i = 0; i < outdeg; i++) buf[n++] = dst[i];
+    for (i = 0; weighted && i < outdeg; i++) buf[n++] = dstw[i];
+    return n;
+}
+servet_result servet_mpi_dist_graph_create_adjacent(const servet_profile *p, void *mpi_comm_old, int indegree,
+                                                    const int sources[], const int sourceweights[], int outdegree,
+                                                    const int destinations[], const int destweights[], void *mpi_info,
+                                                    int reorder, void *mpi_comm_dist_graph) {
+    MPI_Comm old = mpi_comm_old ? *(MPI_Comm *)mpi_comm_old : MPI_COMM_WORLD, ordered = MPI_COMM_NULL;
+    MPI_Info info = mpi_info ? *(MPI_Info *)mpi_info : MPI_INFO_NULL;
+    const servet__ctx *c = p ? &p->ctx : NULL;
+    int weighted = sourceweights != MPI_UNWEIGHTED && destweights != MPI_UNWEIGHTED, rank, size, newrank, ok, i, *nr = NULL,
+        *mine = NULL, *theirs = NULL, len, tlen = 0, to = -1, from;
+    double *bytes = NULL;
+    servet_result r;
+    if (!mpi_comm_dist_graph) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!reorder) {
+        return MPI_Dist_graph_create_adjacent(old, indegree, sources, sourceweights, outdegree, destinations, destweights, info,
+                                              0, (MPI_Comm *)mpi_comm_dist_graph) == MPI_SUCCESS ? SERVET_OK
+                                                                                                : SERVET_ERROR_INVALID_ARGUMENT;
+    }
+    MPI_Comm_rank(old, &rank);
+    MPI_Comm_size(old, &size);
+    ok = indegree >= 0 && outdegree >= 0 && (indegree == 0 || sources) && (outdegree == 0 || destinations);
+    bytes = (double *)servet__alloc(c, (size_t)(outdegree > 0 ? outdegree : 1) * sizeof(double));
+    nr = (int *)servet__alloc(c, (size_t)size * sizeof(int));
+    mine = (int *)servet__alloc(c, (size_t)(2 + 2 * (ok ? indegree + outdegree : 0)) * sizeof(int));
+    if (!bytes || !nr || !mine) ok = 0;
+    for (i = 0; ok && i < outdegree; i++) bytes[i] = weighted ? (double)destweights[i] : 1.0;
+    /* a bad list makes servet_mpi_reorder fail on every rank: npeers -1 */
+    r = servet_mpi_reorder(p, ok ? outdegree : -1, destinations, bytes, &old, &ordered);
+    if (r != SERVET_OK) goto out;
+    MPI_Comm_rank(ordered, &newrank);
+    MPI_Allgather(&newrank, 1, MPI_INT, nr, 1, MPI_INT, old);
+    /* logical rank `rank`'s lists go to the process that took rank `rank`;
+       this process takes the lists of old rank `newrank` */
+    for (i = 0; i < size; i++) if (nr[i] == rank) to = i;
+    from = newrank;
+    len = servet__pack_lists(indegree, sources, sourceweights, outdegree, destinations, destweights, weighted, mine);
+    MPI_Sendrecv(&len, 1, MPI_INT, to, 27201, &tlen, 1, MPI_INT, from, 27201, old, MPI_STATUS_IGNORE);
+    theirs = (int *)servet__alloc(c, (size_t)(tlen > 0 ? tlen : 1) * sizeof(int));
+    ok = theirs != NULL;
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, old);
+    if (!ok) { r = SERVET_ERROR_OUT_OF_MEMORY; MPI_Comm_free(&ordered); goto out; }
+    MPI_Sendrecv(mine, len, MPI_INT, to, 27202, theirs, tlen, MPI_INT, from, 27202, old, MPI_STATUS_IGNORE);
+    {
+        int in = theirs[0], out_ = theirs[1];
+        const int *src = theirs + 2, *srcw = weighted ? src + in : MPI_UNWEIGHTED;
+        const int *dst = theirs + 2 + in * (weighted ? 2 : 1), *dstw = weighted ? dst + out_ : MPI_UNWEIGHTED;
+        r = MPI_Dist_graph_create_adjacent(ordered, in, src, srcw, out_, dst, dstw, info, 0,
+                                           (MPI_Comm *)mpi_comm_dist_graph) == MPI_SUCCESS ? SERVET_OK
+                                                                                          : SERVET_ERROR_INVALID_ARGUMENT;
+    }
+    MPI_Comm_free(&ordered);
+out:
+    servet__free(c, bytes);
+    servet__free(c, nr);
+    servet__free(c, mine);
+    servet__free(c, theirs);
+    return r;
+}
 #else
 servet_result servet_mpi_reorder(const servet_profile *p, int npeers, const int *peers, const double *bytes, void *mpi_comm,
                                  void *mpi_newcomm) {
     (void)p; (void)npeers; (void)peers; (void)bytes; (void)mpi_comm; (void)mpi_newcomm;
+    return SERVET_ERROR_NO_MPI;
+}
+servet_result servet_mpi_dist_graph_create_adjacent(const servet_profile *p, void *mpi_comm_old, int indegree,
+                                                    const int sources[], const int sourceweights[], int outdegree,
+                                                    const int destinations[], const int destweights[], void *mpi_info,
+                                                    int reorder, void *mpi_comm_dist_graph) {
+    (void)p; (void)mpi_comm_old; (void)indegree; (void)sources; (void)sourceweights; (void)outdegree;
+    (void)destinations; (void)destweights; (void)mpi_info; (void)reorder; (void)mpi_comm_dist_graph;
     return SERVET_ERROR_NO_MPI;
 }
 #endif

@@ -71,6 +71,28 @@ int main(int argc, char **argv) {
         CHECK(r == SERVET_OK, "no traffic at all: %s", servet_result_string(r));
         if (r == SERVET_OK) MPI_Comm_free(&newcomm);
     }
+    /* servet_mpi_dist_graph_create_adjacent with reorder: the graph's
+       neighbours are the logical ranks' (i + size/2), whoever holds them */
+    {
+        MPI_Comm g = MPI_COMM_NULL;
+        int w = 1000, indeg = 0, outdeg = 0, wgt = 0, src[4], dst[4], sw[4], dw[4], grank = -1, expect = -1;
+        r = servet_mpi_dist_graph_create_adjacent(NULL, NULL, 1, &peer, &w, 1, &peer, &w, NULL, 1, &g);
+        CHECK(r == SERVET_OK, "dist graph with reorder: %s", servet_result_string(r));
+        if (r == SERVET_OK) {
+            MPI_Dist_graph_neighbors_count(g, &indeg, &outdeg, &wgt);
+            CHECK(indeg == 1 && outdeg == 1 && wgt, "one weighted neighbour each way (%d, %d, %d)", indeg, outdeg, wgt);
+            MPI_Comm_rank(g, &grank);
+            expect = size >= 2 ? (grank + size / 2) % size : grank;
+            if (indeg == 1 && outdeg == 1) {
+                MPI_Dist_graph_neighbors(g, 1, src, sw, 1, dst, dw);
+                CHECK(src[0] == expect && dst[0] == expect, "neighbours of graph rank %d: %d/%d, expected %d", grank, src[0], dst[0], expect);
+            }
+            MPI_Comm_free(&g);
+        }
+        r = servet_mpi_dist_graph_create_adjacent(NULL, NULL, 1, &peer, &w, 1, &peer, &w, NULL, 0, &g);
+        CHECK(r == SERVET_OK, "dist graph without reorder: %s", servet_result_string(r));
+        if (r == SERVET_OK) MPI_Comm_free(&g);
+    }
     {
         int f = t_failed, sum = 0, fs = 0;
         MPI_Reduce(&t_passed, &sum, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
