@@ -86,6 +86,11 @@ bench-tile: bin/bench_tile bin/servet
 bench-tune: bin/bench_tile bin/servet
 	./bin/servet probe --only cache,shared
 	./bin/bench_tile bench_data/tile.json $(BENCH_TILE_ROUNDS) "" bench_data/tune.json
+ifneq ($(MPICC),)
+EXAMPLES += examples/halo
+endif
+examples/halo: examples/halo.c servet.h
+	$(MPICC) -std=c99 $(WARN) -O2 $(HWLOC_CFLAGS) -pthread -o $@ examples/halo.c $(LDLIBS)
 examples/quickstart: examples/quickstart.c lib/libservet.a servet.h
 	$(CC) $(ALL_CFLAGS) -I. -o $@ examples/quickstart.c lib/libservet.a $(LDLIBS)
 
@@ -161,6 +166,9 @@ bench-comm: all bin/bench_comm
 bench-map: bin/servet
 	@command -v scotch_gmap >/dev/null || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq scotch >/dev/null; } || true
 	python3 tools/bench_map.py bench_data/mapping.json
+	@if [ "$$(id -u)" = 0 ] && [ -n "$(MPICC)" ]; then $(MAKE) --no-print-directory examples/halo && \
+	  ./tools/bench_map_cluster.sh bench_data/mapping_cluster.json 5; \
+	else echo "not root or no MPI: the emulated-cluster part of bench-map skipped"; fi
 
 bench: all bin/bench_open bin/bench_pairs
 	./bin/bench_open bench_data/open_vs_hwloc.json
@@ -178,7 +186,7 @@ install: all
 
 clean:
 	rm -rf lib bin tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_compile_two_tu \
-	  examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul tests/test_mbsp tests/tmp tests/fuzz_replay tests/fuzz_seeds tests/test_faults tests/test_comm tests/test_comm_mpi tests/test_map_mpi tests/test_decide tests/test_tune tests/test_map
+	  examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul examples/halo tests/test_mbsp tests/tmp tests/fuzz_replay tests/fuzz_seeds tests/test_faults tests/test_comm tests/test_comm_mpi tests/test_map_mpi tests/test_decide tests/test_tune tests/test_map
 
 # issue 3's acceptance on this machine: 10 quiet runs, 10 with a busy neighbour
 bench-cache: bin/servet
