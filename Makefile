@@ -42,6 +42,7 @@ else ifneq ($(MPICC),)
 SERVET_CC := $(MPICC)
 SERVET_MPI_FLAGS := -DSERVET_USE_MPI
 TESTS   += tests/test_comm_mpi tests/test_map_mpi
+EXAMPLES+= examples/halo
 else
 SERVET_CC := $(CC)
 SERVET_MPI_FLAGS :=
@@ -86,9 +87,6 @@ bench-tile: bin/bench_tile bin/servet
 bench-tune: bin/bench_tile bin/servet
 	./bin/servet probe --only cache,shared
 	./bin/bench_tile bench_data/tile.json $(BENCH_TILE_ROUNDS) "" bench_data/tune.json
-ifneq ($(MPICC),)
-EXAMPLES += examples/halo
-endif
 examples/halo: examples/halo.c servet.h
 	$(MPICC) -std=c99 $(WARN) -O2 $(HWLOC_CFLAGS) -pthread -o $@ examples/halo.c $(LDLIBS)
 examples/quickstart: examples/quickstart.c lib/libservet.a servet.h
