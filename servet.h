@@ -242,6 +242,11 @@
           private cache is {0} {1} ..., as the OS reports it); the JSON's
           shared_by likewise. One `servet` command, MPI-enabled whenever
           mpicc is found (bin/servet-mpi is gone).
+          New: rank mapping (>>map): servet_choose_mapping(_sparse),
+          servet_map_with_costs, servet_map_with_tree, servet_map_cost,
+          servet_mpi_reorder, servet_mpi_dist_graph_create_adjacent and
+          `servet map`; servet_tlb_curve_get, servet_memory_scaling_*,
+          servet_mbsp_hrel_* (what `servet plot` draws).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
