@@ -7969,14 +7969,27 @@ static double servet__rank_price(const servet__graph *g, const servet__costfn *f
         if (g->adj[k] != skip) sum += g->w[k] * servet__pair_price(f, at, slot[g->adj[k]]);
     return sum;
 }
-static void servet__swap_refine(const servet__graph *g, const servet__costfn *f, int *slot) {
+static void servet__swap_refine(const servet__graph *g, const servet__costfn *f, int *slot, int *mark) {
     int pass, i;
+    double cmin = 1e300;
+    /* the cheapest price between two slots: a rank whose every byte already
+       pays it cannot gain (most ranks of a well-placed all-to-all group) */
+    if (f->matrix) {
+        size_t a, b, n = (size_t)f->n;
+        for (a = 0; a < n; a++)
+            for (b = 0; b < n; b++)
+                if (a != b && servet__pair_price(f, (int)a, (int)b) < cmin) cmin = servet__pair_price(f, (int)a, (int)b);
+    } else if (f->tree && f->tree->levels > 0) {
+        cmin = f->suffix[f->tree->levels - 1];
+    }
+    if (!(cmin < 1e300)) cmin = 0.0;
     for (pass = 0; pass < 3; pass++) {
         int swaps = 0;
+        for (i = 0; i < g->n; i++) mark[i] = 0;
         for (i = 0; i < g->n; i++) {
             int k, q, best_j = -1;
             double best = 0.0, here = servet__rank_price(g, f, slot, i, slot[i], -1);
-            if (here <= 0.0) continue;
+            if (here <= g->vw[i] * cmin * (1.0 + 1e-12)) continue;
             /* the 8 heaviest-first neighbours' first 8 neighbours at most: a
                rank of an all-to-all group would otherwise try 100s */
             for (k = g->rowptr[i]; k < g->rowptr[i + 1] && k < g->rowptr[i] + 8; k++) {
@@ -7984,7 +7997,8 @@ static void servet__swap_refine(const servet__graph *g, const servet__costfn *f,
                 for (q = g->rowptr[u]; q < g->rowptr[u + 1] && q < g->rowptr[u] + 8; q++) {
                     int j = g->adj[q];
                     double before, after;
-                    if (j == i || slot[j] == slot[i]) continue;
+                    if (j == i || mark[j] == i + 1) continue; /* each candidate once (cliques repeat them) */
+                    mark[j] = i + 1;
                     before = here + servet__rank_price(g, f, slot, j, slot[j], -1);
                     after = servet__rank_price(g, f, slot, i, slot[j], j) + servet__rank_price(g, f, slot, j, slot[i], i) +
                             servet__edge_w(g, i, j) * servet__pair_price(f, slot[j], slot[i]);
@@ -8035,7 +8049,8 @@ static servet_result servet__map_run(const servet__ctx *c, const servet__hier *h
     }
     for (i = 0; i < n; i++) { set[i] = i; w.side[i] = -1; w.hpos[i] = -1; slot_of_rank[i] = -1; }
     servet__map_node(&w, h, 0, set, n, slot_of_rank, ka, kb);
-    servet__swap_refine(&g, f, slot_of_rank);
+    servet__swap_refine(&g, f, slot_of_rank, check); /* check[] as the candidates' marks */
+    memset(check, 0, (size_t)n * sizeof(int));
     /* a permutation, or the identity */
     for (i = 0; i < n; i++) {
         int s = slot_of_rank[i];
