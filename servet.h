@@ -149,6 +149,14 @@
 
    is read off the layer's measured curve (its running maximum, so never less
    for more bytes; past 4 MiB at the 4 MiB bandwidth).
+   MPI rank order at init (>>map): each rank says whom it sends how much,
+   and switches to the communicator it gets back (ranks keep their numbers):
+
+       MPI_Comm fast;
+       servet_mpi_reorder(prof, npeers, peers, bytes, NULL, &fast); // collective
+
+   Offline, for any modelled machine: servet_map_with_tree, servet_map_with_costs
+   (and `servet map`).
    Decisions read the profile only: deterministic, no measurement, reentrant.
 
    When the model is not the last word, measure from it and keep the answer:
