@@ -7390,10 +7390,11 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
       sizes exact, by recursive bisection of the traffic graph (undirected,
       w(i, j) = traffic both ways): a part grown greedily from a seed by the
       strongest connection (graph growing), then Kernighan-Lin swap passes
-      (swap the pair with the best gain = ext - int of both - 2 w(a, b)
-      while positive; candidates by gain, gains recomputed on use). Three
-      seeds per bisection (the heaviest rank, a peripheral one, the first),
-      the best cut kept.
+      (swap the pair with the best gain = ext - int of both - 2 w(a, b);
+      candidates by gain, gains recomputed on use, negative swaps allowed
+      and rolled back to the best prefix). Seeds: pseudo-peripheral
+      vertices and the heaviest rank; for 256 ranks or more also a
+      multilevel bisection (servet__ml_bisect); the best cut kept.
    3. The result is never worse than the identity: both are priced with the
       real cost function and the cheaper one returned.
    Deterministic (no random numbers), O((V + E) log V) per level of the
@@ -7862,6 +7863,256 @@ static int servet__peripheral(servet__mapwork *w, const int *set, int n, int sta
     return last;
 }
 
+/* Multilevel bisection (as METIS and Scotch do), tried beside the grown
+   parts when the set is large: the induced subgraph is coarsened by
+   heavy-edge matching (coarse vertices at most n/64 + 1 ranks heavy) down
+   to about 64 vertices, bisected there by weighted growing from every
+   vertex as a seed, and refined on the way back by Fiduccia-Mattheyses
+   moves of boundary vertices within a balance tolerance of the level's
+   heaviest vertex; at the finest level moves restore the exact sizes and
+   the caller's swap passes finish. Grown parts on a mesh are balls whose
+   boundary KL cannot straighten; coarsening straightens it for free.
+   Leaves the sides in w->side (0/1) for set[]; returns 0 when it could not
+   run (memory). */
+typedef struct servet__mlgraph {
+    int n, *xadj, *adj, *vw, *cmap;
+    double *ew;
+} servet__mlgraph;
+static void servet__mlg_free(const servet__ctx *c, servet__mlgraph *g) {
+    servet__free(c, g->xadj);
+    servet__free(c, g->adj);
+    servet__free(c, g->vw);
+    servet__free(c, g->cmap);
+    servet__free(c, g->ew);
+}
+/* FM passes on a weighted graph: side[], part-0 weight *wa, target t0, tolerance tol */
+static void servet__fm(const servet__mlgraph *g, int *side, long *wa, long t0, long tol, double *gain, int *locked,
+                       int *moved, int *bnd, int *inb) {
+    int pass, v, k;
+    for (pass = 0; pass < 6; pass++) {
+        int nb = 0, nm = 0, best_at = 0, since = 0;
+        double run = 0.0, best_run = 0.0;
+        long wa0 = *wa;
+        for (v = 0; v < g->n; v++) {
+            double ext = 0.0, in = 0.0;
+            for (k = g->xadj[v]; k < g->xadj[v + 1]; k++) {
+                if (side[g->adj[k]] == side[v]) in += g->ew[k];
+                else ext += g->ew[k];
+            }
+            gain[v] = ext - in;
+            locked[v] = 0;
+            inb[v] = ext > 0.0;
+            if (inb[v]) bnd[nb++] = v;
+        }
+        while (since < 50 && nm < g->n) {
+            int bi = -1, i;
+            double bg = -1e300;
+            for (i = 0; i < nb; i++) {
+                int u = bnd[i];
+                long nwa;
+                if (locked[u]) continue;
+                nwa = *wa + (side[u] == 0 ? -g->vw[u] : g->vw[u]);
+                /* a move must keep the balance, or move toward it */
+                if (labs(nwa - t0) > tol && labs(nwa - t0) >= labs(*wa - t0)) continue;
+                if (gain[u] > bg) { bg = gain[u]; bi = u; }
+            }
+            if (bi < 0) break;
+            *wa += side[bi] == 0 ? -g->vw[bi] : g->vw[bi];
+            side[bi] ^= 1;
+            locked[bi] = 1;
+            moved[nm++] = bi;
+            run += bg;
+            gain[bi] = -gain[bi];
+            for (k = g->xadj[bi]; k < g->xadj[bi + 1]; k++) {
+                int u = g->adj[k];
+                gain[u] += side[u] == side[bi] ? -2.0 * g->ew[k] : 2.0 * g->ew[k];
+                if (!inb[u]) { inb[u] = 1; bnd[nb++] = u; }
+            }
+            if (labs(*wa - t0) <= tol && (run > best_run * (1.0 + 1e-12) + 1e-300 || labs(wa0 - t0) > tol)) {
+                best_run = run;
+                best_at = nm;
+                wa0 = *wa; /* a balanced prefix: keep at least this */
+                since = 0;
+            } else since++;
+        }
+        for (k = nm - 1; k >= best_at; k--) {
+            int u = moved[k];
+            *wa += side[u] == 0 ? -g->vw[u] : g->vw[u];
+            side[u] ^= 1;
+        }
+        if (best_at == 0) break;
+    }
+}
+static int servet__ml_bisect(const servet__ctx *c, servet__mapwork *w, const int *set, int n, int n0) {
+    servet__mlgraph lv[40];
+    int nl = 0, i, k, ok = 1, *side = NULL, *cside = NULL, *locked = NULL, *moved = NULL, *bnd = NULL, *inb = NULL,
+        *mark = NULL;
+    double *gain = NULL, *acc = NULL;
+    const servet__graph *G = w->g;
+    long wa, maxw = n / 64 + 1;
+    memset(lv, 0, sizeof lv);
+    /* level 0: the induced subgraph, local indices (hpos as the map, restored after) */
+    for (i = 0; i < n; i++) w->hpos[set[i]] = i;
+    lv[0].n = n;
+    lv[0].xadj = (int *)servet__alloc(c, ((size_t)n + 1) * sizeof(int));
+    lv[0].vw = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    {
+        size_t m = 0;
+        for (i = 0; i < n; i++)
+            for (k = G->rowptr[set[i]]; k < G->rowptr[set[i] + 1]; k++) m += w->hpos[G->adj[k]] >= 0;
+        lv[0].adj = (int *)servet__alloc(c, (m ? m : 1) * sizeof(int));
+        lv[0].ew = (double *)servet__alloc(c, (m ? m : 1) * sizeof(double));
+    }
+    side = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    cside = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    locked = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    moved = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    bnd = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    inb = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    mark = (int *)servet__alloc(c, (size_t)n * sizeof(int));
+    gain = (double *)servet__alloc(c, (size_t)n * sizeof(double));
+    acc = (double *)servet__alloc(c, (size_t)n * sizeof(double));
+    if (!lv[0].xadj || !lv[0].vw || !lv[0].adj || !lv[0].ew || !side || !cside || !locked || !moved || !bnd || !inb || !mark ||
+        !gain || !acc) { ok = 0; goto out; }
+    {
+        int m = 0;
+        for (i = 0; i < n; i++) {
+            lv[0].xadj[i] = m;
+            lv[0].vw[i] = 1;
+            for (k = G->rowptr[set[i]]; k < G->rowptr[set[i] + 1]; k++)
+                if (w->hpos[G->adj[k]] >= 0) { lv[0].adj[m] = w->hpos[G->adj[k]]; lv[0].ew[m++] = G->w[k]; }
+        }
+        lv[0].xadj[n] = m;
+    }
+    nl = 1;
+    /* coarsen */
+    while (nl < 40 && lv[nl - 1].n > 64) {
+        servet__mlgraph *f = &lv[nl - 1], *g = &lv[nl];
+        int nc = 0, v, m = 0;
+        f->cmap = (int *)servet__alloc(c, (size_t)f->n * sizeof(int));
+        if (!f->cmap) { ok = 0; goto out; }
+        for (v = 0; v < f->n; v++) f->cmap[v] = -1;
+        for (v = 0; v < f->n; v++) {
+            int best = -1;
+            double bw = -1.0;
+            if (f->cmap[v] >= 0) continue;
+            for (k = f->xadj[v]; k < f->xadj[v + 1]; k++) {
+                int u = f->adj[k];
+                if (u == v || f->cmap[u] >= 0 || f->vw[u] + f->vw[v] > maxw) continue;
+                if (f->ew[k] > bw) { bw = f->ew[k]; best = u; }
+            }
+            f->cmap[v] = nc;
+            if (best >= 0) f->cmap[best] = nc;
+            nc++;
+        }
+        if (nc > (f->n * 9) / 10) { servet__free(c, f->cmap); f->cmap = NULL; break; } /* no longer shrinking */
+        g->n = nc;
+        g->xadj = (int *)servet__alloc(c, ((size_t)nc + 1) * sizeof(int));
+        g->vw = (int *)servet__calloc(c, (size_t)nc, sizeof(int));
+        g->adj = (int *)servet__alloc(c, (size_t)(f->xadj[f->n] ? f->xadj[f->n] : 1) * sizeof(int));
+        g->ew = (double *)servet__alloc(c, (size_t)(f->xadj[f->n] ? f->xadj[f->n] : 1) * sizeof(double));
+        if (!g->xadj || !g->vw || !g->adj || !g->ew) { ok = 0; nl++; goto out; }
+        /* members of each coarse vertex: order fine vertices by cmap (counting sort into moved[]) */
+        for (i = 0; i <= nc; i++) g->xadj[i] = 0;
+        for (v = 0; v < f->n; v++) { g->vw[f->cmap[v]] += f->vw[v]; g->xadj[f->cmap[v] + 1]++; }
+        for (i = 0; i < nc; i++) g->xadj[i + 1] += g->xadj[i];
+        for (i = 0; i < nc; i++) mark[i] = g->xadj[i];
+        for (v = 0; v < f->n; v++) moved[mark[f->cmap[v]]++] = v;
+        for (i = 0; i < nc; i++) mark[i] = -1;
+        {
+            int start = 0, cv;
+            for (cv = 0; cv < nc; cv++) {
+                int end = g->xadj[cv + 1], q, first = m;
+                for (q = start; q < end; q++) {
+                    int fv = moved[q];
+                    for (k = f->xadj[fv]; k < f->xadj[fv + 1]; k++) {
+                        int cu = f->cmap[f->adj[k]];
+                        if (cu == cv) continue;
+                        if (mark[cu] >= first) g->ew[mark[cu]] += f->ew[k];
+                        else { mark[cu] = m; g->adj[m] = cu; g->ew[m++] = f->ew[k]; }
+                    }
+                }
+                g->xadj[cv] = first;
+                start = end;
+            }
+            g->xadj[nc] = m;
+        }
+        nl++;
+    }
+    /* coarsest: grow from every vertex (at most 64 seeds), keep the least cut */
+    {
+        servet__mlgraph *g = &lv[nl - 1];
+        double bestcut = -1.0;
+        int seed, v;
+        for (seed = 0; seed < g->n && seed < 64; seed++) {
+            long wpart = 0;
+            double cut = 0.0;
+            for (v = 0; v < g->n; v++) { cside[v] = 1; acc[v] = 0.0; }
+            cside[seed] = 0;
+            wpart = g->vw[seed];
+            for (k = g->xadj[seed]; k < g->xadj[seed + 1]; k++) acc[g->adj[k]] += g->ew[k];
+            while (wpart < n0) {
+                int bv = -1;
+                for (v = 0; v < g->n; v++)
+                    if (cside[v] == 1 && wpart + g->vw[v] <= n0 + maxw / 2 && (bv < 0 || acc[v] > acc[bv])) bv = v;
+                if (bv < 0) break;
+                cside[bv] = 0;
+                wpart += g->vw[bv];
+                for (k = g->xadj[bv]; k < g->xadj[bv + 1]; k++) acc[g->adj[k]] += g->ew[k];
+            }
+            servet__fm(g, cside, &wpart, n0, maxw, gain, locked, moved, bnd, inb);
+            for (v = 0; v < g->n; v++)
+                for (k = g->xadj[v]; k < g->xadj[v + 1]; k++) if (cside[v] != cside[g->adj[k]]) cut += g->ew[k];
+            if (bestcut < 0.0 || cut < bestcut) { bestcut = cut; memcpy(side, cside, (size_t)g->n * sizeof(int)); }
+        }
+    }
+    /* uncoarsen and refine */
+    for (i = nl - 2; i >= 0; i--) {
+        servet__mlgraph *f = &lv[i];
+        long tol = 1;
+        int v;
+        for (v = 0; v < f->n; v++) cside[v] = side[f->cmap[v]];
+        memcpy(side, cside, (size_t)f->n * sizeof(int));
+        for (v = 0; v < f->n; v++) if (f->vw[v] > tol) tol = f->vw[v];
+        for (wa = 0, v = 0; v < f->n; v++) if (side[v] == 0) wa += f->vw[v];
+        servet__fm(f, side, &wa, n0, tol, gain, locked, moved, bnd, inb);
+    }
+    if (nl == 1) { /* never coarsened: the coarsest was level 0 */ }
+    /* exact sizes: move the best-gain vertices from the larger side */
+    {
+        servet__mlgraph *f = &lv[0];
+        int v;
+        for (wa = 0, v = 0; v < n; v++) if (side[v] == 0) wa += 1;
+        while (wa != n0) {
+            int from = wa > n0 ? 0 : 1, bv = -1;
+            double bg = -1e300;
+            for (v = 0; v < n; v++) {
+                double g2 = 0.0;
+                if (side[v] != from) continue;
+                for (k = f->xadj[v]; k < f->xadj[v + 1]; k++) g2 += side[f->adj[k]] != side[v] ? f->ew[k] : -f->ew[k];
+                if (g2 > bg) { bg = g2; bv = v; }
+            }
+            if (bv < 0) break;
+            side[bv] ^= 1;
+            wa += from == 0 ? -1 : 1;
+        }
+    }
+    for (i = 0; i < n; i++) w->side[set[i]] = side[i];
+out:
+    for (i = 0; i < n; i++) w->hpos[set[i]] = -1;
+    for (i = 0; i < nl && i < 40; i++) servet__mlg_free(c, &lv[i]);
+    servet__free(c, side);
+    servet__free(c, cside);
+    servet__free(c, locked);
+    servet__free(c, moved);
+    servet__free(c, bnd);
+    servet__free(c, inb);
+    servet__free(c, mark);
+    servet__free(c, gain);
+    servet__free(c, acc);
+    return ok;
+}
+
 /* Bisection of set[0..n) into n0 | n - n0 (the best cut of three seeds:
    a peripheral vertex found from the heaviest rank, one found from the
    first, and the heaviest itself); on return set[] holds part 0 first, and
@@ -7886,6 +8137,15 @@ static void servet__bisect(servet__mapwork *w, int *set, int n, int n0, servet__
             for (i = 0; i < n; i++) w->best_side[set[i]] = w->side[set[i]];
         }
         if (best == 0.0) break;
+    }
+    if (best > 0.0 && n >= 256 && servet__ml_bisect(NULL, w, set, n, n0)) {
+        double cut;
+        servet__kl(w, set, n, ka, kb);
+        cut = servet__cut(w, set, n);
+        if (cut < best) {
+            best = cut;
+            for (i = 0; i < n; i++) w->best_side[set[i]] = w->side[set[i]];
+        }
     }
     /* stable partition: part 0 first (order[] as scratch) */
     for (i = j = 0; i < n; i++) if (w->best_side[set[i]] == 0) w->order[j++] = set[i];
