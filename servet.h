@@ -7910,7 +7910,7 @@ static void servet__fm(const servet__mlgraph *g, int *side, long *wa, long t0, l
             for (i = 0; i < nb; i++) {
                 int u = bnd[i];
                 long nwa;
-                if (locked[u]) { bnd[i--] = bnd[--nb]; continue; } /* moved this pass: out of the scan */
+                if (locked[u]) continue;
                 nwa = *wa + (side[u] == 0 ? -g->vw[u] : g->vw[u]);
                 /* a move must keep the balance, or move toward it */
                 if (labs(nwa - t0) > tol && labs(nwa - t0) >= labs(*wa - t0)) continue;
