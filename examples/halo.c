@@ -45,8 +45,44 @@ static int position_of(int rank, int px, int py, int scatter) {
     return rank;
 }
 
+/* the MPI ranks (in a communicator numbered like the grid's ranks) of the up
+   to 4 grid neighbours of `rank`; their count */
+static int neighbours_of(int rank, int size, int px, int py, int scatter, int *nb) {
+    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+    int *rank_of_pos = (int *)malloc((size_t)size * sizeof(int)), r, d, pos, gx, gy, nnb = 0;
+    if (!rank_of_pos) MPI_Abort(MPI_COMM_WORLD, 1);
+    for (r = 0; r < size; r++) rank_of_pos[position_of(r, px, py, scatter)] = r;
+    pos = position_of(rank, px, py, scatter);
+    gx = pos / py;
+    gy = pos % py;
+    for (d = 0; d < 4; d++) {
+        int x = gx + dx[d], y = gy + dy[d];
+        if (x < 0 || x >= px || y < 0 || y >= py) continue;
+        nb[nnb++] = rank_of_pos[x * py + y];
+    }
+    free(rank_of_pos);
+    return nnb;
+}
+/* the modelled cost of the placement over comm: servet's price without a
+   profile (another node 10, the same node 1 per byte), summed over ranks */
+static double placement_cost(MPI_Comm comm, const char *name, const int *nb, int nnb, double bytes) {
+    int size, rank, k;
+    char *names;
+    double mine = 0.0, total = 0.0;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    names = (char *)calloc((size_t)size, MPI_MAX_PROCESSOR_NAME);
+    if (!names) MPI_Abort(MPI_COMM_WORLD, 1);
+    MPI_Allgather((void *)name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm);
+    for (k = 0; k < nnb; k++)
+        mine += bytes * (strcmp(names + (size_t)rank * MPI_MAX_PROCESSOR_NAME, names + (size_t)nb[k] * MPI_MAX_PROCESSOR_NAME) ? 10 : 1);
+    MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, comm);
+    free(names);
+    return total;
+}
+
 int main(int argc, char **argv) {
-    int rank, size, n = 1024, width = 1, iters = 60, scatter = 0, reorder = 0, px, py, i, it, pos, gx, gy, nb[4], nnb = 0;
+    int rank, size, n = 1024, width = 1, iters = 60, scatter = 0, reorder = 0, px, py, i, it, nb[4], nnb = 0;
     MPI_Comm comm = MPI_COMM_WORLD, newcomm = MPI_COMM_NULL;
     double *a, *b, *sendb, *recvb, *times, model_start = 0, model_now = 0;
     MPI_Init(&argc, &argv);
@@ -72,36 +108,17 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return 2;
     }
-    /* the logical grid: position -> (gx, gy); neighbours as MPI ranks of comm */
+    /* the logical grid's neighbours as MPI ranks; the placement's modelled cost */
+    nnb = neighbours_of(rank, size, px, py, scatter, nb);
     {
-        int *rank_of_pos = (int *)malloc((size_t)size * sizeof(int)), r, d;
-        static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
-        for (r = 0; r < size; r++) rank_of_pos[position_of(r, px, py, scatter)] = r;
-        pos = position_of(rank, px, py, scatter);
-        gx = pos / py;
-        gy = pos % py;
-        for (d = 0; d < 4; d++) {
-            int x = gx + dx[d], y = gy + dy[d];
-            if (x < 0 || x >= px || y < 0 || y >= py) continue;
-            nb[nnb++] = rank_of_pos[x * py + y];
-        }
-        free(rank_of_pos);
-    }
-    /* the modelled cost of the placement: servet's own price, from the hosts */
-    {
-        char name[MPI_MAX_PROCESSOR_NAME], *names = (char *)calloc((size_t)size, MPI_MAX_PROCESSOR_NAME);
-        int len = 0, k;
-        double mine = 0, total;
+        char name[MPI_MAX_PROCESSOR_NAME];
+        int len = 0;
         memset(name, 0, sizeof name);
         MPI_Get_processor_name(name, &len);
-        MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, MPI_COMM_WORLD);
-        for (k = 0; k < nnb; k++)
-            mine += 8.0 * n * width * (strcmp(names + (size_t)rank * MPI_MAX_PROCESSOR_NAME, names + (size_t)nb[k] * MPI_MAX_PROCESSOR_NAME) ? 10 : 1);
-        MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        model_start = total;
+        model_start = model_now = placement_cost(MPI_COMM_WORLD, name, nb, nnb, 8.0 * n * width);
         if (reorder) {
             double bytes[4];
-            int newrank;
+            int k, newrank;
             servet_result r;
             for (k = 0; k < nnb; k++) bytes[k] = 8.0 * n * width * iters;
             r = servet_mpi_reorder(NULL, nnb, nb, bytes, NULL, &newcomm);
@@ -109,37 +126,13 @@ int main(int argc, char **argv) {
                 if (rank == 0) fprintf(stderr, "halo: servet_mpi_reorder: %s\n", servet_result_string(r));
                 MPI_Abort(MPI_COMM_WORLD, 1);
             }
-            /* logical rank = rank in newcomm: its grid position and neighbours
-               are those of that rank in the old numbering; the neighbour ranks
-               keep their numbers, now meaning newcomm ranks */
+            /* logical rank = rank in newcomm: the same grid, the neighbour
+               numbers now meaning newcomm ranks */
             comm = newcomm;
             MPI_Comm_rank(comm, &newrank);
-            {
-                int *rank_of_pos = (int *)malloc((size_t)size * sizeof(int)), r2, d;
-                static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
-                for (r2 = 0; r2 < size; r2++) rank_of_pos[position_of(r2, px, py, scatter)] = r2;
-                pos = position_of(newrank, px, py, scatter);
-                gx = pos / py;
-                gy = pos % py;
-                nnb = 0;
-                for (d = 0; d < 4; d++) {
-                    int x = gx + dx[d], y = gy + dy[d];
-                    if (x < 0 || x >= px || y < 0 || y >= py) continue;
-                    nb[nnb++] = rank_of_pos[x * py + y];
-                }
-                free(rank_of_pos);
-            }
-            /* the new placement's modelled cost: hosts in newcomm order */
-            MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm);
-            mine = 0;
-            for (k = 0; k < nnb; k++)
-                mine += 8.0 * n * width * (strcmp(names + (size_t)newrank * MPI_MAX_PROCESSOR_NAME, names + (size_t)nb[k] * MPI_MAX_PROCESSOR_NAME) ? 10 : 1);
-            MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, comm);
-            model_now = total;
-        } else {
-            model_now = model_start;
+            nnb = neighbours_of(newrank, size, px, py, scatter, nb);
+            model_now = placement_cost(comm, name, nb, nnb, 8.0 * n * width);
         }
-        free(names);
     }
     a = (double *)calloc((size_t)(n + 2) * (size_t)(n + 2), sizeof(double));
     b = (double *)calloc((size_t)(n + 2) * (size_t)(n + 2), sizeof(double));

@@ -89,6 +89,17 @@ static void halo2d(edges *e, int X, int Y, unsigned seed) {
     free(perm);
 }
 
+/* a 3-level modelled machine: nodes x packages x cores */
+static servet_map_tree tree3(int nodes, double c0, int packs, double c1, int cores, double c2) {
+    servet_map_tree t;
+    memset(&t, 0, sizeof t);
+    t.levels = 3;
+    t.arity[0] = nodes; t.link_cost[0] = c0;
+    t.arity[1] = packs; t.link_cost[1] = c1;
+    t.arity[2] = cores; t.link_cost[2] = c2;
+    return t;
+}
+
 static void test_cost_arithmetic(void) {
     /* tree 2 nodes x 2 cores: cost(0,1) = 1 (same node), cost(0,2) = 10 + 1 */
     servet_map_tree tree;
@@ -132,11 +143,7 @@ static void test_scrambled_halo(void) {
     int *s = (int *)malloc(256 * sizeof(int)), *s2 = (int *)malloc(256 * sizeof(int));
     double ident = 0, mapped = 0, *m = (double *)malloc(256 * 256 * sizeof(double)), viam = 0;
     int a, b, same = 1, i;
-    memset(&tree, 0, sizeof tree);
-    tree.levels = 3;
-    tree.arity[0] = 4; tree.link_cost[0] = 50;
-    tree.arity[1] = 2; tree.link_cost[1] = 10;
-    tree.arity[2] = 32; tree.link_cost[2] = 2;
+    tree = tree3(4, 50, 2, 10, 32, 2);
     halo2d(&e, 16, 16, 7u);
     t = edges_csr(&e);
     CHECK(servet_map_with_tree(&tree, &t, s) == SERVET_OK, "map 256 ranks");
@@ -173,11 +180,7 @@ static void test_big_sparse(void) {
     servet_traffic t;
     int *s = (int *)malloc(16384 * sizeof(int));
     double ident = 0, mapped = 0;
-    memset(&tree, 0, sizeof tree);
-    tree.levels = 3;
-    tree.arity[0] = 128; tree.link_cost[0] = 50;
-    tree.arity[1] = 2; tree.link_cost[1] = 10;
-    tree.arity[2] = 64; tree.link_cost[2] = 2;
+    tree = tree3(128, 50, 2, 10, 64, 2);
     halo2d(&e, 128, 128, 11u);
     t = edges_csr(&e);
     CHECK(servet_map_with_tree(&tree, &t, s) == SERVET_OK && is_permutation(s, 16384), "16384 ranks mapped to a permutation");

@@ -612,6 +612,8 @@ static void heat_legend(FILE *f, double x, double y, double lo, double hi, const
     fprintf(f, "\n<text x='%.0f' y='%.0f'>%.3g</text><text x='%.0f' y='%.0f' text-anchor='end'>%.3g</text></g>\n", x, y + 26,
             lo, x + 200, y + 26, hi);
 }
+/* one palette for every chart's series */
+static const char *const colors[8] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf"};
 static FILE *plot_open(const char *dir, const char *name, char *path, size_t cap) {
     FILE *f;
     snprintf(path, cap, "%s/%s", dir, name);
@@ -622,6 +624,17 @@ static FILE *plot_open(const char *dir, const char *name, char *path, size_t cap
 static void plot_done(FILE *f, const char *path) {
     fclose(f);
     printf("wrote %s\n", path);
+}
+/* DIR/name: a picture holding one chart */
+static int plot_single(const char *dir, const char *name, const chart *ch, const chart_series *s, int ns) {
+    char path[4096];
+    FILE *f = plot_open(dir, name, path, sizeof path);
+    if (!f) return 1;
+    svg_begin(f, ch->w, ch->h);
+    svg_chart(f, 0, 0, ch, s, ns);
+    svg_end(f);
+    plot_done(f, path);
+    return 0;
 }
 
 /* comm_heatmap.svg: latency of every measured rank pair (grey: not
@@ -636,7 +649,6 @@ static int plot_comm(const servet_profile *p, const char *dir) {
     static double x[8][64], y[8][64], z[8][64];
     chart_series ts[8], bs[8];
     static char names[8][96];
-    static const char *colors[8] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf"};
     double lat, lo = 1e300, hi = 0;
     if (servet_comm_get(p, &ci) != SERVET_OK) return 0;
     for (i = 0; servet_comm_pair_get(p, i, &a, &b, &lat, &layer) == SERVET_OK; i++) {
@@ -823,12 +835,9 @@ static int plot_cache(const servet_profile *p, const char *dir) {
 static int plot_memory(const servet_profile *p, const char *dir) {
     static double x[9][64], y[9][64];
     static char names[9][80];
-    static const char *colors[8] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf"};
     chart_series s[9];
     chart ch;
     servet_memory_info mi;
-    char path[4096];
-    FILE *f;
     int lv, i, ns = 0, maxk = 2, pu, a, b;
     double bw;
     if (servet_memory_get(p, &mi) != SERVET_OK) return 0;
@@ -883,12 +892,7 @@ static int plot_memory(const servet_profile *p, const char *dir) {
     ch.xlabel = "PUs copying at once";
     ch.xinteger = 1;
     ch.ylabel = "aggregate bandwidth (GB/s)";
-    if (!(f = plot_open(dir, "memory.svg", path, sizeof path))) return 1;
-    svg_begin(f, 760, 340);
-    svg_chart(f, 0, 0, &ch, s, ns);
-    svg_end(f);
-    plot_done(f, path);
-    return 0;
+    return plot_single(dir, "memory.svg", &ch, s, ns);
 }
 
 /* mbsp.svg: per level the measured h-relations T(h) and the fitted line
@@ -896,11 +900,8 @@ static int plot_memory(const servet_profile *p, const char *dir) {
 static int plot_mbsp(const servet_profile *p, const char *dir) {
     static double x[16][32], y[16][32], fx[16][2], fy[16][2];
     static char names[16][96];
-    static const char *colors[8] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf"};
     chart_series s[16];
     chart ch;
-    char path[4096];
-    FILE *f;
     int lv, i, ns = 0;
     if (servet_mbsp_count(p) == 0) return 0;
     memset(s, 0, sizeof s);
@@ -943,12 +944,7 @@ static int plot_mbsp(const servet_profile *p, const char *dir) {
     ch.title = "MultiBSP probe: h-relation time T(h) = g h + L per level (MBSPDiscover)";
     ch.xlabel = "h (words each PU sends and receives)";
     ch.ylabel = "T(h) (flops)";
-    if (!(f = plot_open(dir, "mbsp.svg", path, sizeof path))) return 1;
-    svg_begin(f, 760, 360);
-    svg_chart(f, 0, 0, &ch, s, ns);
-    svg_end(f);
-    plot_done(f, path);
-    return 0;
+    return plot_single(dir, "mbsp.svg", &ch, s, ns);
 }
 
 /* apexmap.svg: the Apex-Map surface as a heatmap (rows alpha, columns L) */
@@ -1531,23 +1527,15 @@ static int cmd_map(int argc, char **argv) {
         tr = read_numbers(traffic_path, &cnt);
         if (!tr) { fprintf(stderr, "servet: map: cannot read %s as numbers\n", traffic_path); return 1; }
         root = floor(sqrt((double)cnt) + 0.5);
-        if (cnt == 0 || root * root != (double)cnt) {
-            fprintf(stderr, "servet: map: %s holds %zu numbers, not an n x n matrix\n", traffic_path, cnt);
+        if (cnt == 0 || root * root != (double)cnt || root > 16384) {
+            fprintf(stderr, "servet: map: %s holds %zu numbers, not an n x n matrix (n <= 16384)\n", traffic_path, cnt);
             goto out;
         }
         n = (int)root;
-        rowptr = (int *)calloc((size_t)n + 1, sizeof(int));
-        cols = (int *)malloc(cnt * sizeof(int));
-        bytes = (double *)malloc(cnt * sizeof(double));
-        if (!rowptr || !cols || !bytes) goto out;
-        {
-            int at = 0;
-            for (k = 0; k < cnt; k++) {
-                if (!(tr[k] >= 0) || tr[k] > 1e300) { fprintf(stderr, "servet: map: traffic must be finite and >= 0\n"); goto out; }
-                if (k % (size_t)n == 0) rowptr[k / (size_t)n] = at;
-                if (tr[k] > 0) { cols[at] = (int)(k % (size_t)n); bytes[at++] = tr[k]; }
-            }
-            rowptr[n] = at;
+        /* the library's own dense -> CSR conversion (it checks the values) */
+        if (servet__traffic_dense(NULL, n, tr, &t, &rowptr, &cols, &bytes) != SERVET_OK) {
+            fprintf(stderr, "servet: map: traffic must be finite and >= 0\n");
+            goto out;
         }
     } else {
         /* first line n, then "i j bytes" lines */
