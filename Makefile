@@ -9,12 +9,12 @@ CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c99 $(WARN) $(CFLAGS) $(HWLOC_CFLAGS) -pthread
 LDLIBS  = $(HWLOC_LIBS) -lm -lpthread
 
-TESTS   := tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_faults tests/test_mbsp tests/test_comm tests/test_decide tests/test_tune tests/test_map tests/test_compile_two_tu
+TESTS   := tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_faults tests/test_mbsp tests/test_comm tests/test_decide tests/test_tune tests/test_map tests/test_aggr tests/test_compile_two_tu
 TOOLS   := bin/servet
 EXAMPLES:= examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul
 
 FUZZ_SECONDS ?= 60
-.PHONY: bench-map bench-tune bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
+.PHONY: bench-aggr bench-map bench-tune bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
 
 all: check-deps lib tools examples tests
 
@@ -42,7 +42,7 @@ else ifneq ($(MPICC),)
 SERVET_CC := $(MPICC)
 SERVET_MPI_FLAGS := -DSERVET_USE_MPI
 TESTS   += tests/test_comm_mpi tests/test_map_mpi
-EXAMPLES+= examples/halo
+EXAMPLES+= examples/halo examples/aggregate
 else
 SERVET_CC := $(CC)
 SERVET_MPI_FLAGS :=
@@ -89,6 +89,8 @@ bench-tune: bin/bench_tile bin/servet
 	./bin/bench_tile bench_data/tile.json $(BENCH_TILE_ROUNDS) "" bench_data/tune.json
 examples/halo: examples/halo.c servet.h
 	$(MPICC) -std=c99 $(WARN) -O2 $(HWLOC_CFLAGS) -pthread -o $@ examples/halo.c $(LDLIBS)
+examples/aggregate: examples/aggregate.c servet.h
+	$(MPICC) -std=c99 $(WARN) -O2 $(HWLOC_CFLAGS) -pthread -o $@ examples/aggregate.c $(LDLIBS)
 examples/quickstart: examples/quickstart.c lib/libservet.a servet.h
 	$(CC) $(ALL_CFLAGS) -I. -o $@ examples/quickstart.c lib/libservet.a $(LDLIBS)
 
@@ -109,6 +111,8 @@ tests/test_decide: tests/test_decide.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_decide.c $(LDLIBS)
 tests/test_mbsp: tests/test_mbsp.c tests/harness.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_mbsp.c $(LDLIBS)
+tests/test_aggr: tests/test_aggr.c tests/harness.h servet.h
+	$(CC) $(ALL_CFLAGS) -o $@ tests/test_aggr.c $(LDLIBS)
 tests/test_comm: tests/test_comm.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/test_comm.c $(LDLIBS)
 # the communication probe over real ranks (mpirun), built when mpicc exists
@@ -168,6 +172,11 @@ bench-map: bin/servet
 	  ./tools/bench_map_cluster.sh bench_data/mapping_cluster.json 5; \
 	else echo "not root or no MPI: the emulated-cluster part of bench-map skipped"; fi
 
+bench-aggr: bin/servet
+	@[ -n "$(MPICC)" ] || { echo "bench-aggr needs MPI (mpicc)"; exit 1; }
+	$(MAKE) --no-print-directory examples/aggregate
+	./tools/bench_aggr.sh bench_data/aggregation.json 7
+
 bench: all bin/bench_open bin/bench_pairs
 	./bin/bench_open bench_data/open_vs_hwloc.json
 	./bin/bench_pairs bench_data/pair_counts.json
@@ -184,7 +193,7 @@ install: all
 
 clean:
 	rm -rf lib bin tests/test_unit tests/test_file tests/test_concurrent tests/test_shared tests/test_compile_two_tu \
-	  examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul examples/halo tests/test_mbsp tests/tmp tests/fuzz_replay tests/fuzz_seeds tests/test_faults tests/test_comm tests/test_comm_mpi tests/test_map_mpi tests/test_decide tests/test_tune tests/test_map
+	  examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul examples/halo examples/aggregate tests/test_mbsp tests/tmp tests/fuzz_replay tests/fuzz_seeds tests/test_faults tests/test_comm tests/test_comm_mpi tests/test_map_mpi tests/test_decide tests/test_tune tests/test_map tests/test_aggr
 
 # issue 3's acceptance on this machine: 10 quiet runs, 10 with a busy neighbour
 bench-cache: bin/servet

@@ -680,6 +680,49 @@ SERVET_API servet_result servet_mpi_dist_graph_create_adjacent(const servet_prof
                                                                const int destweights[], void *mpi_info, int reorder,
                                                                void *mpi_comm_dist_graph);
 
+/* Message aggregation (>>aggr): how many of a round's small messages to a
+   peer to pack into one send, and whether to route a node's messages to
+   other nodes through one leader rank per node (two-level aggregation, as
+   Charm++'s TRAM and Conveyors), priced from the comm layers' measured
+   curves (servet_open_mpi). Zero fields mean the defaults in brackets. */
+typedef struct servet_aggr_desc {
+    int rank_a, rank_b;        /* the sending and receiving rank; when equal, */
+    int layer;                 /* ... this layer instead [0: the cheapest] */
+    double message_bytes;      /* bytes of one message (> 0) */
+    double messages;           /* messages a round produces per peer (>= 1) */
+    int peers;                 /* peers each rank sends to over this layer [1] */
+    int senders;               /* ranks sending over the layer at once [1] */
+    int ranks_per_node;        /* for the leader route [the job's ranks / nodes] */
+    double pack_bytes_per_s;   /* packing (and unpacking) copy rate [half the
+                                  memory probe's copy bandwidth; 5e9 without] */
+    double max_buffer_bytes;   /* largest packed message [4 MiB, the curve's end] */
+    double max_wait_s;         /* longest the first message of a pack may take
+                                  to arrive, from its production [no limit] */
+    double interval_s;         /* time between two messages produced for a
+                                  peer [0: a round's messages are ready at once] */
+    int no_leader;             /* 1: never route through leaders */
+} servet_aggr_desc;
+typedef struct servet_aggr {
+    double pack;               /* messages per send (1: no aggregation) */
+    int layer;                 /* the layer priced */
+    int route_leader;          /* 1: route through the node leaders */
+    int leader;                /* rank_a's node leader (its lowest rank); -1 unknown */
+    double separate_s;         /* predicted time per message, pack 1, direct */
+    double packed_s;           /* ... at `pack`, direct */
+    double leader_s;           /* ... through the leaders (0: not applicable) */
+    double time_s;             /* ... of the answer */
+    double pack_bytes_per_s;   /* the copy rate used */
+    int limited_by;            /* SERVET_AGGR_LIMIT_*: what capped `pack` */
+    char why[200];             /* one line: the answer and the alternatives */
+} servet_aggr;
+enum { SERVET_AGGR_LIMIT_NONE = 0, SERVET_AGGR_LIMIT_MESSAGES = 1, SERVET_AGGR_LIMIT_BUFFER = 2,
+       SERVET_AGGR_LIMIT_WAIT = 3 };
+/* Deterministic, no allocation, no measurement. SERVET_ERROR_INVALID_ARGUMENT
+   for NULL, sizes <= 0 or not finite, negative limits, a rank or layer out
+   of range; SERVET_ERROR_NOT_FOUND when the profile has no comm section. */
+SERVET_API servet_result servet_choose_aggregation(const servet_profile *p, const servet_aggr_desc *desc,
+                                                   servet_aggr *out);
+
 /* Empirical tuning (>>tune): a model-seeded search for up to 8 integer
    parameters of any kernel, its result kept per machine and key in a tuning
    file beside the profile (servet-<hash>.tune), like FFTW's wisdom. */
@@ -857,8 +900,8 @@ SERVET_API servet_result servet_comm_curve_get(const servet_profile *p, int laye
 SERVET_API int servet_comm_scaling_count(const servet_profile *p, int layer);
 SERVET_API servet_result servet_comm_scaling_get(const servet_profile *p, int layer, int i, int *pairs,
                                                  double *seconds);
-/* Aggregation: `messages` messages of `bytes` each sent back to back vs one
-   message of messages*bytes (both including one acknowledgement). */
+/* Aggregation: `messages` messages of `bytes` exchanged (each way at once)
+   vs one message of messages*bytes each way; seconds per exchange. */
 SERVET_API int servet_comm_aggregation_count(const servet_profile *p, int layer);
 SERVET_API servet_result servet_comm_aggregation_get(const servet_profile *p, int layer, int i, double *bytes,
                                                      int *messages, double *separate_s, double *aggregated_s);
@@ -4449,8 +4492,14 @@ servet_result servet_apex_mpi(const servet_apex_desc *desc, servet_apex_point *o
    2. Per layer, on the pair nearest the layer's median: ping-pong curve for
       1 B .. 4 MiB (powers of two; each size R repeats of enough round trips
       to last ~10 ms, at least 4; the median kept, Fig. 10c/d); aggregation: N = 32
-      messages of S bytes back to back vs one of N*S bytes (S = 8 B ..
-      32 KiB), the evidence a message-aggregation decision needs; and
+      messages of S bytes each way at once (both ranks post their receives
+      and sends, then wait: an exchange, as codes that aggregate
+      communicate) vs one of N*S bytes each way (S = 8 B .. 32 KiB), the
+      evidence the aggregation decision (>>aggr) needs. Up to 0.2 this
+      test sent one way, blocking, and an acknowledgement back; measured
+      here (2 ranks, one node) an exchange of 8 x 32 KiB cost 51 us where
+      the one-way stream predicted 42, enough to flip the decision between
+      packing and not at that size; and
       scalability (Fig. 10b): k = 1, 2, 4 .. all rank-disjoint measured
       pairs of the layer exchanging the Fig. 7 message at the same time,
       mean one-way time per message.
@@ -4791,10 +4840,38 @@ static int servet__commbuf_grow(const servet__ctx *c, servet__commbuf *cb, size_
     }
     return 1;
 }
+/* The aggregation test's iteration, the same on both ranks: an exchange, as
+   codes that aggregate communicate (every rank sends and receives at once):
+   CTL_MANY `count` messages of `bytes` each way, CTL_ONE one message of
+   count x bytes each way; done when this rank's sends and receives are.
+   Before each, both ranks write what they send (servet__comm_produce), as a
+   code produces or packs its messages right before sending them: above the
+   eager limit a single-copy receive of just-written lines costs up to 2x
+   what a clean buffer does (>>probe-comm's banner), and an aggregation
+   decision is about exactly such messages. */
+static void servet__comm_produce(char *sbuf, int bytes, int count, int it) {
+    memset(sbuf, 'a' + (it & 15), (size_t)bytes * (size_t)(count < 32 ? count : 32));
+}
+#define SERVET__COMM_AGG_MAX 32
+static void servet__comm_exchange(MPI_Comm comm, int peer, char *sbuf, char *rbuf, int mode, int bytes, int count) {
+    MPI_Request q[2 * SERVET__COMM_AGG_MAX];
+    int k, n = 0;
+    if (count > SERVET__COMM_AGG_MAX) count = SERVET__COMM_AGG_MAX;
+    if (mode == SERVET__CTL_MANY) {
+        for (k = 0; k < count; k++)
+            MPI_Irecv(rbuf + (size_t)k * (size_t)bytes, bytes, MPI_CHAR, peer, SERVET__TAG_DATA, comm, &q[n++]);
+        for (k = 0; k < count; k++)
+            MPI_Isend(sbuf + (size_t)k * (size_t)bytes, bytes, MPI_CHAR, peer, SERVET__TAG_DATA, comm, &q[n++]);
+    } else {
+        MPI_Irecv(rbuf, bytes * count, MPI_CHAR, peer, SERVET__TAG_DATA, comm, &q[n++]);
+        MPI_Isend(sbuf, bytes * count, MPI_CHAR, peer, SERVET__TAG_DATA, comm, &q[n++]);
+    }
+    MPI_Waitall(n, q, MPI_STATUSES_IGNORE);
+}
 /* Rank b's side: execute rank a's orders until STOP. */
 static void servet__comm_serve(MPI_Comm comm, int a, const servet__commbuf *cb) {
     for (;;) {
-        int32_t ctl[5], it, k;
+        int32_t ctl[5], it;
         char ack = 0, *sbuf, *rbuf;
         MPI_Recv(ctl, 5, MPI_INT32_T, a, SERVET__TAG_CTL, comm, MPI_STATUS_IGNORE);
         if (ctl[0] == SERVET__CTL_STOP) return;
@@ -4805,13 +4882,9 @@ static void servet__comm_serve(MPI_Comm comm, int a, const servet__commbuf *cb) 
             if (ctl[0] == SERVET__CTL_PINGPONG) {
                 MPI_Recv(rbuf, ctl[1], MPI_CHAR, a, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
                 MPI_Send(sbuf, ctl[1], MPI_CHAR, a, SERVET__TAG_DATA, comm);
-            } else if (ctl[0] == SERVET__CTL_MANY) {
-                for (k = 0; k < ctl[2]; k++)
-                    MPI_Recv(rbuf + (size_t)k * (size_t)ctl[1], ctl[1], MPI_CHAR, a, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
-                MPI_Send(&ack, 1, MPI_CHAR, a, SERVET__TAG_DATA, comm);
             } else {
-                MPI_Recv(rbuf, ctl[1] * ctl[2], MPI_CHAR, a, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
-                MPI_Send(&ack, 1, MPI_CHAR, a, SERVET__TAG_DATA, comm);
+                servet__comm_produce(sbuf, ctl[1], ctl[2], it);
+                servet__comm_exchange(comm, a, sbuf, rbuf, ctl[0], ctl[1], ctl[2]);
             }
         }
     }
@@ -4820,13 +4893,12 @@ static void servet__comm_serve(MPI_Comm comm, int a, const servet__commbuf *cb) 
    after iters/16 + 1 untimed ones (OSU's warm-up, "skip": the first
    iterations after a pause pay for cold caches, a cold TLB and, on a
    fresh pair, the connection). Ping-pong returns the one-way time per
-   message, the others the time of one iteration (the messages and the
-   acknowledgement). */
+   message, the others the time of one exchange (servet__comm_exchange). */
 static double servet__comm_drive(MPI_Comm comm, int b, const servet__commbuf *cb, int set, int mode, int bytes, int count,
                                  int iters) {
     char *sbuf = servet__commbuf_send(cb, set), *rbuf = sbuf + cb->half;
     int32_t ctl[5];
-    int it, k, warm = iters / 16 + 1;
+    int it, warm = iters / 16 + 1;
     char ack;
     double t0 = 0.0;
     ctl[0] = mode; ctl[1] = bytes; ctl[2] = count; ctl[3] = warm + iters; ctl[4] = set % SERVET__COMM_SETS;
@@ -4834,21 +4906,23 @@ static double servet__comm_drive(MPI_Comm comm, int b, const servet__commbuf *cb
     /* b may leave the preceding barrier up to a sleep period after a (its
        barrier can wait on a sleeping rank): start once b is here */
     MPI_Recv(&ack, 0, MPI_CHAR, b, SERVET__TAG_CTL, comm, MPI_STATUS_IGNORE);
+    if (mode != SERVET__CTL_PINGPONG) {
+        /* the exchange times only itself; the writing before it is not timed */
+        double sum = 0.0, t1;
+        for (it = 0; it < warm + iters; it++) {
+            servet__comm_produce(sbuf, bytes, count, it);
+            t1 = MPI_Wtime();
+            servet__comm_exchange(comm, b, sbuf, rbuf, mode, bytes, count);
+            if (it >= warm) sum += MPI_Wtime() - t1;
+        }
+        return sum / (double)iters;
+    }
     for (it = 0; it < warm + iters; it++) {
         if (it == warm) t0 = MPI_Wtime();
-        if (mode == SERVET__CTL_PINGPONG) {
-            MPI_Send(sbuf, bytes, MPI_CHAR, b, SERVET__TAG_DATA, comm);
-            MPI_Recv(rbuf, bytes, MPI_CHAR, b, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
-        } else if (mode == SERVET__CTL_MANY) {
-            for (k = 0; k < count; k++)
-                MPI_Send(sbuf + (size_t)k * (size_t)bytes, bytes, MPI_CHAR, b, SERVET__TAG_DATA, comm);
-            MPI_Recv(&ack, 1, MPI_CHAR, b, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
-        } else {
-            MPI_Send(sbuf, bytes * count, MPI_CHAR, b, SERVET__TAG_DATA, comm);
-            MPI_Recv(&ack, 1, MPI_CHAR, b, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
-        }
+        MPI_Send(sbuf, bytes, MPI_CHAR, b, SERVET__TAG_DATA, comm);
+        MPI_Recv(rbuf, bytes, MPI_CHAR, b, SERVET__TAG_DATA, comm, MPI_STATUS_IGNORE);
     }
-    return (MPI_Wtime() - t0) / (mode == SERVET__CTL_PINGPONG ? 2.0 * iters : (double)iters);
+    return (MPI_Wtime() - t0) / (2.0 * iters);
 }
 static void servet__comm_stop(MPI_Comm comm, int b) {
     int32_t ctl[5] = {SERVET__CTL_STOP, 0, 0, 0, 0};
@@ -6421,7 +6495,7 @@ static servet_result servet__comm_open(servet_profile *p, const servet_desc *d, 
     }
     servet__mpi_bcast(&msg, 1, MPI_DOUBLE, 0, comm);
     m->msg_bytes = floor(msg);
-    snprintf(key, sizeof key, "servet-comm v1 ranks=%d nodes=%d fps=%016llx place=%016llx/%016llx all=%d msg=%.0f",
+    snprintf(key, sizeof key, "servet-comm v2 ranks=%d nodes=%d fps=%016llx place=%016llx/%016llx all=%d msg=%.0f",
              size, nnodes, (unsigned long long)fph, (unsigned long long)pl1, (unsigned long long)pl2,
              d->all_pairs ? 1 : 0, m->msg_bytes);
     hash = servet__fnv1a(key, strlen(key));
@@ -6742,34 +6816,38 @@ servet_result servet_choose_placement(const servet_profile *p, int nthreads, ser
    pair's own, or its relation class's): log-log interpolation of the
    curve's running maximum, and past 4 MiB at the 4 MiB bandwidth. What the
    rank-mapping and aggregation decisions weigh messages with. */
+/* the one-way time of `bytes` on a layer's curve (see above) */
+static double servet__layer_time(const servet__commlayer *L, double bytes) {
+    double prev, cur, x0, x1;
+    int i;
+    /* the running maximum: a prediction must not fall as messages grow
+       (seen under load: a 2 MiB point slower than the 4 MiB one made the
+       old log-log extrapolation predict 100 MB cheaper than 1 KB) */
+    prev = L->curve_s[0] > 0 ? L->curve_s[0] : 1e-12;
+    if (bytes <= L->curve_bytes[0]) return prev;
+    if (L->ncurve == 1) return prev * bytes / L->curve_bytes[0];
+    for (i = 1; i < L->ncurve; i++) {
+        cur = L->curve_s[i] > prev ? L->curve_s[i] : prev;
+        if (bytes <= L->curve_bytes[i]) {
+            x0 = log(L->curve_bytes[i - 1]);
+            x1 = log(L->curve_bytes[i]);
+            return exp(log(prev) + (log(cur) - log(prev)) * (log(bytes) - x0) / (x1 - x0));
+        }
+        prev = cur;
+    }
+    /* past the curve: bandwidth-bound, at the last point's bandwidth */
+    return prev * bytes / L->curve_bytes[L->ncurve - 1];
+}
 servet_result servet_comm_time(const servet_profile *p, int a, int b, double bytes, double *seconds) {
     const servet__commlayer *L;
-    double prev, cur, x0, x1;
-    int layer, i;
+    int layer;
     servet_result r;
     if (!seconds || !(bytes >= 0)) return SERVET_ERROR_INVALID_ARGUMENT;
     r = servet_comm_layer_of(p, a, b, &layer);
     if (r != SERVET_OK) return r;
     L = servet__comm_get_layer(p, layer);
     if (!L || L->ncurve < 1) return SERVET_ERROR_NOT_FOUND;
-    /* the running maximum: a prediction must not fall as messages grow
-       (seen under load: a 2 MiB point slower than the 4 MiB one made the
-       old log-log extrapolation predict 100 MB cheaper than 1 KB) */
-    prev = L->curve_s[0] > 0 ? L->curve_s[0] : 1e-12;
-    if (bytes <= L->curve_bytes[0]) { *seconds = prev; return SERVET_OK; }
-    if (L->ncurve == 1) { *seconds = prev * bytes / L->curve_bytes[0]; return SERVET_OK; }
-    for (i = 1; i < L->ncurve; i++) {
-        cur = L->curve_s[i] > prev ? L->curve_s[i] : prev;
-        if (bytes <= L->curve_bytes[i]) {
-            x0 = log(L->curve_bytes[i - 1]);
-            x1 = log(L->curve_bytes[i]);
-            *seconds = exp(log(prev) + (log(cur) - log(prev)) * (log(bytes) - x0) / (x1 - x0));
-            return SERVET_OK;
-        }
-        prev = cur;
-    }
-    /* past the curve: bandwidth-bound, at the last point's bandwidth */
-    *seconds = prev * bytes / L->curve_bytes[L->ncurve - 1];
+    *seconds = servet__layer_time(L, bytes);
     return SERVET_OK;
 }
 /* ---- tile size ----
@@ -8672,6 +8750,274 @@ servet_result servet_mpi_dist_graph_create_adjacent(const servet_profile *p, voi
     return SERVET_ERROR_NO_MPI;
 }
 #endif
+
+/* ========================================================================== >>aggr
+   servet_choose_aggregation: a code that sends a peer many small messages
+   per round (graph traversals, particle exchanges, remote reads, task
+   runtimes) decides how many to pack into one send, and whether a node's
+   messages to other nodes should go through one leader rank per node,
+   which combines them into one message per destination node (two-level
+   aggregation: Charm++'s TRAM, Conveyors).
+
+   WHAT IT READS, all from the comm probe (>>probe-comm), for the layer the
+   messages cross (the rank pair's, or the one named):
+     t(s)   the ping-pong curve: one-way time of one message of s bytes
+            (servet__layer_time: log-log, never falling, 4 MiB bandwidth
+            beyond), measured at every power of two;
+     one(s) an exchange of one message of s each way (the aggregation
+            test's "one" points, s = 32 x 8 B .. 32 x 32 KiB);
+     g(s)   each further message of s in flight: (many(s) - one(s)) / 31
+            from the test's "many" points (32 messages of s each way,
+            s = 8 B .. 32 KiB). The test exchanges freshly written data,
+            as codes that aggregate send what they just produced or packed.
+            Between and beyond the test's sizes one and g keep their ratio
+            to t(s), interpolated over log s: t carries the protocol steps
+            the sparse test points would smear (measured here, one node:
+            t jumps from 1.1 us at 2 KiB to 3.9 us at 4 KiB where vader
+            leaves eager sends for single copy, and a smooth g made 64 B x
+            256 packed into 16 KiB sends look faster than into 2 KiB ones;
+            measured, they were 16.2 vs 8.7 us a round). Why not t(s)
+            alone: messages in flight together overlap their latencies
+            (8 B: t 0.44 us, g 0.13 us), and eager messages pay per message,
+            which is the whole case for aggregation (32 x 4 KiB exchanged:
+            132 us; one 128 KiB message each way: 12 us);
+     c(K)   contention: the scalability test's time per message with K
+            pairs at once over its time alone, linear in K between the
+            measured points, held past the last (K = senders);
+     copy   the packing rate: half the memory probe's copy bandwidth (it
+            counts bytes read plus written, as STREAM) unless given.
+
+   THE MODEL, per round and per rank, for M messages of S bytes to each of
+   P peers, packed k per send (n = floor(M/k) full sends per peer and one
+   of the remaining r = M - n k messages), X(m, s) = one(s) + (m-1) g(s):
+     direct(k) = c(K) [X(P n, kS) + P g(rS)] + (k > 1 ? 2 P M S / copy : 0)
+   (packing and unpacking). Leader route (an inter-node layer, ppn > 1
+   ranks per node, an intra-node layer I measured): each rank packs its
+   B = P M S remote bytes and sends them to its node's leader; the leader
+   sorts them by destination node and sends one message to each of
+   R = min(P, nodes - 1) other leaders; the receiving leader sorts by rank
+   and scatters; ranks unpack:
+     leader = B/copy + X_I(ppn-1, B) + ppn B/copy            gather, sort
+            + c(K/ppn) X(R, ppn B/R)                         leaders
+            + ppn B/copy + X_I(ppn-1, B) + B/copy            sort, scatter, unpack
+   Divided by P M: the time per message. The answer: the smallest k whose
+   direct time is within 1% of the best direct time (a bigger buffer that
+   buys less than 1% is not worth its memory or its wait), then the leader
+   route if it is predicted at most 1/1.3 of that. Why the margin: the
+   route makes every round four dependent steps through one rank while the
+   others wait, and each step costs more than the curves say when the
+   node is loaded (measured on the emulated cluster, 2 x 2 ranks on 2
+   vCPUs, 64 x 64 B per peer: predicted 10% faster than direct, measured
+   168 us per round against 125). Its real gain comes from many ranks per
+   node (ppn-fold fewer messages between nodes), where 1.3 is no obstacle.
+   Limits: k <= M; k S <= max_buffer_bytes, and so the leader's messages;
+   the first message of a pack arrives after (k-1) interval + k S/copy +
+   t(kS), which must not exceed max_wait_s (for the leader route: a whole
+   round plus (M-1) interval). Candidates: every power of two up to the
+   limit, the limit, and ceil(M/j) for j = 1..64 (equal sends).
+   What the model leaves out, on purpose: a per-message packing overhead
+   beyond the bytes (a few ns, below any gap measured), and the order in
+   which peers' messages arrive. How well it decides, against a sweep of
+   the real exchange: bench_data/aggregation.json (make bench-aggr).
+   ========================================================================== */
+
+/* Interpolate, over log(bytes), the ratio v[i] / t(x[i]) of n measured
+   points and scale it by t(bytes): the curve's shape (its eager/rendezvous
+   steps, measured at every power of two) carries between the sparser
+   exchange points; held flat outside them. */
+static double servet__layer_scaled(const servet__commlayer *L, const double *x, const double *v, int n, double bytes) {
+    double r0, r1, f;
+    int i;
+    if (n < 1) return servet__layer_time(L, bytes);
+    if (bytes <= x[0]) return v[0] / servet__layer_time(L, x[0]) * servet__layer_time(L, bytes);
+    for (i = 1; i < n; i++)
+        if (bytes <= x[i]) {
+            r0 = v[i - 1] / servet__layer_time(L, x[i - 1]);
+            r1 = v[i] / servet__layer_time(L, x[i]);
+            f = (log(bytes) - log(x[i - 1])) / (log(x[i]) - log(x[i - 1]));
+            return (r0 + f * (r1 - r0)) * servet__layer_time(L, bytes);
+        }
+    return v[n - 1] / servet__layer_time(L, x[n - 1]) * servet__layer_time(L, bytes);
+}
+/* one(s): an exchange of one message of s each way (the test's "one" points, at 32 S) */
+static double servet__layer_one(const servet__commlayer *L, double bytes) {
+    double x[SERVET__COMM_AGG], v[SERVET__COMM_AGG];
+    int i, n = 0;
+    for (i = 0; i < L->nagg && i < SERVET__COMM_AGG; i++)
+        if (L->agg_one[i] > 0 && L->agg_n[i] > 0 && (n == 0 || L->agg_bytes[i] * L->agg_n[i] > x[n - 1])) {
+            x[n] = L->agg_bytes[i] * L->agg_n[i];
+            v[n++] = L->agg_one[i];
+        }
+    return servet__layer_scaled(L, x, v, n, bytes);
+}
+/* g(s): each further message of s in flight (the "many" points less one(s), over N - 1) */
+static double servet__layer_gap(const servet__commlayer *L, double bytes) {
+    double x[SERVET__COMM_AGG], v[SERVET__COMM_AGG];
+    int i, n = 0;
+    for (i = 0; i < L->nagg && i < SERVET__COMM_AGG; i++)
+        if (L->agg_many[i] > 0 && L->agg_n[i] > 1 && (n == 0 || L->agg_bytes[i] > x[n - 1])) {
+            double g = (L->agg_many[i] - servet__layer_one(L, L->agg_bytes[i])) / (double)(L->agg_n[i] - 1);
+            double floor_g = 0.02 * L->agg_many[i] / (double)L->agg_n[i]; /* noise can make "one" the larger */
+            x[n] = L->agg_bytes[i];
+            v[n++] = g > floor_g ? g : floor_g;
+        }
+    return servet__layer_scaled(L, x, v, n, bytes);
+}
+/* X(n, s): n messages of s each way, in flight together */
+static double servet__layer_exchange(const servet__commlayer *L, double n, double bytes) {
+    return n <= 0 ? 0.0 : servet__layer_one(L, bytes) + (n - 1.0) * servet__layer_gap(L, bytes);
+}
+/* time per message with K senders at once over time alone (see the banner) */
+static double servet__layer_contention(const servet__commlayer *L, double K) {
+    int i;
+    double base;
+    if (L->nscale < 1 || !(L->scale_s[0] > 0) || K <= L->scale_k[0]) return 1.0;
+    base = L->scale_s[0];
+    for (i = 1; i < L->nscale; i++)
+        if (K <= L->scale_k[i]) {
+            double f = (K - L->scale_k[i - 1]) / (double)(L->scale_k[i] - L->scale_k[i - 1]);
+            double v = (L->scale_s[i - 1] + f * (L->scale_s[i] - L->scale_s[i - 1])) / base;
+            return v > 1.0 ? v : 1.0;
+        }
+    return L->scale_s[L->nscale - 1] / base > 1.0 ? L->scale_s[L->nscale - 1] / base : 1.0;
+}
+/* direct(k) of the banner, per message */
+static double servet__aggr_direct(const servet__commlayer *L, double S, double M, double k, int P, double cont,
+                                  double copy) {
+    double n = floor(M / k), r = M - n * k, t;
+    if (n >= 1) {
+        t = servet__layer_exchange(L, (double)P * n, k * S);
+        if (r > 0) t += (double)P * servet__layer_gap(L, r * S);
+    } else {
+        t = servet__layer_exchange(L, (double)P, r * S);
+    }
+    t *= cont;
+    if (k > 1) t += 2.0 * (double)P * M * S / copy;
+    return t / ((double)P * M);
+}
+/* leader(...) of the banner, per message */
+static double servet__aggr_leader(const servet__commlayer *L, const servet__commlayer *I, double S, double M, int P,
+                                  int ppn, int nodes, double senders, double copy) {
+    double B = (double)P * M * S, R = (double)(P < nodes - 1 ? P : nodes - 1), t;
+    if (R < 1) R = 1;
+    t = B / copy + servet__layer_exchange(I, ppn - 1, B);                              /* gather */
+    t += (double)ppn * B / copy;                                                       /* sort by node */
+    t += servet__layer_contention(L, senders / ppn) * servet__layer_exchange(L, R, (double)ppn * B / R); /* leaders */
+    t += (double)ppn * B / copy + servet__layer_exchange(I, ppn - 1, B) + B / copy;    /* sort, scatter, unpack */
+    return t / ((double)P * M);
+}
+
+servet_result servet_choose_aggregation(const servet_profile *p, const servet_aggr_desc *d, servet_aggr *out) {
+    const servet__commlayer *L, *I = NULL;
+    double S, M, copy, maxbuf, cont, best = 0, bestk = 1, kmax, cand[128], leader_round = 0;
+    int P, ppn, layer, i, nc = 0, limited = SERVET_AGGR_LIMIT_NONE;
+    servet_result r;
+    if (!p || !d || !out) return SERVET_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    out->leader = -1;
+    S = d->message_bytes;
+    M = d->messages;
+    if (!(S > 0) || !(M >= 1) || !isfinite(S) || !isfinite(M) || d->peers < 0 || d->senders < 0 ||
+        d->ranks_per_node < 0 || !(d->pack_bytes_per_s >= 0) || !(d->max_buffer_bytes >= 0) ||
+        !(d->max_wait_s >= 0) || !(d->interval_s >= 0) || !isfinite(d->pack_bytes_per_s) ||
+        !isfinite(d->max_buffer_bytes) || !isfinite(d->max_wait_s) || !isfinite(d->interval_s))
+        return SERVET_ERROR_INVALID_ARGUMENT;
+    if (!p->comm || p->comm->nlayers < 1) return SERVET_ERROR_NOT_FOUND;
+    if (d->rank_a != d->rank_b) {
+        r = servet_comm_layer_of(p, d->rank_a, d->rank_b, &layer);
+        if (r != SERVET_OK) return r == SERVET_ERROR_NOT_FOUND ? r : SERVET_ERROR_INVALID_ARGUMENT;
+    } else {
+        if (d->rank_a < 0 || d->rank_a >= p->comm->nranks) return SERVET_ERROR_INVALID_ARGUMENT;
+        layer = d->layer;
+    }
+    L = servet__comm_get_layer(p, layer);
+    if (!L) return SERVET_ERROR_INVALID_ARGUMENT;
+    if (L->ncurve < 1) return SERVET_ERROR_NOT_FOUND;
+    for (i = 0; i < p->comm->nranks; i++) /* leader: the node's lowest rank */
+        if (p->comm->ranks[i].node == p->comm->ranks[d->rank_a].node) { out->leader = i; break; }
+    P = d->peers ? d->peers : 1;
+    ppn = d->ranks_per_node ? d->ranks_per_node
+                            : (p->comm->nnodes > 0 ? (p->comm->nranks + p->comm->nnodes - 1) / p->comm->nnodes : 1);
+    copy = d->pack_bytes_per_s;
+    if (copy <= 0) {
+        servet_memory_info mi;
+        copy = servet_memory_get(p, &mi) == SERVET_OK && mi.ref_bandwidth_bytes_per_s > 0
+                   ? mi.ref_bandwidth_bytes_per_s / 2.0 : 5e9;
+    }
+    maxbuf = d->max_buffer_bytes > 0 ? d->max_buffer_bytes : 4194304.0;
+    cont = servet__layer_contention(L, d->senders ? d->senders : 1);
+    out->layer = layer;
+    out->pack_bytes_per_s = copy;
+
+    /* the largest pack the limits allow */
+    kmax = floor(M);
+    limited = SERVET_AGGR_LIMIT_MESSAGES;
+    if (floor(maxbuf / S) < kmax) { kmax = floor(maxbuf / S); limited = SERVET_AGGR_LIMIT_BUFFER; }
+    if (kmax < 1) kmax = 1;
+    if (d->max_wait_s > 0)
+        while (kmax > 1 && (kmax - 1) * d->interval_s + kmax * S / copy + servet__layer_time(L, kmax * S) > d->max_wait_s) {
+            kmax = floor(kmax * 0.9);
+            limited = SERVET_AGGR_LIMIT_WAIT;
+        }
+    /* candidates: powers of two, the limit, equal splits of M */
+    {
+        double k;
+        for (k = 1; k < kmax && nc < 64; k *= 2) cand[nc++] = k;
+        cand[nc++] = kmax;
+        for (i = 1; i <= 63; i++) {
+            double e = ceil(M / i);
+            if (e <= kmax && e >= 1) cand[nc++] = e;
+        }
+    }
+    {
+        double tk[128];
+        for (i = 0; i < nc; i++) {
+            tk[i] = servet__aggr_direct(L, S, M, cand[i], P, cont, copy);
+            if (i == 0 || tk[i] < best) best = tk[i];
+        }
+        bestk = kmax;
+        for (i = 0; i < nc; i++)
+            if (tk[i] <= best * 1.01 && cand[i] < bestk) bestk = cand[i];
+        best = servet__aggr_direct(L, S, M, bestk, P, cont, copy);
+    }
+    if (bestk < kmax) limited = SERVET_AGGR_LIMIT_NONE;
+    out->pack = bestk;
+    out->separate_s = servet__aggr_direct(L, S, M, 1, P, cont, copy);
+    out->packed_s = best;
+    out->time_s = best;
+    out->limited_by = limited;
+
+    /* the leader route */
+    if (L->intra == 0 && ppn > 1 && p->comm->nnodes > 1 && !d->no_leader) {
+        for (i = 0; i < p->comm->nlayers; i++)
+            if (p->comm->layers[i].intra == 1 && p->comm->layers[i].ncurve > 0) { I = &p->comm->layers[i]; break; }
+        if (I) {
+            double R = (double)(P < p->comm->nnodes - 1 ? P : p->comm->nnodes - 1);
+            double senders = d->senders ? d->senders : 1;
+            if (R < 1) R = 1;
+            if ((double)ppn * P * M * S / R <= maxbuf && (double)ppn * P * M * S <= 64.0 * maxbuf) {
+                out->leader_s = servet__aggr_leader(L, I, S, M, P, ppn, p->comm->nnodes, senders, copy);
+                leader_round = out->leader_s * P * M + (M - 1) * d->interval_s;
+                if (d->max_wait_s > 0 && leader_round > d->max_wait_s) out->leader_s = 0;
+            }
+        }
+    }
+    if (out->leader_s > 0 && out->leader_s * 1.3 <= best) {
+        out->route_leader = 1;
+        out->time_s = out->leader_s;
+    }
+    if (out->route_leader)
+        snprintf(out->why, sizeof out->why,
+                 "route through node leaders: %.3g us/message, direct %.3g us packed %g, %.3g us unpacked", out->leader_s * 1e6,
+                 best * 1e6, bestk, out->separate_s * 1e6);
+    else
+        snprintf(out->why, sizeof out->why, "pack %g of %g messages (%.0f B sends): %.3g us/message, %.3g us unpacked%s%s",
+                 bestk, M, bestk * S, best * 1e6, out->separate_s * 1e6,
+                 limited == SERVET_AGGR_LIMIT_BUFFER ? "; capped by the buffer limit"
+                 : limited == SERVET_AGGR_LIMIT_WAIT ? "; capped by the wait limit" : "",
+                 out->leader_s > 0 ? "; leader route slower" : "");
+    return SERVET_OK;
+}
 
 /* ========================================================================== >>tune
    servet_tune: when a model is not the last word (PRK's stencil runs best

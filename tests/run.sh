@@ -78,11 +78,12 @@ if [ "$mode" = all ]; then
   run_prog ./tests/test_decide
   run_prog ./tests/test_tune
   run_prog ./tests/test_map
+  run_prog ./tests/test_aggr
   run_prog ./tests/test_comm
 fi
 
 echo "== the same under ASan + UBSan"
-for t in test_unit test_file test_shared test_faults test_mbsp test_comm test_decide test_tune test_map test_concurrent; do
+for t in test_unit test_file test_shared test_faults test_mbsp test_comm test_decide test_tune test_map test_aggr test_concurrent; do
   if gcc -std=c99 -O1 -g $SAN $HW -o "$tmp/san_$t" tests/$t.c $LIBS 2>"$tmp/cc.log"; then
     arg=""; [ $t = test_concurrent ] && arg=16
     run_prog "$tmp/san_$t" $arg
@@ -273,6 +274,28 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
     else bad "no .comm file written"; fi
     expect_rc 0 "mpirun -np 2 servet probe --only comm" timeout 300 mpirun -np 2 ./bin/servet probe --only comm --quick
     grep -q "MPI communication: 2 ranks on 1 node, 1 layer" "$tmp/out" && ok || { bad "CLI comm output"; cat "$tmp/out" >&2; }
+    echo "  servet aggr: from a .comm file and under mpirun, the same answer; bad input refused"
+    cf=$(ls -t "$tmp"/comm/servet-*.comm 2>/dev/null | head -1)
+    expect_rc 0 "aggr from a .comm file" ./bin/servet aggr --comm "$cf" --bytes 8 --messages 64 --ranks 0,1
+    cp "$tmp/out" "$tmp/aggr_file"
+    python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["route"]=="direct" and 1<=j["pack"]<=64 and j["layer"]==0 and j["predicted_s_per_message"]["chosen"]>0' "$tmp/aggr_file" \
+      && ok || { bad "aggr JSON"; cat "$tmp/aggr_file" >&2; }
+    expect_rc 0 "aggr under mpirun" timeout 120 mpirun -np 2 ./bin/servet aggr --cache-dir "$tmp/comm" --bytes 8 --messages 64 --ranks 0,1
+    python3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); assert a["pack"]==b["pack"] and a["route"]==b["route"]' "$tmp/out" "$tmp/aggr_file" \
+      && ok || bad "aggr: mpirun and the .comm file disagree"
+    expect_rc 2 "aggr, zero bytes" ./bin/servet aggr --comm "$cf" --bytes 0 --messages 4
+    expect_rc 2 "aggr, no --messages" ./bin/servet aggr --comm "$cf" --bytes 8
+    expect_rc 2 "aggr, one rank twice" ./bin/servet aggr --comm "$cf" --bytes 8 --messages 4 --ranks 1,1
+    expect_rc 2 "aggr, --layer and --ranks" ./bin/servet aggr --comm "$cf" --bytes 8 --messages 4 --ranks 0,1 --layer 0
+    expect_rc 1 "aggr, a layer it lacks" ./bin/servet aggr --comm "$cf" --bytes 8 --messages 4 --layer 5
+    expect_rc 1 "aggr, a rank it lacks" ./bin/servet aggr --comm "$cf" --bytes 8 --messages 4 --ranks 0,7
+    expect_rc 1 "aggr, no such file" ./bin/servet aggr --comm "$tmp/none.comm" --bytes 8 --messages 4
+    expect_rc 1 "aggr, a .prof is not a .comm" ./bin/servet aggr --comm "$(ls "$tmp"/comm/servet-*.prof | head -1)" --bytes 8 --messages 4
+    grep -q "not a .comm file" "$tmp/err" && ok || bad "aggr: .prof message"
+    echo "  examples/aggregate: every message checked, servet's pack factor used"
+    expect_rc 0 "aggregate --auto" timeout 120 mpirun -np 2 ./examples/aggregate --bytes 40 --messages 33 --sweep 1,8,33 --repeats 1 --target 0.001
+    python3 -c 'import json,sys; j=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); assert len(j["configs"])>=3 and j["servet"]["pack_local"]>=1' "$tmp/out" \
+      && ok || { bad "aggregate JSON"; cat "$tmp/out" >&2; }
     expect_rc 0 "mpirun -np 2 servet json" timeout 300 mpirun -np 2 ./bin/servet json --only comm
     python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["comm"]; L=c["layers"][0]; assert c["ranks"]==2 and len(c["layers"])==1 and c["from_file"] and len(L["curve"])==23 and L["curve"][-1]["bytes"]==4194304 and "latency_s" in L and L["pairs"]==[[0,1]] and len(L["scaling"]["concurrent"])>=1 and len(L["scaling"]["aggregation"])==5' "$tmp/out" \
       && ok || bad "json comm schema"

@@ -5,6 +5,7 @@
 #include "cachesim.h"
 
 #include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,12 @@ static const char *usage_text =
     "      [--rankfile FILE --hosts HOSTFILE]\n"
     "                      the MPI rank -> process slot mapping of a traffic matrix, as JSON;\n"
     "                      without --costs/--tree the costs come from the cached profile\n"
+    "  aggr --bytes S --messages N [--layer L | --ranks A,B] [--senders K] [--peers P]\n"
+    "       [--ranks-per-node R] [--max-buffer B] [--max-wait S] [--interval S] [--pack-rate B/S]\n"
+    "       [--no-leader] [--comm FILE]\n"
+    "                      how many of N messages of S bytes to a peer to pack into one send,\n"
+    "                      and whether to route through node leaders, as JSON; under mpirun\n"
+    "                      (MPI build) from the job's comm results, else from a .comm file\n"
     "  simulate SPEC [--coloring on|off] [--noise X] [--hash-last] [--seed N] [--curve]\n"
     "                      run the cache probe's sweep and inference on a simulated\n"
     "                      hierarchy; prints {\"caches\":[{\"level\":1,\"size_bytes\":N},...]}\n"
@@ -1831,6 +1838,191 @@ static int launched_by_mpirun(void) {
     return 0;
 }
 
+/* servet aggr: read a .comm file written by the comm probe (any job layout:
+   its own fingerprint string names it) into p. 0 on success. */
+static int load_comm_file(servet_profile *p, const char *path) {
+    FILE *f = fopen(path, "rb");
+    unsigned char *img = NULL;
+    long n;
+    uint32_t fplen;
+    char fp[SERVET__FP_MAX + 1];
+    const char *why = "";
+    servet_profile q;
+    int rc = 1;
+    if (!f) { fprintf(stderr, "servet: aggr: cannot open %s: %s\n", path, strerror(errno)); return 1; }
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > (long)SERVET__HEADER && n < (64L << 20) && fseek(f, 0, SEEK_SET) == 0 &&
+        (img = (unsigned char *)malloc((size_t)n)) != NULL && fread(img, 1, (size_t)n, f) == (size_t)n) {
+        memcpy(&fplen, img + 20, 4);
+        if (fplen <= SERVET__FP_MAX && fplen <= (uint32_t)n - SERVET__HEADER) {
+            memcpy(fp, img + SERVET__HEADER, fplen);
+            fp[fplen] = 0;
+            if (!strncmp(fp, "servet-comm ", 12)) {
+                servet__comm_holder(&q, p, NULL);
+                if (servet__parse(&q, img, (size_t)n, fp, &why) == SERVET_OK && q.comm) {
+                    servet__free_comm(p);
+                    p->comm = q.comm;
+                    q.comm = NULL;
+                    p->comm->from_file = 1;
+                    p->sections |= SERVET_PROBE_COMM;
+                    rc = 0;
+                }
+                servet__clear_measured(&q);
+            } else why = "not a .comm file";
+        } else why = "bad header";
+    } else why = "unreadable or not a servet file";
+    if (rc) fprintf(stderr, "servet: aggr: %s: %s\n", path, why);
+    free(img);
+    fclose(f);
+    return rc;
+}
+/* the newest servet-*.comm beside this machine's profile; 0 if found */
+static int newest_comm_file(const servet_desc *d, char *out, size_t cap) {
+    char prof[4200], pat[4300];
+    glob_t g;
+    size_t k;
+    double newest = -1;
+    char *slash;
+    if (!servet_cache_path(d, prof, sizeof prof)) return 1;
+    slash = strrchr(prof, '/');
+    if (!slash) return 1;
+    *slash = 0;
+    snprintf(pat, sizeof pat, "%s/servet-*.comm", prof);
+    if (glob(pat, 0, NULL, &g) != 0) return 1;
+    for (k = 0; k < g.gl_pathc; k++) {
+        struct stat st;
+        if (stat(g.gl_pathv[k], &st) == 0 && (double)st.st_mtime > newest) {
+            newest = (double)st.st_mtime;
+            snprintf(out, cap, "%s", g.gl_pathv[k]);
+        }
+    }
+    globfree(&g);
+    return newest < 0;
+}
+static int parse_num_arg(const char *s, double lo, double *v) {
+    char *end;
+    double x;
+    if (!s || !*s) return 0;
+    x = strtod(s, &end);
+    if (*end || !(x >= lo) || !isfinite(x)) return 0;
+    *v = x;
+    return 1;
+}
+static void print_aggr(const servet_aggr *a, const servet_aggr_desc *ad) {
+    static const char *lim[] = {"none", "messages", "buffer", "wait"};
+    printf("{\"layer\": %d, \"bytes\": %.17g, \"messages\": %.17g, \"pack\": %.17g, \"send_bytes\": %.17g, \"route\": \"%s\","
+           " \"leader_rank\": %d, \"predicted_s_per_message\": {\"separate\": %.6g, \"packed\": %.6g, \"leader\": ",
+           a->layer, ad->message_bytes, ad->messages, a->pack, a->pack * ad->message_bytes,
+           a->route_leader ? "leader" : "direct", a->leader, a->separate_s, a->packed_s);
+    if (a->leader_s > 0) printf("%.6g", a->leader_s);
+    else printf("null");
+    printf(", \"chosen\": %.6g}, \"pack_bytes_per_s\": %.6g, \"limited_by\": \"%s\", \"why\": \"%s\"}\n", a->time_s,
+           a->pack_bytes_per_s, lim[a->limited_by >= 0 && a->limited_by <= 3 ? a->limited_by : 0], a->why);
+}
+static int cmd_aggr(int argc, char **argv) {
+    servet_aggr_desc ad;
+    servet_aggr out;
+    servet_desc d;
+    servet_profile *p = NULL;
+    servet_result r;
+    const char *comm_path = NULL;
+    char found[4300];
+    int i, have_bytes = 0, have_msgs = 0, have_layer = 0, have_ranks = 0, rc = 1, rank = 0, use_mpi = 0;
+    double v;
+    memset(&ad, 0, sizeof ad);
+    memset(&d, 0, sizeof d);
+    for (i = 0; i < argc; i++) {
+        const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--bytes")) {
+            if (!parse_num_arg(next, 1e-300, &ad.message_bytes)) return die_usage("aggr: --bytes wants a size > 0", next);
+            have_bytes = 1; i++;
+        } else if (!strcmp(a, "--messages")) {
+            if (!parse_num_arg(next, 1, &ad.messages)) return die_usage("aggr: --messages wants a count >= 1", next);
+            have_msgs = 1; i++;
+        } else if (!strcmp(a, "--layer")) {
+            if (!parse_num_arg(next, 0, &v) || v != floor(v) || v > 1e6) return die_usage("aggr: --layer wants a layer index >= 0", next);
+            ad.layer = (int)v; have_layer = 1; i++;
+        } else if (!strcmp(a, "--ranks")) {
+            int x, y, used = 0;
+            if (!next || sscanf(next, "%d,%d%n", &x, &y, &used) != 2 || next[used] || x < 0 || y < 0 || x == y)
+                return die_usage("aggr: --ranks wants two different ranks A,B", next);
+            ad.rank_a = x; ad.rank_b = y; have_ranks = 1; i++;
+        } else if (!strcmp(a, "--senders") || !strcmp(a, "--peers") || !strcmp(a, "--ranks-per-node")) {
+            if (!parse_num_arg(next, 1, &v) || v != floor(v) || v > 1e8) return die_usage("aggr: wants a whole number >= 1", a);
+            if (a[2] == 's') ad.senders = (int)v;
+            else if (a[2] == 'p') ad.peers = (int)v;
+            else ad.ranks_per_node = (int)v;
+            i++;
+        } else if (!strcmp(a, "--pack-rate") || !strcmp(a, "--max-buffer") || !strcmp(a, "--max-wait") || !strcmp(a, "--interval")) {
+            if (!parse_num_arg(next, 0, &v)) return die_usage("aggr: wants a number >= 0", a);
+            if (!strcmp(a, "--pack-rate")) ad.pack_bytes_per_s = v;
+            else if (!strcmp(a, "--max-buffer")) ad.max_buffer_bytes = v;
+            else if (!strcmp(a, "--max-wait")) ad.max_wait_s = v;
+            else ad.interval_s = v;
+            i++;
+        } else if (!strcmp(a, "--no-leader")) ad.no_leader = 1;
+        else if (!strcmp(a, "--comm") && next) comm_path = argv[++i];
+        else if (!strcmp(a, "--cache-dir") && next) d.cache_dir = argv[++i];
+        else if (!strcmp(a, "--no-probe")) d.no_probe = 1;
+        else return die_usage("aggr: unknown or incomplete argument", a);
+    }
+    if (!have_bytes || !have_msgs) return die_usage("aggr needs --bytes S and --messages N", NULL);
+    if (have_layer && have_ranks) return die_usage("aggr: --layer or --ranks, not both", NULL);
+    d.log = log_stderr;
+    d.log_level = SERVET_LOG_WARN;
+    d.probes = SERVET_PROBE_TOPOLOGY;
+    if (launched_by_mpirun() && !comm_path) {
+#ifdef SERVET_USE_MPI
+        int size = 1;
+        MPI_Init(&argc, &argv);
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        use_mpi = size > 1;
+        if (!use_mpi) MPI_Finalize();
+#endif
+    }
+    if (use_mpi) {
+#ifdef SERVET_USE_MPI
+        d.probes = SERVET_PROBE_TOPOLOGY | SERVET_PROBE_COMM;
+        r = servet_open_mpi(&p, &d, NULL);
+        if (r != SERVET_OK) {
+            if (rank == 0) fprintf(stderr, "servet: aggr: %s\n", servet_result_string(r));
+            MPI_Finalize();
+            return 1;
+        }
+#endif
+    } else {
+        /* this machine's profile (whatever is cached; probing if nothing is) plus a .comm file */
+        servet_desc any = d;
+        any.no_probe = 1;
+        any.log = NULL;
+        r = servet_open(&p, &any);
+        if (r != SERVET_OK && !d.no_probe) r = servet_open(&p, &d);
+        if (r != SERVET_OK) { fprintf(stderr, "servet: aggr: %s\n", servet_result_string(r)); return 1; }
+        if (!comm_path) {
+            if (newest_comm_file(&d, found, sizeof found)) {
+                fprintf(stderr, "servet: aggr: no communication results: run 'mpirun -np N bin/servet aggr ...' (MPI build)\n"
+                                "servet: aggr: or 'mpirun -np N bin/servet probe --only comm' first, or give --comm FILE\n");
+                servet_close(p);
+                return 1;
+            }
+            comm_path = found;
+            fprintf(stderr, "servet: aggr: using %s (the newest .comm file; --comm FILE picks another)\n", comm_path);
+        }
+        if (load_comm_file(p, comm_path)) { servet_close(p); return 1; }
+    }
+    r = servet_choose_aggregation(p, &ad, &out);
+    if (rank == 0) {
+        if (r == SERVET_OK) { print_aggr(&out, &ad); rc = 0; }
+        else fprintf(stderr, "servet: aggr: %s%s\n", servet_result_string(r),
+                     r == SERVET_ERROR_INVALID_ARGUMENT ? " (a rank or layer out of range for these results?)" : "");
+    } else rc = r == SERVET_OK ? 0 : 1;
+    servet_close(p);
+#ifdef SERVET_USE_MPI
+    if (use_mpi) MPI_Finalize();
+#endif
+    return rc;
+}
+
 static int output(const servet_profile *p, const servet_desc *d, const char *cmd, const char *plotdir) {
     if (!strcmp(cmd, "json")) {
         size_t n = servet_json(p, NULL, 0);
@@ -1876,6 +2068,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "tile")) return cmd_tile(argc - 2, argv + 2);
     if (!strcmp(cmd, "tune")) return cmd_tune(argc - 2, argv + 2);
     if (!strcmp(cmd, "map")) return cmd_map(argc - 2, argv + 2);
+    if (!strcmp(cmd, "aggr")) return cmd_aggr(argc - 2, argv + 2);
     if (strcmp(cmd, "probe") && strcmp(cmd, "show") && strcmp(cmd, "json") && strcmp(cmd, "plot") &&
         strcmp(cmd, "path"))
         return die_usage("unknown command", cmd);

@@ -73,6 +73,16 @@ if [ -x tests/test_map_mpi ]; then
         fail=$((fail+1)); echo "FAIL: reorder on the cluster"; printf '%s\n' "$out" | tail -5; tail -5 "$tmp/err" >&2
     fi
 fi
+echo "== examples/aggregate: every message checked, direct and through node leaders, servet's answer"
+if [ -x examples/aggregate ]; then
+    if out=$(timeout 300 "$here/cluster.sh" mpirun -np 4 "$PWD/examples/aggregate" --bytes 24 --messages 9 --sweep 1,4,9 \
+             --repeats 1 --target 0.001 2>"$tmp/err") \
+        && printf '%s\n' "$out" | tail -1 | python3 -c 'import json,sys; j=json.loads(sys.stdin.read()); r=[c["route"] for c in j["configs"]]; assert j["nodes"]==2 and r.count("leader")>=3 and r.count("direct")>=3 and j["servet"]["pack_local"]>=1'; then
+        pass=$((pass+1)); echo "  aggregate: $(printf '%s\n' "$out" | tail -1 | python3 -c 'import json,sys; j=json.loads(sys.stdin.read()); print(len(j["configs"]), "configurations checked; servet:", j["servet"]["pack_local"], j["servet"]["pack_remote"], j["servet"]["route"])')"
+    else
+        fail=$((fail+1)); echo "FAIL: examples/aggregate on the cluster"; printf '%s\n' "$out" | tail -3; tail -5 "$tmp/err" >&2
+    fi
+fi
 echo "== the command: mpirun -np 4 bin/servet probe --only comm"
 if timeout 300 "$here/cluster.sh" mpirun -np 4 "$PWD/bin/servet" probe --only comm --cache-dir "$cache" --force >"$tmp/cli.out" 2>"$tmp/cli.err" \
     && grep -q "MPI communication: 4 ranks on 2 nodes, 2 layers" "$tmp/cli.out"; then
