@@ -1249,6 +1249,7 @@ typedef struct servet__commlayer {
     int32_t npairs, rep_a, rep_b, intra;
     int32_t ncurve;
     double curve_bytes[SERVET__COMM_CURVE], curve_s[SERVET__COMM_CURVE], curve_spread[SERVET__COMM_CURVE];
+    double xcurve_s[SERVET__COMM_CURVE]; /* exchange of one message each way (0: not measured) */
     int32_t nscale;
     int32_t scale_k[SERVET__COMM_SCALE];
     double scale_s[SERVET__COMM_SCALE];
@@ -4499,7 +4500,9 @@ servet_result servet_apex_mpi(const servet_apex_desc *desc, servet_apex_point *o
       test sent one way, blocking, and an acknowledgement back; measured
       here (2 ranks, one node) an exchange of 8 x 32 KiB cost 51 us where
       the one-way stream predicted 42, enough to flip the decision between
-      packing and not at that size; and
+      packing and not at that size; the exchange curve: one message each
+      way, 256 B .. 4 MiB (the same exchange; what a packed send costs);
+      and
       scalability (Fig. 10b): k = 1, 2, 4 .. all rank-disjoint measured
       pairs of the layer exchanging the Fig. 7 message at the same time,
       mean one-way time per message.
@@ -5075,7 +5078,8 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
     if (plan[0] < 0) { ok = 0; goto out; }
     {
         int nl = plan[0];
-        const int per = 3 * SERVET__COMM_CURVE + 2 * SERVET__COMM_SCALE + 2 * SERVET__COMM_AGG;
+        const int per = 4 * SERVET__COMM_CURVE + 2 * SERVET__COMM_SCALE + 2 * SERVET__COMM_AGG;
+        const int xoff = 3 * SERVET__COMM_CURVE + 2 * SERVET__COMM_SCALE + 2 * SERVET__COMM_AGG;
         lvals = (double *)servet__calloc(c, (size_t)nl * (size_t)per, sizeof(double));
         lall = (double *)servet__calloc(c, (size_t)nl * (size_t)per, sizeof(double));
         ok = lvals && lall;
@@ -5102,6 +5106,9 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
                     g[s] = servet__comm_time(comm, b, buf, SERVET__CTL_MANY, agg_sizes[s], agg_n, reps, target, NULL);
                     g[SERVET__COMM_AGG + s] = servet__comm_time(comm, b, buf, SERVET__CTL_ONE, agg_sizes[s], agg_n, reps, target, NULL);
                 }
+                /* the exchange curve: one message each way, 256 B .. 4 MiB */
+                for (s = 8; s < SERVET__COMM_CURVE; s++)
+                    lv[xoff + s] = servet__comm_time(comm, b, buf, SERVET__CTL_ONE, 1 << s, 1, reps, target, NULL);
                 servet__comm_stop(comm, b);
             } else if (rank == b) {
                 servet__comm_serve(comm, a, buf);
@@ -5167,6 +5174,7 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
                     Y->curve_bytes[s] = (double)(1 << s);
                     Y->curve_s[s] = lv[SERVET__COMM_CURVE + s];
                     Y->curve_spread[s] = lv[2 * SERVET__COMM_CURVE + s];
+                    Y->xcurve_s[s] = lv[xoff + s];
                 }
                 for (s = 0; s < Y->nscale; s++) Y->scale_s[s] = lv[3 * SERVET__COMM_CURVE + SERVET__COMM_SCALE + s];
                 Y->nagg = nagg;
@@ -5735,6 +5743,7 @@ static void servet__write_comm(servet__wbuf *w, const servet_profile *p) {
             servet__put_f64(w, L->curve_bytes[k]);
             servet__put_f64(w, L->curve_s[k]);
             servet__put_f64(w, L->curve_spread[k]);
+            servet__put_f64(w, L->xcurve_s[k]);
         }
         servet__put_i32(w, L->nscale);
         for (k = 0; k < L->nscale; k++) {
@@ -5825,6 +5834,7 @@ static void servet__read_comm(servet__rbuf *r, servet_profile *p) {
             L->curve_bytes[k] = servet__get_range(r, 1.0, 1e12);
             L->curve_s[k] = servet__get_range(r, 0.0, 1e6);
             L->curve_spread[k] = servet__get_range(r, 0.0, 1e6);
+            L->xcurve_s[k] = servet__get_range(r, 0.0, 1e6);
             if (k && !(L->curve_bytes[k] > L->curve_bytes[k - 1])) r->bad = 1;
         }
         L->nscale = servet__get_count(r, SERVET__COMM_SCALE, 12);
@@ -8764,8 +8774,16 @@ servet_result servet_mpi_dist_graph_create_adjacent(const servet_profile *p, voi
      t(s)   the ping-pong curve: one-way time of one message of s bytes
             (servet__layer_time: log-log, never falling, 4 MiB bandwidth
             beyond), measured at every power of two;
-     one(s) an exchange of one message of s each way (the aggregation
-            test's "one" points, s = 32 x 8 B .. 32 x 32 KiB);
+     one(s) an exchange of one message of s each way: the exchange curve,
+            measured at every power of two from 256 B to 4 MiB (files
+            without it: the aggregation test's "one" points, s = 32 x 8 B ..
+            32 x 32 KiB). Why every size: exchanges have steps the
+            ping-pong does not show (measured on the emulated cluster, TCP
+            between nodes: 4096 B x 64 per peer packed into 32 KiB sends
+            took 842 us a round, into 64 KiB sends 1609; over a 200 Mbit/s
+            link 44 vs 73 ms: above TCP's 64 KiB eager limit each send
+            waits for a clear-to-send that queues behind the other
+            direction's data);
      g(s)   each further message of s in flight: (many(s) - one(s)) / 31
             from the test's "many" points (32 messages of s each way,
             s = 8 B .. 32 KiB). The test exchanges freshly written data,
@@ -8839,10 +8857,17 @@ static double servet__layer_scaled(const servet__commlayer *L, const double *x, 
         }
     return v[n - 1] / servet__layer_time(L, x[n - 1]) * servet__layer_time(L, bytes);
 }
-/* one(s): an exchange of one message of s each way (the test's "one" points, at 32 S) */
+/* one(s): an exchange of one message of s each way: the exchange curve,
+   else the aggregation test's "one" points (at 32 S) */
 static double servet__layer_one(const servet__commlayer *L, double bytes) {
-    double x[SERVET__COMM_AGG], v[SERVET__COMM_AGG];
+    double x[SERVET__COMM_CURVE], v[SERVET__COMM_CURVE];
     int i, n = 0;
+    for (i = 0; i < L->ncurve && i < SERVET__COMM_CURVE; i++)
+        if (L->xcurve_s[i] > 0 && (n == 0 || L->curve_bytes[i] > x[n - 1])) {
+            x[n] = L->curve_bytes[i];
+            v[n++] = L->xcurve_s[i];
+        }
+    if (n > 0) return servet__layer_scaled(L, x, v, n, bytes);
     for (i = 0; i < L->nagg && i < SERVET__COMM_AGG; i++)
         if (L->agg_one[i] > 0 && L->agg_n[i] > 0 && (n == 0 || L->agg_bytes[i] * L->agg_n[i] > x[n - 1])) {
             x[n] = L->agg_bytes[i] * L->agg_n[i];
@@ -9707,6 +9732,10 @@ static void servet__json_comm(servet__sb *b, const servet_profile *p) {
             servet__json_num(b, L->curve_s[k] > 0 ? L->curve_bytes[k] / L->curve_s[k] : 0.0);
             servet__sb_printf(b, ",\"spread\":");
             servet__json_num(b, L->curve_spread[k]);
+            if (L->xcurve_s[k] > 0) {
+                servet__sb_printf(b, ",\"exchange_s\":");
+                servet__json_num(b, L->xcurve_s[k]);
+            }
             servet__sb_printf(b, "}");
         }
         servet__sb_printf(b, "],\"scaling\":{\"concurrent\":[");
