@@ -8786,7 +8786,9 @@ servet_result servet_mpi_dist_graph_create_adjacent(const servet_profile *p, voi
             direction's data);
      g(s)   each further message of s in flight: (many(s) - one(s)) / 31
             from the test's "many" points (32 messages of s each way,
-            s = 8 B .. 32 KiB). The test exchanges freshly written data,
+            s = 8 B .. 32 KiB), and never less than one(s) - one(256 B),
+            the bandwidth part of the message's own exchange: past 32 KiB
+            messages in flight stop overlapping (their bytes must cross). The test exchanges freshly written data,
             as codes that aggregate send what they just produced or packed.
             Between and beyond the test's sizes one and g keep their ratio
             to t(s), interpolated over log s: t carries the protocol steps
@@ -8886,7 +8888,18 @@ static double servet__layer_gap(const servet__commlayer *L, double bytes) {
             x[n] = L->agg_bytes[i];
             v[n++] = g > floor_g ? g : floor_g;
         }
-    return servet__layer_scaled(L, x, v, n, bytes);
+    {
+        /* a message in flight costs at least the bandwidth part of its own
+           exchange: its bytes must cross (the ratio held past 32 KiB made
+           128 KiB sends between nodes cost 62 us each where they take 156) */
+        double g = servet__layer_scaled(L, x, v, n, bytes), bw_part = 0.0;
+        for (i = 0; i < L->ncurve && i < SERVET__COMM_CURVE; i++)
+            if (L->xcurve_s[i] > 0) {
+                bw_part = servet__layer_one(L, bytes) - L->xcurve_s[i];
+                break;
+            }
+        return g > bw_part ? g : bw_part;
+    }
 }
 /* X(n, s): n messages of s each way, in flight together */
 static double servet__layer_exchange(const servet__commlayer *L, double n, double bytes) {
