@@ -693,8 +693,9 @@ typedef struct servet_aggr_desc {
     int peers;                 /* peers each rank sends to over this layer [1] */
     int senders;               /* ranks sending over the layer at once [1] */
     int ranks_per_node;        /* for the leader route [the job's ranks / nodes] */
-    double pack_bytes_per_s;   /* packing (and unpacking) copy rate [half the
-                                  memory probe's copy bandwidth; 5e9 without] */
+    double pack_bytes_per_s;   /* packing (and unpacking) copy rate [the comm
+                                  probe's packing test; else half the memory
+                                  probe's copy bandwidth; else 5e9] */
     double max_buffer_bytes;   /* largest packed message [4 MiB, the curve's end] */
     double max_wait_s;         /* longest the first message of a pack may take
                                   to arrive, from its production [no limit] */
@@ -711,7 +712,7 @@ typedef struct servet_aggr {
     double packed_s;           /* ... at `pack`, direct */
     double leader_s;           /* ... through the leaders (0: not applicable) */
     double time_s;             /* ... of the answer */
-    double pack_bytes_per_s;   /* the copy rate used */
+    double pack_bytes_per_s;   /* the packing rate used, at message_bytes */
     int limited_by;            /* SERVET_AGGR_LIMIT_*: what capped `pack` */
     char why[200];             /* one line: the answer and the alternatives */
 } servet_aggr;
@@ -1256,6 +1257,7 @@ typedef struct servet__commlayer {
     int32_t nagg;
     int32_t agg_n[SERVET__COMM_AGG];
     double agg_bytes[SERVET__COMM_AGG], agg_many[SERVET__COMM_AGG], agg_one[SERVET__COMM_AGG];
+    double agg_pack[SERVET__COMM_AGG]; /* packing agg_n messages of agg_bytes (0: not measured) */
 } servet__commlayer;
 
 typedef struct servet__comm {
@@ -4941,6 +4943,30 @@ static int servet__comm_iters(MPI_Comm comm, int b, const servet__commbuf *buf, 
     double it = t > 0 ? target / t : 1000.0;
     return it < 4 ? 4 : it > 100000 ? 100000 : (int)it;
 }
+/* Packing, as a code packs what it just produced: `count` messages of
+   `bytes`, 2 x bytes apart in one buffer (written first, untimed), copied
+   one by one into another; repeated until 2 MiB were copied; the median of reps,
+   seconds for the `count` copies. Local work on the measuring rank: what
+   the aggregation decision prices packing with (a copy of data that sits
+   in the caches runs well above the memory probe's DRAM copy rate: on the
+   2-vCPU Zen 5 VM 256 KiB packed and unpacked in ~10 us, where 17.5 GB/s
+   predicted 30). */
+static double servet__comm_pack_time(const servet__commbuf *cb, int bytes, int count, int reps) {
+    char *dst = servet__commbuf_send(cb, 0), *src = dst + cb->half;
+    double v[16];
+    int r, it, k, iters;
+    if ((size_t)bytes * (size_t)count * 2 > cb->half) return 0.0;
+    memset(src, 'p', (size_t)bytes * (size_t)count * 2);
+    iters = (int)(2097152.0 / ((double)bytes * count)) + 1;
+    if (reps > 16) reps = 16;
+    for (r = 0; r < reps; r++) {
+        double t0 = MPI_Wtime();
+        for (it = 0; it < iters; it++)
+            for (k = 0; k < count; k++) memcpy(dst + (size_t)k * (size_t)bytes, src + (size_t)k * 2 * (size_t)bytes, (size_t)bytes);
+        v[r] = (MPI_Wtime() - t0) / iters;
+    }
+    return servet__quantile(v, reps, 0.5);
+}
 /* Median (and relative spread) of `reps` timed runs. */
 static double servet__comm_time(MPI_Comm comm, int b, const servet__commbuf *buf, int mode, int bytes, int count, int reps,
                                 double target, double *spread) {
@@ -5078,7 +5104,8 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
     if (plan[0] < 0) { ok = 0; goto out; }
     {
         int nl = plan[0];
-        const int per = 4 * SERVET__COMM_CURVE + 2 * SERVET__COMM_SCALE + 2 * SERVET__COMM_AGG;
+        const int per = 4 * SERVET__COMM_CURVE + 2 * SERVET__COMM_SCALE + 3 * SERVET__COMM_AGG;
+        const int poff = 4 * SERVET__COMM_CURVE + 2 * SERVET__COMM_SCALE + 2 * SERVET__COMM_AGG;
         const int xoff = 3 * SERVET__COMM_CURVE + 2 * SERVET__COMM_SCALE + 2 * SERVET__COMM_AGG;
         lvals = (double *)servet__calloc(c, (size_t)nl * (size_t)per, sizeof(double));
         lall = (double *)servet__calloc(c, (size_t)nl * (size_t)per, sizeof(double));
@@ -5106,6 +5133,8 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
                     g[s] = servet__comm_time(comm, b, buf, SERVET__CTL_MANY, agg_sizes[s], agg_n, reps, target, NULL);
                     g[SERVET__COMM_AGG + s] = servet__comm_time(comm, b, buf, SERVET__CTL_ONE, agg_sizes[s], agg_n, reps, target, NULL);
                 }
+                /* packing: agg_n messages of S, 2S apart, copied into one buffer */
+                for (s = 0; s < nagg; s++) lv[poff + s] = servet__comm_pack_time(buf, agg_sizes[s], agg_n, reps);
                 /* the exchange curve: one message each way, 256 B .. 4 MiB */
                 for (s = 8; s < SERVET__COMM_CURVE; s++)
                     lv[xoff + s] = servet__comm_time(comm, b, buf, SERVET__CTL_ONE, 1 << s, 1, reps, target, NULL);
@@ -5184,6 +5213,7 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
                     Y->agg_n[s] = agg_n;
                     Y->agg_many[s] = g[s];
                     Y->agg_one[s] = g[SERVET__COMM_AGG + s];
+                    Y->agg_pack[s] = lv[poff + s];
                 }
             }
             m->seconds = MPI_Wtime() - t0;
@@ -5756,6 +5786,7 @@ static void servet__write_comm(servet__wbuf *w, const servet_profile *p) {
             servet__put_i32(w, L->agg_n[k]);
             servet__put_f64(w, L->agg_many[k]);
             servet__put_f64(w, L->agg_one[k]);
+            servet__put_f64(w, L->agg_pack[k]);
         }
     }
     servet__put_i32(w, m->nclass);
@@ -5849,6 +5880,7 @@ static void servet__read_comm(servet__rbuf *r, servet_profile *p) {
             L->agg_n[k] = servet__get_i32(r);
             L->agg_many[k] = servet__get_range(r, 0.0, 1e6);
             L->agg_one[k] = servet__get_range(r, 0.0, 1e6);
+            L->agg_pack[k] = servet__get_range(r, 0.0, 1e6);
             if (L->agg_n[k] < 1) r->bad = 1;
         }
     }
@@ -8804,22 +8836,30 @@ servet_result servet_mpi_dist_graph_create_adjacent(const servet_profile *p, voi
      c(K)   contention: the scalability test's time per message with K
             pairs at once over its time alone, linear in K between the
             measured points, held past the last (K = senders);
-     copy   the packing rate: half the memory probe's copy bandwidth (it
-            counts bytes read plus written, as STREAM) unless given.
+     pk(s)  copying one message of s into a pack (or out of one): the
+            probe's packing test (32 messages of s, 2s apart, copied one by
+            one into one buffer, s = 8 B .. 32 KiB, per byte beyond),
+            unless the caller gives a rate; files without it: half the
+            memory probe's copy bandwidth (it counts bytes read plus
+            written, as STREAM). Why measured: a pack's data sits in the
+            caches and copies well above the DRAM rate (Zen 5 VM: 8 x 32
+            KiB packed, exchanged and unpacked in 26 us a round, where the
+            DRAM rate alone predicted 30 us of copying), and small messages
+            cost a call each, not just their bytes.
 
    THE MODEL, per round and per rank, for M messages of S bytes to each of
    P peers, packed k per send (n = floor(M/k) full sends per peer and one
    of the remaining r = M - n k messages), X(m, s) = one(s) + (m-1) g(s):
-     direct(k) = c(K) [X(P n, kS) + P g(rS)] + (k > 1 ? 2 P M S / copy : 0)
+     direct(k) = c(K) [X(P n, kS) + P g(rS)] + (k > 1 ? 2 P M pk(S) : 0)
    (packing and unpacking). Leader route (an inter-node layer, ppn > 1
    ranks per node, an intra-node layer I measured): each rank packs its
    B = P M S remote bytes and sends them to its node's leader; the leader
    sorts them by destination node and sends one message to each of
    R = min(P, nodes - 1) other leaders; the receiving leader sorts by rank
    and scatters; ranks unpack:
-     leader = B/copy + X_I(ppn-1, B) + ppn B/copy            gather, sort
+     leader = P M pk(S) + X_I(ppn-1, B) + ppn P pk(M S)      gather, sort
             + c(K/ppn) X(R, ppn B/R)                         leaders
-            + ppn B/copy + X_I(ppn-1, B) + B/copy            sort, scatter, unpack
+            + ppn P pk(M S) + X_I(ppn-1, B) + P M pk(S)      sort, scatter, unpack
    Divided by P M: the time per message. The answer: the smallest k whose
    direct time is within 1% of the best direct time (a bigger buffer that
    buys less than 1% is not worth its memory or its wait), then the leader
@@ -8835,9 +8875,8 @@ servet_result servet_mpi_dist_graph_create_adjacent(const servet_profile *p, voi
    t(kS), which must not exceed max_wait_s (for the leader route: a whole
    round plus (M-1) interval). Candidates: every power of two up to the
    limit, the limit, and ceil(M/j) for j = 1..64 (equal sends).
-   What the model leaves out, on purpose: a per-message packing overhead
-   beyond the bytes (a few ns, below any gap measured), and the order in
-   which peers' messages arrive. How well it decides, against a sweep of
+   What the model leaves out, on purpose: the order in which peers'
+   messages arrive. How well it decides, against a sweep of
    the real exchange: bench_data/aggregation.json (make bench-aggr).
    ========================================================================== */
 
@@ -8919,9 +8958,28 @@ static double servet__layer_contention(const servet__commlayer *L, double K) {
         }
     return L->scale_s[L->nscale - 1] / base > 1.0 ? L->scale_s[L->nscale - 1] / base : 1.0;
 }
+/* copying one message of `bytes` into (or out of) a pack: bytes / copy when
+   the caller gave the rate; else the layer's measured packing (log-log
+   between its sizes, per byte past the largest); else the memory probe's */
+static double servet__aggr_copy(const servet__commlayer *L, double bytes, double copy, int given) {
+    double x[SERVET__COMM_AGG], v[SERVET__COMM_AGG];
+    int i, n = 0;
+    if (!given)
+        for (i = 0; i < L->nagg && i < SERVET__COMM_AGG; i++)
+            if (L->agg_pack[i] > 0 && L->agg_n[i] > 0 && (n == 0 || L->agg_bytes[i] > x[n - 1])) {
+                x[n] = L->agg_bytes[i];
+                v[n++] = L->agg_pack[i] / L->agg_n[i];
+            }
+    if (n == 0) return bytes / copy;
+    if (bytes <= x[0]) return v[0];
+    for (i = 1; i < n; i++)
+        if (bytes <= x[i])
+            return exp(log(v[i - 1]) + (log(v[i]) - log(v[i - 1])) * (log(bytes) - log(x[i - 1])) / (log(x[i]) - log(x[i - 1])));
+    return v[n - 1] * bytes / x[n - 1];
+}
 /* direct(k) of the banner, per message */
 static double servet__aggr_direct(const servet__commlayer *L, double S, double M, double k, int P, double cont,
-                                  double copy) {
+                                  double copy, int given) {
     double n = floor(M / k), r = M - n * k, t;
     if (n >= 1) {
         t = servet__layer_exchange(L, (double)P * n, k * S);
@@ -8930,25 +8988,26 @@ static double servet__aggr_direct(const servet__commlayer *L, double S, double M
         t = servet__layer_exchange(L, (double)P, r * S);
     }
     t *= cont;
-    if (k > 1) t += 2.0 * (double)P * M * S / copy;
+    if (k > 1) t += 2.0 * (double)P * M * servet__aggr_copy(L, S, copy, given);
     return t / ((double)P * M);
 }
 /* leader(...) of the banner, per message */
 static double servet__aggr_leader(const servet__commlayer *L, const servet__commlayer *I, double S, double M, int P,
-                                  int ppn, int nodes, double senders, double copy) {
+                                  int ppn, int nodes, double senders, double copy, int given) {
     double B = (double)P * M * S, R = (double)(P < nodes - 1 ? P : nodes - 1), t;
+    double msgs = (double)P * M * servet__aggr_copy(L, S, copy, given);       /* a rank's messages in or out */
+    double sort = (double)ppn * P * servet__aggr_copy(L, M * S, copy, given); /* a leader's blocks of M messages */
     if (R < 1) R = 1;
-    t = B / copy + servet__layer_exchange(I, ppn - 1, B);                              /* gather */
-    t += (double)ppn * B / copy;                                                       /* sort by node */
+    t = msgs + servet__layer_exchange(I, ppn - 1, B) + sort;                                               /* gather */
     t += servet__layer_contention(L, senders / ppn) * servet__layer_exchange(L, R, (double)ppn * B / R); /* leaders */
-    t += (double)ppn * B / copy + servet__layer_exchange(I, ppn - 1, B) + B / copy;    /* sort, scatter, unpack */
+    t += sort + servet__layer_exchange(I, ppn - 1, B) + msgs;                                            /* scatter */
     return t / ((double)P * M);
 }
 
 servet_result servet_choose_aggregation(const servet_profile *p, const servet_aggr_desc *d, servet_aggr *out) {
     const servet__commlayer *L, *I = NULL;
     double S, M, copy, maxbuf, cont, best = 0, bestk = 1, kmax, cand[128], leader_round = 0;
-    int P, ppn, layer, i, nc = 0, limited = SERVET_AGGR_LIMIT_NONE;
+    int P, ppn, layer, i, nc = 0, limited = SERVET_AGGR_LIMIT_NONE, given;
     servet_result r;
     if (!p || !d || !out) return SERVET_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
@@ -8977,6 +9036,7 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
     ppn = d->ranks_per_node ? d->ranks_per_node
                             : (p->comm->nnodes > 0 ? (p->comm->nranks + p->comm->nnodes - 1) / p->comm->nnodes : 1);
     copy = d->pack_bytes_per_s;
+    given = copy > 0;
     if (copy <= 0) {
         servet_memory_info mi;
         copy = servet_memory_get(p, &mi) == SERVET_OK && mi.ref_bandwidth_bytes_per_s > 0
@@ -8985,7 +9045,7 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
     maxbuf = d->max_buffer_bytes > 0 ? d->max_buffer_bytes : 4194304.0;
     cont = servet__layer_contention(L, d->senders ? d->senders : 1);
     out->layer = layer;
-    out->pack_bytes_per_s = copy;
+    out->pack_bytes_per_s = S / servet__aggr_copy(L, S, copy, given);
 
     /* the largest pack the limits allow */
     kmax = floor(M);
@@ -8993,7 +9053,8 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
     if (floor(maxbuf / S) < kmax) { kmax = floor(maxbuf / S); limited = SERVET_AGGR_LIMIT_BUFFER; }
     if (kmax < 1) kmax = 1;
     if (d->max_wait_s > 0)
-        while (kmax > 1 && (kmax - 1) * d->interval_s + kmax * S / copy + servet__layer_time(L, kmax * S) > d->max_wait_s) {
+        while (kmax > 1 && (kmax - 1) * d->interval_s + kmax * servet__aggr_copy(L, S, copy, given) +
+                               servet__layer_time(L, kmax * S) > d->max_wait_s) {
             kmax = floor(kmax * 0.9);
             limited = SERVET_AGGR_LIMIT_WAIT;
         }
@@ -9010,17 +9071,17 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
     {
         double tk[128];
         for (i = 0; i < nc; i++) {
-            tk[i] = servet__aggr_direct(L, S, M, cand[i], P, cont, copy);
+            tk[i] = servet__aggr_direct(L, S, M, cand[i], P, cont, copy, given);
             if (i == 0 || tk[i] < best) best = tk[i];
         }
         bestk = kmax;
         for (i = 0; i < nc; i++)
             if (tk[i] <= best * 1.01 && cand[i] < bestk) bestk = cand[i];
-        best = servet__aggr_direct(L, S, M, bestk, P, cont, copy);
+        best = servet__aggr_direct(L, S, M, bestk, P, cont, copy, given);
     }
     if (bestk < kmax) limited = SERVET_AGGR_LIMIT_NONE;
     out->pack = bestk;
-    out->separate_s = servet__aggr_direct(L, S, M, 1, P, cont, copy);
+    out->separate_s = servet__aggr_direct(L, S, M, 1, P, cont, copy, given);
     out->packed_s = best;
     out->time_s = best;
     out->limited_by = limited;
@@ -9034,7 +9095,7 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
             double senders = d->senders ? d->senders : 1;
             if (R < 1) R = 1;
             if ((double)ppn * P * M * S / R <= maxbuf && (double)ppn * P * M * S <= 64.0 * maxbuf) {
-                out->leader_s = servet__aggr_leader(L, I, S, M, P, ppn, p->comm->nnodes, senders, copy);
+                out->leader_s = servet__aggr_leader(L, I, S, M, P, ppn, p->comm->nnodes, senders, copy, given);
                 leader_round = out->leader_s * P * M + (M - 1) * d->interval_s;
                 if (d->max_wait_s > 0 && leader_round > d->max_wait_s) out->leader_s = 0;
             }
@@ -9768,6 +9829,10 @@ static void servet__json_comm(servet__sb *b, const servet_profile *p) {
             servet__json_num(b, L->agg_one[k]);
             servet__sb_printf(b, ",\"ratio\":");
             servet__json_num(b, L->agg_one[k] > 0 ? L->agg_many[k] / L->agg_one[k] : 0.0);
+            if (L->agg_pack[k] > 0) {
+                servet__sb_printf(b, ",\"pack_s\":");
+                servet__json_num(b, L->agg_pack[k]);
+            }
             servet__sb_printf(b, "}");
         }
         servet__sb_printf(b, "]}}");

@@ -117,11 +117,25 @@ int main(void) {
     CHECK(near(a.separate_s, 3.5 * t8 / 4), "unpacked %g vs %g", a.separate_s, 3.5 * t8 / 4);
     CHECK(near(a.packed_s, (2 * t32 + 64e-9) / 4) && near(a.time_s, a.packed_s), "packed %g vs %g", a.packed_s,
           (2 * t32 + 64e-9) / 4);
-    CHECK(a.limited_by == SERVET_AGGR_LIMIT_MESSAGES && a.pack_bytes_per_s == 1e9, "limited by the messages");
+    CHECK(a.limited_by == SERVET_AGGR_LIMIT_MESSAGES && near(a.pack_bytes_per_s, 1e9), "limited by the messages");
     (void)t16;
     /* deterministic */
     CHECK(servet_choose_aggregation(p, &d, &b) == SERVET_OK && !memcmp(&a, &b, sizeof a), "same answer twice");
 
+    /* the measured packing when no rate is given: 1 us a message (slow
+       enough that packing 4 loses: 2 t(32) + 8 us > 3.5 t(8)) */
+    {
+        int i;
+        for (i = 0; i < 5; i++) m->layers[0].agg_pack[i] = 32 * 1e-6;
+        d.pack_bytes_per_s = 0;
+        CHECK(servet_choose_aggregation(p, &d, &b) == SERVET_OK && b.pack == 1 && near(b.pack_bytes_per_s, 8 / 1e-6),
+              "measured packing, 1 us a message: pack %g at %g B/s", b.pack, b.pack_bytes_per_s);
+        for (i = 0; i < 5; i++) m->layers[0].agg_pack[i] = 32 * 1e-9; /* 1 ns: as with the 1 GB/s rate */
+        CHECK(servet_choose_aggregation(p, &d, &b) == SERVET_OK && b.pack == 4 && near(b.packed_s, (2 * t32 + 8e-9) / 4),
+              "measured packing, 1 ns a message: pack %g, %g", b.pack, b.packed_s);
+        for (i = 0; i < 5; i++) m->layers[0].agg_pack[i] = 0;
+        d.pack_bytes_per_s = 1e9;
+    }
     /* big messages: packing costs more than it saves -> 1 */
     d.message_bytes = 1048576;
     CHECK(servet_choose_aggregation(p, &d, &a) == SERVET_OK && a.pack == 1 && a.limited_by == SERVET_AGGR_LIMIT_NONE,
