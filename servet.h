@@ -8835,7 +8835,9 @@ servet_result servet_mpi_dist_graph_create_adjacent(const servet_profile *p, voi
             132 us; one 128 KiB message each way: 12 us);
      c(K)   contention: the scalability test's time per message with K
             pairs at once over its time alone, linear in K between the
-            measured points, held past the last (K = senders);
+            measured points, held past the last, 1 below one pair. K =
+            senders / 2: one() and g() were measured with the two ranks of
+            one pair sending at once, so K senders are K / 2 such pairs;
      pk(s)  copying one message of s into a pack (or out of one): the
             probe's packing test (32 messages of s, 2s apart, copied one by
             one into one buffer, s = 8 B .. 32 KiB, per byte beyond),
@@ -8850,7 +8852,7 @@ servet_result servet_mpi_dist_graph_create_adjacent(const servet_profile *p, voi
    THE MODEL, per round and per rank, for M messages of S bytes to each of
    P peers, packed k per send (n = floor(M/k) full sends per peer and one
    of the remaining r = M - n k messages), X(m, s) = one(s) + (m-1) g(s):
-     direct(k) = c(K) [X(P n, kS) + P g(rS)] + (k > 1 ? 2 P M pk(S) : 0)
+     direct(k) = c(K/2) [X(P n, kS) + P g(rS)] + (k > 1 ? 2 P M pk(S) : 0)
    (packing and unpacking). Leader route (an inter-node layer, ppn > 1
    ranks per node, an intra-node layer I measured): each rank packs its
    B = P M S remote bytes and sends them to its node's leader; the leader
@@ -8858,7 +8860,7 @@ servet_result servet_mpi_dist_graph_create_adjacent(const servet_profile *p, voi
    R = min(P, nodes - 1) other leaders; the receiving leader sorts by rank
    and scatters; ranks unpack:
      leader = P M pk(S) + X_I(ppn-1, B) + ppn P pk(M S)      gather, sort
-            + c(K/ppn) X(R, ppn B/R)                         leaders
+            + c(K/2ppn) X(R, ppn B/R)                        leaders
             + ppn P pk(M S) + X_I(ppn-1, B) + P M pk(S)      sort, scatter, unpack
    Divided by P M: the time per message. The answer: the smallest k whose
    direct time is within 1% of the best direct time (a bigger buffer that
@@ -8999,7 +9001,7 @@ static double servet__aggr_leader(const servet__commlayer *L, const servet__comm
     double sort = (double)ppn * P * servet__aggr_copy(L, M * S, copy, given); /* a leader's blocks of M messages */
     if (R < 1) R = 1;
     t = msgs + servet__layer_exchange(I, ppn - 1, B) + sort;                                               /* gather */
-    t += servet__layer_contention(L, senders / ppn) * servet__layer_exchange(L, R, (double)ppn * B / R); /* leaders */
+    t += servet__layer_contention(L, senders / ppn / 2.0) * servet__layer_exchange(L, R, (double)ppn * B / R); /* leaders */
     t += sort + servet__layer_exchange(I, ppn - 1, B) + msgs;                                            /* scatter */
     return t / ((double)P * M);
 }
@@ -9043,7 +9045,7 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
                    ? mi.ref_bandwidth_bytes_per_s / 2.0 : 5e9;
     }
     maxbuf = d->max_buffer_bytes > 0 ? d->max_buffer_bytes : 4194304.0;
-    cont = servet__layer_contention(L, d->senders ? d->senders : 1);
+    cont = servet__layer_contention(L, (d->senders ? d->senders : 1) / 2.0);
     out->layer = layer;
     out->pack_bytes_per_s = S / servet__aggr_copy(L, S, copy, given);
 

@@ -170,7 +170,8 @@ int main(void) {
               a.limited_by == SERVET_AGGR_LIMIT_NONE, "default buffer: pack %g", a.pack);
     d.layer = 0;
 
-    /* contention: 2 senders at 1.5x the time of one -> 1.5x per message */
+    /* contention: 2 pairs at 1.5x the time of one; 4 senders = 2 pairs
+       (one() and g() already hold one pair's two senders) -> 1.5x */
     m->layers[0].nscale = 2;
     m->layers[0].scale_k[1] = 2;
     m->layers[0].scale_s[1] = 3e-6;
@@ -179,9 +180,11 @@ int main(void) {
     d.messages = 4;
     d.pack_bytes_per_s = 1e9;
     d.senders = 2;
+    CHECK(servet_choose_aggregation(p, &d, &a) == SERVET_OK && near(a.separate_s, 3.5 * t8 / 4), "one pair: no contention");
+    d.senders = 4;
     CHECK(servet_choose_aggregation(p, &d, &a) == SERVET_OK && near(a.separate_s, 1.5 * 3.5 * t8 / 4),
           "contention 1.5x: %g", a.separate_s);
-    d.senders = 64; /* held past the last point */
+    d.senders = 128; /* held past the last point */
     CHECK(servet_choose_aggregation(p, &d, &b) == SERVET_OK && near(b.separate_s, a.separate_s), "held past 2 pairs");
 
     /* the pair names the layer; the leader route across nodes: one 8-byte
