@@ -81,6 +81,8 @@
                        it at init: a communicator in the chosen order),
                        servet_mpi_dist_graph_create_adjacent (reorder that reorders),
                        servet_choose_placement (threads -> PUs, >>decide),
+                       servet_choose_aggregation (messages per send and the
+                       node-leader route, >>aggr),
                        servet_comm_time (message cost between two ranks)
    Tuning              servet_tune (a model-seeded search, kept per machine, >>tune)
    Inference, offline  servet_sweep (the size schedule over any measurement),
@@ -157,6 +159,13 @@
 
    Offline, for any modelled machine: servet_map_with_tree, servet_map_with_costs
    (and `servet map`).
+   Message aggregation (>>aggr): how many of a round's messages to a peer
+   to pack per send, and whether to route through node leaders:
+
+       servet_aggr_desc ad = {0};
+       ad.rank_a = me; ad.rank_b = peer; ad.message_bytes = 64; ad.messages = 256;
+       servet_aggr a;
+       servet_choose_aggregation(prof, &ad, &a);  // a.pack, a.route_leader
    Decisions read the profile only: deterministic, no measurement, reentrant.
 
    When the model is not the last word, measure from it and keep the answer:
@@ -255,6 +264,12 @@
           servet_mpi_reorder, servet_mpi_dist_graph_create_adjacent and
           `servet map`; servet_tlb_curve_get, servet_memory_scaling_*,
           servet_mbsp_hrel_* (what `servet plot` draws).
+          New: message aggregation (>>aggr): servet_choose_aggregation and
+          `servet aggr`. For it the comm probe's aggregation test is now an
+          exchange of freshly written data (each way at once), and the probe
+          adds an exchange curve (one message each way, 256 B .. 4 MiB) and
+          a packing test; .comm files of 0.2 are measured again (their
+          layout key changed).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
