@@ -142,9 +142,14 @@ int main(int argc, char **argv) {
         for (L = 0; L < m->nlayers; L++) {
             servet__commlayer *Y = &m->layers[L];
             Y->ncurve = SERVET__COMM_CURVE;
-            for (s = 0; s < Y->ncurve; s++) { Y->curve_bytes[s] = (double)(1 << s); Y->curve_s[s] = 1e-6 * (L + 1) + Y->curve_bytes[s] / 1e9; }
+            for (s = 0; s < Y->ncurve; s++) {
+                Y->curve_bytes[s] = (double)(1 << s);
+                Y->curve_s[s] = 1e-6 * (L + 1) + Y->curve_bytes[s] / 1e9;
+                if (s >= 8) Y->xcurve_s[s] = 2.0 * Y->curve_s[s];
+            }
             Y->nscale = 1; Y->scale_k[0] = 1; Y->scale_s[0] = 2e-6;
             Y->nagg = 1; Y->agg_bytes[0] = 8; Y->agg_n[0] = 32; Y->agg_many[0] = 4e-5; Y->agg_one[0] = 2e-6;
+            Y->agg_pack[0] = 1e-7;
         }
         servet__comm_holder(&q, p, m);
         if (servet__serialize(&q, FUZZ_FINGERPRINT, &w3) != SERVET_OK) return 1;
