@@ -3,7 +3,7 @@
    doubles with each of their up to 4 grid neighbours per iteration, then
    update their block.
 
-       mpirun -np P examples/halo [--n N] [--width W] [--iters K] [--scatter] [--reorder]
+       mpirun -np P examples/halo [--n N] [--width W] [--iters K] [--scatter] [--reorder] [--profile]
 
    --width    halo depth: W rows or columns per neighbour (N x W doubles per
               message; a deep halo trades messages for redundant work)
@@ -15,10 +15,15 @@
    --reorder  describes the traffic (the grid neighbours, N x 8 bytes each
               way per iteration) to servet_mpi_reorder and runs on the
               communicator it returns: the same logical grid, placed anew
+   --profile  prices the mapping with the job's measured comm layers
+              (servet_open_mpi: the cached .comm file, or the comm probe
+              now): servet_mpi_reorder gets the profile, and the modelled
+              cost is the sum over ranks of servet_comm_time to each
+              neighbour; without it, servet's price without a profile
+              (another node 10, the same node 1 per byte)
    Prints on rank 0 one JSON line: the median and minimum seconds per
-   iteration over the timed iterations, and the mapping's modelled cost
-   relative to the start (servet's price: another node 10, the same node 1
-   per byte). */
+   iteration over the timed iterations, and the mapping's modelled cost at
+   the start and after reordering. */
 #define _GNU_SOURCE 1
 #include <mpi.h>
 #define SERVET_IMPLEMENTATION
@@ -81,8 +86,29 @@ static double placement_cost(MPI_Comm comm, const char *name, const int *nb, int
     return total;
 }
 
+/* the modelled cost priced by a comm profile: sum over ranks of the one-way
+   time of each neighbour message, between the processes (world ranks, the
+   profile's numbering) that hold the two ranks of comm */
+static double profile_cost(const servet_profile *p, MPI_Comm comm, const int *nb, int nnb, double bytes) {
+    MPI_Group g, world;
+    int me, k, wme, wnb[4];
+    double mine = 0.0, total = 0.0, t;
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_group(comm, &g);
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    MPI_Group_translate_ranks(g, 1, &me, world, &wme);
+    MPI_Group_translate_ranks(g, nnb, (int *)nb, world, wnb);
+    for (k = 0; k < nnb; k++)
+        if (servet_comm_time(p, wme, wnb[k], bytes, &t) == SERVET_OK) mine += t;
+    MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, comm);
+    MPI_Group_free(&g);
+    MPI_Group_free(&world);
+    return total;
+}
+
 int main(int argc, char **argv) {
-    int rank, size, n = 1024, width = 1, iters = 60, scatter = 0, reorder = 0, px, py, i, it, nb[4], nnb = 0;
+    int rank, size, n = 1024, width = 1, iters = 60, scatter = 0, reorder = 0, use_profile = 0, px, py, i, it, nb[4], nnb = 0;
+    servet_profile *prof = NULL;
     MPI_Comm comm = MPI_COMM_WORLD, newcomm = MPI_COMM_NULL;
     double *a, *b, *sendb, *recvb, *times, model_start = 0, model_now = 0;
     MPI_Init(&argc, &argv);
@@ -94,8 +120,9 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--width") && i + 1 < argc) width = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--scatter")) scatter = 1;
         else if (!strcmp(argv[i], "--reorder")) reorder = 1;
+        else if (!strcmp(argv[i], "--profile")) use_profile = 1;
         else {
-            if (rank == 0) fprintf(stderr, "usage: halo [--n N] [--iters K] [--scatter] [--reorder]\n");
+            if (rank == 0) fprintf(stderr, "usage: halo [--n N] [--width W] [--iters K] [--scatter] [--reorder] [--profile]\n");
             MPI_Finalize();
             return 2;
         }
@@ -115,13 +142,25 @@ int main(int argc, char **argv) {
         int len = 0;
         memset(name, 0, sizeof name);
         MPI_Get_processor_name(name, &len);
-        model_start = model_now = placement_cost(MPI_COMM_WORLD, name, nb, nnb, 8.0 * n * width);
+        if (use_profile) {
+            servet_desc d;
+            servet_result r;
+            memset(&d, 0, sizeof d);
+            d.probes = SERVET_PROBE_TOPOLOGY | SERVET_PROBE_COMM;
+            r = servet_open_mpi(&prof, &d, NULL);
+            if (r != SERVET_OK) {
+                if (rank == 0) fprintf(stderr, "halo: servet_open_mpi: %s\n", servet_result_string(r));
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+            model_start = model_now = profile_cost(prof, MPI_COMM_WORLD, nb, nnb, 8.0 * n * width);
+        } else
+            model_start = model_now = placement_cost(MPI_COMM_WORLD, name, nb, nnb, 8.0 * n * width);
         if (reorder) {
             double bytes[4];
             int k, newrank;
             servet_result r;
             for (k = 0; k < nnb; k++) bytes[k] = 8.0 * n * width * iters;
-            r = servet_mpi_reorder(NULL, nnb, nb, bytes, NULL, &newcomm);
+            r = servet_mpi_reorder(prof, nnb, nb, bytes, NULL, &newcomm);
             if (r != SERVET_OK) {
                 if (rank == 0) fprintf(stderr, "halo: servet_mpi_reorder: %s\n", servet_result_string(r));
                 MPI_Abort(MPI_COMM_WORLD, 1);
@@ -131,7 +170,8 @@ int main(int argc, char **argv) {
             comm = newcomm;
             MPI_Comm_rank(comm, &newrank);
             nnb = neighbours_of(newrank, size, px, py, scatter, nb);
-            model_now = placement_cost(comm, name, nb, nnb, 8.0 * n * width);
+            model_now = prof ? profile_cost(prof, comm, nb, nnb, 8.0 * n * width)
+                             : placement_cost(comm, name, nb, nnb, 8.0 * n * width);
         }
     }
     a = (double *)calloc((size_t)(n + 2) * (size_t)(n + 2), sizeof(double));
@@ -168,11 +208,12 @@ int main(int argc, char **argv) {
         int warm = iters / 5;
         qsort(times + warm, (size_t)(iters - warm), sizeof(double), cmp_double);
         printf("{\"ranks\": %d, \"grid\": [%d, %d], \"n\": %d, \"width\": %d, \"scatter\": %s, \"reorder\": %s, \"median_s\": %.6g, \"min_s\": %.6g, "
-               "\"model_cost_start\": %.6g, \"model_cost\": %.6g}\n",
+               "\"model_cost_start\": %.6g, \"model_cost\": %.6g, \"priced_by\": \"%s\"}\n",
                size, px, py, n, width, scatter ? "true" : "false", reorder ? "true" : "false", times[warm + (iters - warm) / 2],
-               times[warm], model_start, model_now);
+               times[warm], model_start, model_now, prof ? "profile" : "nodes");
     }
     if (newcomm != MPI_COMM_NULL) MPI_Comm_free(&newcomm);
+    servet_close(prof);
     free(a); free(b); free(sendb); free(recvb); free(times);
     MPI_Finalize();
     return 0;
