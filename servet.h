@@ -8892,7 +8892,7 @@ servet_result servet_mpi_dist_graph_create_adjacent(const servet_profile *p, voi
    the first message of a pack arrives after (k-1) interval + k S/copy +
    t(kS), which must not exceed max_wait_s (for the leader route: a whole
    round plus (M-1) interval). Candidates: every power of two up to the
-   limit, the limit, and ceil(M/j) for j = 1..64 (equal sends).
+   limit, the limit, and ceil(M/j) for j = 2..16 (equal sends).
    What the model leaves out, on purpose: the order in which peers'
    messages arrive. How well it decides, against a sweep of
    the real exchange: bench_data/aggregation.json (make bench-aggr).
@@ -8916,51 +8916,56 @@ static double servet__layer_scaled(const servet__commlayer *L, const double *x, 
         }
     return v[n - 1] / servet__layer_time(L, x[n - 1]) * servet__layer_time(L, bytes);
 }
+/* A layer prepared for one decision: the points of one() and g() built once
+   (a decision prices ~100 candidates, each several exchanges). */
+typedef struct servet__xlayer {
+    const servet__commlayer *L;
+    int no, ng;
+    double ox[SERVET__COMM_CURVE], ov[SERVET__COMM_CURVE], gx[SERVET__COMM_AGG], gv[SERVET__COMM_AGG];
+    double bw0; /* the exchange curve's first point (the floor of g, see below); < 0: none */
+} servet__xlayer;
 /* one(s): an exchange of one message of s each way: the exchange curve,
    else the aggregation test's "one" points (at 32 S) */
-static double servet__layer_one(const servet__commlayer *L, double bytes) {
-    double x[SERVET__COMM_CURVE], v[SERVET__COMM_CURVE];
-    int i, n = 0;
-    for (i = 0; i < L->ncurve && i < SERVET__COMM_CURVE; i++)
-        if (L->xcurve_s[i] > 0 && (n == 0 || L->curve_bytes[i] > x[n - 1])) {
-            x[n] = L->curve_bytes[i];
-            v[n++] = L->xcurve_s[i];
-        }
-    if (n > 0) return servet__layer_scaled(L, x, v, n, bytes);
-    for (i = 0; i < L->nagg && i < SERVET__COMM_AGG; i++)
-        if (L->agg_one[i] > 0 && L->agg_n[i] > 0 && (n == 0 || L->agg_bytes[i] * L->agg_n[i] > x[n - 1])) {
-            x[n] = L->agg_bytes[i] * L->agg_n[i];
-            v[n++] = L->agg_one[i];
-        }
-    return servet__layer_scaled(L, x, v, n, bytes);
+static double servet__xl_one(const servet__xlayer *X, double bytes) {
+    return servet__layer_scaled(X->L, X->ox, X->ov, X->no, bytes);
 }
-/* g(s): each further message of s in flight (the "many" points less one(s), over N - 1) */
-static double servet__layer_gap(const servet__commlayer *L, double bytes) {
-    double x[SERVET__COMM_AGG], v[SERVET__COMM_AGG];
-    int i, n = 0;
-    for (i = 0; i < L->nagg && i < SERVET__COMM_AGG; i++)
-        if (L->agg_many[i] > 0 && L->agg_n[i] > 1 && (n == 0 || L->agg_bytes[i] > x[n - 1])) {
-            double g = (L->agg_many[i] - servet__layer_one(L, L->agg_bytes[i])) / (double)(L->agg_n[i] - 1);
-            double floor_g = 0.02 * L->agg_many[i] / (double)L->agg_n[i]; /* noise can make "one" the larger */
-            x[n] = L->agg_bytes[i];
-            v[n++] = g > floor_g ? g : floor_g;
+/* g(s): each further message of s in flight (the "many" points less one(s),
+   over N - 1), and at least the bandwidth part of the message's own
+   exchange: its bytes must cross (the ratio held past 32 KiB made 128 KiB
+   sends between nodes cost 62 us each where they take 156) */
+static double servet__xl_gap(const servet__xlayer *X, double bytes) {
+    double g = servet__layer_scaled(X->L, X->gx, X->gv, X->ng, bytes);
+    double bw_part = X->bw0 >= 0.0 ? servet__xl_one(X, bytes) - X->bw0 : 0.0;
+    return g > bw_part ? g : bw_part;
+}
+static void servet__xl_init(servet__xlayer *X, const servet__commlayer *L) {
+    int i;
+    memset(X, 0, sizeof *X);
+    X->L = L;
+    X->bw0 = -1.0;
+    for (i = 0; i < L->ncurve && i < SERVET__COMM_CURVE; i++)
+        if (L->xcurve_s[i] > 0 && (X->no == 0 || L->curve_bytes[i] > X->ox[X->no - 1])) {
+            if (X->no == 0) X->bw0 = L->xcurve_s[i];
+            X->ox[X->no] = L->curve_bytes[i];
+            X->ov[X->no++] = L->xcurve_s[i];
         }
-    {
-        /* a message in flight costs at least the bandwidth part of its own
-           exchange: its bytes must cross (the ratio held past 32 KiB made
-           128 KiB sends between nodes cost 62 us each where they take 156) */
-        double g = servet__layer_scaled(L, x, v, n, bytes), bw_part = 0.0;
-        for (i = 0; i < L->ncurve && i < SERVET__COMM_CURVE; i++)
-            if (L->xcurve_s[i] > 0) {
-                bw_part = servet__layer_one(L, bytes) - L->xcurve_s[i];
-                break;
+    if (X->no == 0)
+        for (i = 0; i < L->nagg && i < SERVET__COMM_AGG; i++)
+            if (L->agg_one[i] > 0 && L->agg_n[i] > 0 && (X->no == 0 || L->agg_bytes[i] * L->agg_n[i] > X->ox[X->no - 1])) {
+                X->ox[X->no] = L->agg_bytes[i] * L->agg_n[i];
+                X->ov[X->no++] = L->agg_one[i];
             }
-        return g > bw_part ? g : bw_part;
-    }
+    for (i = 0; i < L->nagg && i < SERVET__COMM_AGG; i++)
+        if (L->agg_many[i] > 0 && L->agg_n[i] > 1 && (X->ng == 0 || L->agg_bytes[i] > X->gx[X->ng - 1])) {
+            double g = (L->agg_many[i] - servet__xl_one(X, L->agg_bytes[i])) / (double)(L->agg_n[i] - 1);
+            double floor_g = 0.02 * L->agg_many[i] / (double)L->agg_n[i]; /* noise can make "one" the larger */
+            X->gx[X->ng] = L->agg_bytes[i];
+            X->gv[X->ng++] = g > floor_g ? g : floor_g;
+        }
 }
 /* X(n, s): n messages of s each way, in flight together */
-static double servet__layer_exchange(const servet__commlayer *L, double n, double bytes) {
-    return n <= 0 ? 0.0 : servet__layer_one(L, bytes) + (n - 1.0) * servet__layer_gap(L, bytes);
+static double servet__xl_exchange(const servet__xlayer *X, double n, double bytes) {
+    return n <= 0 ? 0.0 : servet__xl_one(X, bytes) + (n - 1.0) * servet__xl_gap(X, bytes);
 }
 /* time per message with K senders at once over time alone (see the banner) */
 static double servet__layer_contention(const servet__commlayer *L, double K) {
@@ -8996,34 +9001,35 @@ static double servet__aggr_copy(const servet__commlayer *L, double bytes, double
     return v[n - 1] * bytes / x[n - 1];
 }
 /* direct(k) of the banner, per message */
-static double servet__aggr_direct(const servet__commlayer *L, double S, double M, double k, int P, double cont,
+static double servet__aggr_direct(const servet__xlayer *X, double S, double M, double k, int P, double cont,
                                   double copy, int given) {
     double n = floor(M / k), r = M - n * k, t;
     if (n >= 1) {
-        t = servet__layer_exchange(L, (double)P * n, k * S);
-        if (r > 0) t += (double)P * servet__layer_gap(L, r * S);
+        t = servet__xl_exchange(X, (double)P * n, k * S);
+        if (r > 0) t += (double)P * servet__xl_gap(X, r * S);
     } else {
-        t = servet__layer_exchange(L, (double)P, r * S);
+        t = servet__xl_exchange(X, (double)P, r * S);
     }
     t *= cont;
-    if (k > 1) t += 2.0 * (double)P * M * servet__aggr_copy(L, S, copy, given);
+    if (k > 1) t += 2.0 * (double)P * M * servet__aggr_copy(X->L, S, copy, given);
     return t / ((double)P * M);
 }
 /* leader(...) of the banner, per message */
-static double servet__aggr_leader(const servet__commlayer *L, const servet__commlayer *I, double S, double M, int P,
+static double servet__aggr_leader(const servet__xlayer *X, const servet__xlayer *I, double S, double M, int P,
                                   int ppn, int nodes, double senders, double copy, int given) {
     double B = (double)P * M * S, R = (double)(P < nodes - 1 ? P : nodes - 1), t;
-    double msgs = (double)P * M * servet__aggr_copy(L, S, copy, given);       /* a rank's messages in or out */
-    double sort = (double)ppn * P * servet__aggr_copy(L, M * S, copy, given); /* a leader's blocks of M messages */
+    double msgs = (double)P * M * servet__aggr_copy(X->L, S, copy, given);       /* a rank's messages in or out */
+    double sort = (double)ppn * P * servet__aggr_copy(X->L, M * S, copy, given); /* a leader's blocks of M messages */
     if (R < 1) R = 1;
-    t = msgs + servet__layer_exchange(I, ppn - 1, B) + sort;                                               /* gather */
-    t += servet__layer_contention(L, senders / ppn / 2.0) * servet__layer_exchange(L, R, (double)ppn * B / R); /* leaders */
-    t += sort + servet__layer_exchange(I, ppn - 1, B) + msgs;                                            /* scatter */
+    t = msgs + servet__xl_exchange(I, ppn - 1, B) + sort;                                                 /* gather */
+    t += servet__layer_contention(X->L, senders / ppn / 2.0) * servet__xl_exchange(X, R, (double)ppn * B / R); /* leaders */
+    t += sort + servet__xl_exchange(I, ppn - 1, B) + msgs;                                              /* scatter */
     return t / ((double)P * M);
 }
 
 servet_result servet_choose_aggregation(const servet_profile *p, const servet_aggr_desc *d, servet_aggr *out) {
     const servet__commlayer *L, *I = NULL;
+    servet__xlayer XL, XI;
     double S, M, copy, maxbuf, cont, best = 0, bestk = 1, kmax, cand[128], leader_round = 0;
     int P, ppn, layer, i, nc = 0, limited = SERVET_AGGR_LIMIT_NONE, given;
     servet_result r;
@@ -9064,6 +9070,7 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
     cont = servet__layer_contention(L, (d->senders ? d->senders : 1) / 2.0);
     out->layer = layer;
     out->pack_bytes_per_s = S / servet__aggr_copy(L, S, copy, given);
+    servet__xl_init(&XL, L);
 
     /* the largest pack the limits allow */
     kmax = floor(M);
@@ -9076,30 +9083,34 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
             kmax = floor(kmax * 0.9);
             limited = SERVET_AGGR_LIMIT_WAIT;
         }
-    /* candidates: powers of two, the limit, equal splits of M */
+    /* candidates: powers of two, the limit, equal splits of M (each once) */
     {
         double k;
+        int j, q;
         for (k = 1; k < kmax && nc < 64; k *= 2) cand[nc++] = k;
         cand[nc++] = kmax;
-        for (i = 1; i <= 63; i++) {
-            double e = ceil(M / i);
-            if (e <= kmax && e >= 1) cand[nc++] = e;
+        for (j = 2; j <= 16; j++) {
+            double e = ceil(M / j);
+            int dup = 0;
+            if (e > kmax || e < 1) continue;
+            for (q = 0; q < nc && !dup; q++) dup = cand[q] == e;
+            if (!dup) cand[nc++] = e;
         }
     }
     {
         double tk[128];
         for (i = 0; i < nc; i++) {
-            tk[i] = servet__aggr_direct(L, S, M, cand[i], P, cont, copy, given);
+            tk[i] = servet__aggr_direct(&XL, S, M, cand[i], P, cont, copy, given);
             if (i == 0 || tk[i] < best) best = tk[i];
         }
         bestk = kmax;
         for (i = 0; i < nc; i++)
             if (tk[i] <= best * 1.01 && cand[i] < bestk) bestk = cand[i];
-        best = servet__aggr_direct(L, S, M, bestk, P, cont, copy, given);
+        best = servet__aggr_direct(&XL, S, M, bestk, P, cont, copy, given);
     }
     if (bestk < kmax) limited = SERVET_AGGR_LIMIT_NONE;
     out->pack = bestk;
-    out->separate_s = servet__aggr_direct(L, S, M, 1, P, cont, copy, given);
+    out->separate_s = servet__aggr_direct(&XL, S, M, 1, P, cont, copy, given);
     out->packed_s = best;
     out->time_s = best;
     out->limited_by = limited;
@@ -9113,7 +9124,8 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
             double senders = d->senders ? d->senders : 1;
             if (R < 1) R = 1;
             if ((double)ppn * P * M * S / R <= maxbuf && (double)ppn * P * M * S <= 64.0 * maxbuf) {
-                out->leader_s = servet__aggr_leader(L, I, S, M, P, ppn, p->comm->nnodes, senders, copy, given);
+                servet__xl_init(&XI, I);
+                out->leader_s = servet__aggr_leader(&XL, &XI, S, M, P, ppn, p->comm->nnodes, senders, copy, given);
                 leader_round = out->leader_s * P * M + (M - 1) * d->interval_s;
                 if (d->max_wait_s > 0 && leader_round > d->max_wait_s) out->leader_s = 0;
             }

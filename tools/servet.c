@@ -1907,7 +1907,11 @@ static int parse_num_arg(const char *s, double lo, double *v) {
     *v = x;
     return 1;
 }
-static void print_aggr(const servet_aggr *a, const servet_aggr_desc *ad) {
+static int cmp_dbl(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+static void print_aggr(const servet_aggr *a, const servet_aggr_desc *ad, double secs) {
     static const char *lim[] = {"none", "messages", "buffer", "wait"};
     printf("{\"layer\": %d, \"bytes\": %.17g, \"messages\": %.17g, \"pack\": %.17g, \"send_bytes\": %.17g, \"route\": \"%s\","
            " \"leader_rank\": %d, \"predicted_s_per_message\": {\"separate\": %.6g, \"packed\": %.6g, \"leader\": ",
@@ -1915,8 +1919,8 @@ static void print_aggr(const servet_aggr *a, const servet_aggr_desc *ad) {
            a->route_leader ? "leader" : "direct", a->leader, a->separate_s, a->packed_s);
     if (a->leader_s > 0) printf("%.6g", a->leader_s);
     else printf("null");
-    printf(", \"chosen\": %.6g}, \"pack_bytes_per_s\": %.6g, \"limited_by\": \"%s\", \"why\": \"%s\"}\n", a->time_s,
-           a->pack_bytes_per_s, lim[a->limited_by >= 0 && a->limited_by <= 3 ? a->limited_by : 0], a->why);
+    printf(", \"chosen\": %.6g}, \"pack_bytes_per_s\": %.6g, \"limited_by\": \"%s\", \"why\": \"%s\", \"decision_seconds\": %.3g}\n",
+           a->time_s, a->pack_bytes_per_s, lim[a->limited_by >= 0 && a->limited_by <= 3 ? a->limited_by : 0], a->why, secs);
 }
 static int cmd_aggr(int argc, char **argv) {
     servet_aggr_desc ad;
@@ -2010,9 +2014,21 @@ static int cmd_aggr(int argc, char **argv) {
         }
         if (load_comm_file(p, comm_path)) { servet_close(p); return 1; }
     }
-    r = servet_choose_aggregation(p, &ad, &out);
+    {
+        /* the decision's own time: the median of 21 calls after a first one */
+        double t[21], t0;
+        int k;
+        r = servet_choose_aggregation(p, &ad, &out);
+        for (k = 0; k < 21 && r == SERVET_OK; k++) {
+            t0 = mono();
+            r = servet_choose_aggregation(p, &ad, &out);
+            t[k] = mono() - t0;
+        }
+        if (r == SERVET_OK) qsort(t, 21, sizeof t[0], cmp_dbl);
+        v = r == SERVET_OK ? t[10] : 0.0;
+    }
     if (rank == 0) {
-        if (r == SERVET_OK) { print_aggr(&out, &ad); rc = 0; }
+        if (r == SERVET_OK) { print_aggr(&out, &ad, v); rc = 0; }
         else fprintf(stderr, "servet: aggr: %s%s\n", servet_result_string(r),
                      r == SERVET_ERROR_INVALID_ARGUMENT ? " (a rank or layer out of range for these results?)" : "");
     } else rc = r == SERVET_OK ? 0 : 1;
