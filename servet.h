@@ -8888,6 +8888,18 @@ servet_result servet_mpi_dist_graph_create_adjacent(const servet_profile *p, voi
    49 us a round, measured 130, while direct packed sends took 85. Its
    real gain comes from many ranks per node (ppn-fold fewer messages
    between nodes), where a factor 2 is no obstacle.
+   Past the eager limit only for a clear gain: when the answer's sends are
+   larger than the layer's eager limit (where its curve more than doubles
+   for twice the bytes: servet__layer_eager_limit) but the messages are
+   not, the best pack whose sends stay eager is taken unless the larger
+   sends are predicted at least 1.3x faster. Why: above the limit a send
+   waits for its peer (rendezvous, single copy) and its cost moves with
+   what both processes do and where their pages lie, more than the probe's
+   tight loop shows - measured on the Zen 5 VM: an exchange of one 16 KiB
+   message took 6.5-7 us in the probe's jobs and 7 or 14-16 us from one
+   application job to the next, and 64 B x 256 messages packed into one
+   16 KiB send lost to eight 2 KiB eager sends in every bench run (8 vs
+   13-16 us a round) while the model had the 16 KiB send 6% ahead.
    Limits: k <= M; k S <= max_buffer_bytes, and so the leader's messages;
    the first message of a pack arrives after (k-1) interval + k S/copy +
    t(kS), which must not exceed max_wait_s (for the leader route: a whole
@@ -8915,6 +8927,22 @@ static double servet__layer_scaled(const servet__commlayer *L, const double *x, 
             return (r0 + f * (r1 - r0)) * servet__layer_time(L, bytes);
         }
     return v[n - 1] / servet__layer_time(L, x[n - 1]) * servet__layer_time(L, bytes);
+}
+/* The eager limit a layer's curve shows: the largest size (>= 64 B) after
+   which the one-way time more than doubles for twice the bytes - no
+   bandwidth does that; a protocol switch does (eager to rendezvous or
+   single copy: on the Zen 5 VM's vader 1.0 us at 2 KiB, 4.0 at 4 KiB;
+   TCP between the emulated nodes 34 us at 32 KiB, 72 at 64 KiB). 0: none. */
+static double servet__layer_eager_limit(const servet__commlayer *L) {
+    double prev = 0.0;
+    int i;
+    for (i = 0; i + 1 < L->ncurve && i + 1 < SERVET__COMM_CURVE; i++) {
+        double a = L->curve_s[i] > prev ? L->curve_s[i] : prev, b = L->curve_s[i + 1];
+        prev = a;
+        if (L->curve_bytes[i] >= 64 && a > 0 && b > 2.0 * a && L->curve_bytes[i + 1] <= 2.0 * L->curve_bytes[i])
+            return L->curve_bytes[i];
+    }
+    return 0.0;
 }
 /* A layer prepared for one decision: the points of one() and g() built once
    (a decision prices ~100 candidates, each several exchanges). */
@@ -9031,7 +9059,7 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
     const servet__commlayer *L, *I = NULL;
     servet__xlayer XL, XI;
     double S, M, copy, maxbuf, cont, best = 0, bestk = 1, kmax, cand[128], leader_round = 0;
-    int P, ppn, layer, i, nc = 0, limited = SERVET_AGGR_LIMIT_NONE, given;
+    int P, ppn, layer, i, nc = 0, limited = SERVET_AGGR_LIMIT_NONE, given, kept_eager = 0;
     servet_result r;
     if (!p || !d || !out) return SERVET_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
@@ -9087,8 +9115,10 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
     {
         double k;
         int j, q;
+        double e = servet__layer_eager_limit(L);
         for (k = 1; k < kmax && nc < 64; k *= 2) cand[nc++] = k;
         cand[nc++] = kmax;
+        if (e >= S && floor(e / S) < kmax) cand[nc++] = floor(e / S); /* the largest eager pack */
         for (j = 2; j <= 16; j++) {
             double e = ceil(M / j);
             int dup = 0;
@@ -9098,7 +9128,7 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
         }
     }
     {
-        double tk[128];
+        double tk[128], eager = servet__layer_eager_limit(L), best_eager = 0.0, k_eager = 0.0;
         for (i = 0; i < nc; i++) {
             tk[i] = servet__aggr_direct(&XL, S, M, cand[i], P, cont, copy, given);
             if (i == 0 || tk[i] < best) best = tk[i];
@@ -9107,6 +9137,20 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
         for (i = 0; i < nc; i++)
             if (tk[i] <= best * 1.01 && cand[i] < bestk) bestk = cand[i];
         best = servet__aggr_direct(&XL, S, M, bestk, P, cont, copy, given);
+        /* past the eager limit only for a clear gain (see the banner) */
+        if (eager > 0 && bestk * S > eager && S <= eager) {
+            for (i = 0; i < nc; i++)
+                if (cand[i] * S <= eager && (k_eager == 0.0 || tk[i] < best_eager * 0.99 ||
+                                             (tk[i] <= best_eager * 1.01 && cand[i] < k_eager))) {
+                    if (k_eager == 0.0 || tk[i] < best_eager) best_eager = tk[i];
+                    k_eager = cand[i];
+                }
+            if (k_eager > 0 && best * 1.3 > best_eager) {
+                bestk = k_eager;
+                best = servet__aggr_direct(&XL, S, M, bestk, P, cont, copy, given);
+                kept_eager = 1;
+            }
+        }
     }
     if (bestk < kmax) limited = SERVET_AGGR_LIMIT_NONE;
     out->pack = bestk;
@@ -9140,11 +9184,11 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
                  "route through node leaders: %.3g us/message, direct %.3g us packed %g, %.3g us unpacked", out->leader_s * 1e6,
                  best * 1e6, bestk, out->separate_s * 1e6);
     else
-        snprintf(out->why, sizeof out->why, "pack %g of %g messages (%.0f B sends): %.3g us/message, %.3g us unpacked%s%s",
+        snprintf(out->why, sizeof out->why, "pack %g of %g messages (%.0f B sends): %.3g us/message, %.3g us unpacked%s%s%s",
                  bestk, M, bestk * S, best * 1e6, out->separate_s * 1e6,
                  limited == SERVET_AGGR_LIMIT_BUFFER ? "; capped by the buffer limit"
                  : limited == SERVET_AGGR_LIMIT_WAIT ? "; capped by the wait limit" : "",
-                 out->leader_s > 0 ? "; leader route slower" : "");
+                 kept_eager ? "; kept below the eager limit" : "", out->leader_s > 0 ? "; leader route slower" : "");
     return SERVET_OK;
 }
 

@@ -217,6 +217,30 @@ int main(void) {
     d.layer = 2;
     CHECK(servet_choose_aggregation(p, &d, &a) == SERVET_OK && a.layer == 2, "by layer");
 
+    /* the eager limit: a curve that more than doubles for twice the bytes
+       (a protocol switch) at 2 KiB -> 4 KiB; a smooth one has none */
+    {
+        servet__commlayer Y, keep = m->layers[0];
+        servet_aggr e1, e2;
+        int i;
+        Y = keep;
+        set_layer(&Y, 1e-6, 1e9, 0.5);
+        CHECK(servet__layer_eager_limit(&Y) == 0.0, "smooth curve: no eager limit (%g)", servet__layer_eager_limit(&Y));
+        for (i = 12; i < Y.ncurve; i++) Y.curve_s[i] += 3e-6; /* +3 us from 4 KiB on: 1.002 -> 7.1 us */
+        CHECK(servet__layer_eager_limit(&Y) == 2048.0, "step at 2 KiB: %g", servet__layer_eager_limit(&Y));
+        m->layers[0] = Y;
+        memset(&d, 0, sizeof d);
+        d.message_bytes = 64;
+        d.messages = 256;
+        d.pack_bytes_per_s = 1e10;
+        d.max_buffer_bytes = 2048; /* eager sends only */
+        CHECK(servet_choose_aggregation(p, &d, &e1) == SERVET_OK && e1.pack == 32, "eager only: pack %g", e1.pack);
+        d.max_buffer_bytes = 0;
+        CHECK(servet_choose_aggregation(p, &d, &e2) == SERVET_OK &&
+                  (e2.pack * 64 <= 2048 || e2.packed_s * 1.3 <= e1.packed_s),
+              "past the eager limit only 1.3x faster: pack %g, %g vs eager %g", e2.pack, e2.packed_s, e1.packed_s);
+        m->layers[0] = keep;
+    }
     /* bad input */
     memset(&d, 0, sizeof d);
     d.message_bytes = 8;
