@@ -1841,24 +1841,27 @@ static int launched_by_mpirun(void) {
 /* servet aggr: read a .comm file written by the comm probe (any job layout:
    its own fingerprint string names it) into p. 0 on success. */
 static int load_comm_file(servet_profile *p, const char *path) {
-    FILE *f = fopen(path, "rb");
     unsigned char *img = NULL;
-    long n;
+    size_t n = 0;
     uint32_t fplen;
     char fp[SERVET__FP_MAX + 1];
-    const char *why = "";
+    const char *why = "unreadable or not a servet file";
     servet_profile q;
     int rc = 1;
-    if (!f) { fprintf(stderr, "servet: aggr: cannot open %s: %s\n", path, strerror(errno)); return 1; }
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > (long)SERVET__HEADER && n < (64L << 20) && fseek(f, 0, SEEK_SET) == 0 &&
-        (img = (unsigned char *)malloc((size_t)n)) != NULL && fread(img, 1, (size_t)n, f) == (size_t)n) {
+    if (servet__read_file(&p->ctx, path, &img, &n) != SERVET_OK || !img) {
+        fprintf(stderr, "servet: aggr: cannot read %s (missing, unreadable or not a servet file)\n", path);
+        return 1;
+    }
+    if (n > SERVET__HEADER) {
         memcpy(&fplen, img + 20, 4);
-        if (fplen <= SERVET__FP_MAX && fplen <= (uint32_t)n - SERVET__HEADER) {
+        why = "bad header";
+        if (fplen <= SERVET__FP_MAX && fplen <= n - SERVET__HEADER) {
             memcpy(fp, img + SERVET__HEADER, fplen);
             fp[fplen] = 0;
+            why = "not a .comm file";
             if (!strncmp(fp, "servet-comm ", 12)) {
                 servet__comm_holder(&q, p, NULL);
-                if (servet__parse(&q, img, (size_t)n, fp, &why) == SERVET_OK && q.comm) {
+                if (servet__parse(&q, img, n, fp, &why) == SERVET_OK && q.comm) {
                     servet__free_comm(p);
                     p->comm = q.comm;
                     q.comm = NULL;
@@ -1867,12 +1870,11 @@ static int load_comm_file(servet_profile *p, const char *path) {
                     rc = 0;
                 }
                 servet__clear_measured(&q);
-            } else why = "not a .comm file";
-        } else why = "bad header";
-    } else why = "unreadable or not a servet file";
+            }
+        }
+    }
     if (rc) fprintf(stderr, "servet: aggr: %s: %s\n", path, why);
-    free(img);
-    fclose(f);
+    servet__free(&p->ctx, img);
     return rc;
 }
 /* the newest servet-*.comm beside this machine's profile; 0 if found */
