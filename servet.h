@@ -2768,16 +2768,20 @@ static servet_result servet__sweep_list(servet_measure_fn measure, void *user, c
 }
 
 /* log-log interpolation of a curve at `bytes` (clamped at its ends) */
-static double servet__curve_at(const servet_curve *c, double bytes) {
+/* y at x of n points (x increasing, y > 0): log-log between them, flat outside */
+static double servet__loglog(const double *x, const double *y, int n, double at) {
     int i;
-    if (c->n == 0) return 0.0;
-    if (bytes <= c->bytes[0]) return c->ns[0];
-    for (i = 0; i + 1 < c->n; i++)
-        if (bytes <= c->bytes[i + 1]) {
-            double f = (log(bytes) - log(c->bytes[i])) / (log(c->bytes[i + 1]) - log(c->bytes[i]));
-            return exp(log(c->ns[i]) + f * (log(c->ns[i + 1]) - log(c->ns[i])));
+    if (n <= 0) return 0.0;
+    if (at <= x[0]) return y[0];
+    for (i = 0; i + 1 < n; i++)
+        if (at <= x[i + 1]) {
+            double f = (log(at) - log(x[i])) / (log(x[i + 1]) - log(x[i]));
+            return exp(log(y[i]) + f * (log(y[i + 1]) - log(y[i])));
         }
-    return c->ns[c->n - 1];
+    return y[n - 1];
+}
+static double servet__curve_at(const servet_curve *c, double bytes) {
+    return servet__loglog(c->bytes, c->ns, c->n, bytes);
 }
 
 /* TLB reach: the steps of (page chase / cache cost of its lines). */
@@ -9022,11 +9026,8 @@ static double servet__aggr_copy(const servet__commlayer *L, double bytes, double
                 v[n++] = L->agg_pack[i] / L->agg_n[i];
             }
     if (n == 0) return bytes / copy;
-    if (bytes <= x[0]) return v[0];
-    for (i = 1; i < n; i++)
-        if (bytes <= x[i])
-            return exp(log(v[i - 1]) + (log(v[i]) - log(v[i - 1])) * (log(bytes) - log(x[i - 1])) / (log(x[i]) - log(x[i - 1])));
-    return v[n - 1] * bytes / x[n - 1];
+    if (bytes > x[n - 1]) return v[n - 1] * bytes / x[n - 1];
+    return servet__loglog(x, v, n, bytes);
 }
 /* direct(k) of the banner, per message */
 static double servet__aggr_direct(const servet__xlayer *X, double S, double M, double k, int P, double cont,
