@@ -270,6 +270,13 @@
           adds an exchange curve (one message each way, 256 B .. 4 MiB) and
           a packing test; .comm files of 0.2 are measured again (their
           layout key changed).
+          Tile model (>>decide): set caps (the associativity) are square
+          candidates when no multiple is asked; arrays in another loop order
+          get their own tile origin in the set count; physically indexed
+          levels count lines per page offset; an overfull set loses the
+          share 1 - ways/lines, not everything; a transpose's column misses
+          overlap like any other. The 4096 x 4096 transpose gets 12 (was 8,
+          1.7x slower here).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -6945,42 +6952,63 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    4. Sets (Lam, Rothberg & Wolf's self-interference): a level whose way fits
       in a page is indexed by virtual address, so rows ld*elem bytes apart
       fall into sets the arithmetic says; the lines of every kept array are
-      counted per set (arrays assumed to start at the same offset in a page,
-      as large malloc'd arrays do) and a footprint with more lines in one set
-      than the ways left does not fit, whatever its size. With a power-of-two
-      leading dimension that caps the tile's height at the associativity.
+      counted per set (arrays indexed in one loop order share a tile origin,
+      at one page offset as large malloc'd arrays are; an array in another
+      order, a transpose's B, sits elsewhere and adds only its average per
+      set) and a footprint with more lines in one set than the ways left
+      does not fit, whatever its size. With a power-of-two leading dimension
+      that caps the tile's height at the associativity, so the cap (ways x
+      the sets the rows start in) is a square candidate too when the desc
+      asks for no multiple (12 on a 12-way L1; a tile that splits lines must
+      win by the margin below). A physically indexed level knows only a
+      line's offset in its 4 KiB page: it is 4096 / line such "sets" of
+      usable / 4 KiB lines each, and rows 4 KiB apart crowd one of them (an
+      untiled 4096 x 4096 transpose: 4096 lines of B where a 1 MiB L2 keeps
+      about 200). An overfull set of X lines over W ways loses 1 - W/X of
+      what it would keep (not LRU's all: the cache probe's theta = 1).
    5. TLBs are levels too: their measured reach in 4 KiB pages, footprints
       counted in pages, the miss cost the TLB walk's latency step.
    6. Cost, in the spirit of the ECM model. A level's misses cost its latency
-      step to the next level (measured). Misses of an array walked along its
-      contiguous dimension overlap (prefetchers, ~10 misses in flight: a
-      tenth of the step each): L1's add to the work (their fills take the
-      load ports; the work is at least a cycle per iteration), the deeper
-      levels' overlap with it, so the busiest of those bounds the time.
-      Misses of an array walked across its rows (a transpose's column),
-      conflict misses (step 4) and TLB misses add their whole step (page
-      walks: half). Each run of the innermost loop that misses L1 restarts a
-      stream (the L2 latency), each tile costs 20 ns and each run 1 ns.
+      step to the next level (measured). Misses overlap (prefetchers, ~10
+      misses in flight: a tenth of the step each), an array walked across
+      its rows (a transpose's column) as much as one walked along them: L1's
+      add to the work (their fills take the load ports; the work is at least
+      a cycle per iteration), the deeper levels' overlap with it, so the
+      busiest of those bounds the time. Conflict misses inside a tile (step
+      4: lines the next element iteration wants again) and TLB misses add
+      their whole step (page walks: half). Each run of the innermost loop
+      that misses L1 restarts a stream (the L2 latency, overlapped as any
+      miss), each tile costs 20 ns and each run 1 ns.
       The tile minimises it: square candidates first (multiples of
       `multiple`, each up to 64 multiples, then 8 per octave, plus the full
-      extent), then unless `square` one loop at a time, a few passes. A loop
-      at its full extent is not tiled; all of them: not tiling is the answer,
-      taken whenever its cost is within 3% of the best tile's (a tile must
-      pay for what the model leaves out).
+      extent and the set caps), then unless `square` one loop at a time, a
+      few passes, from the best square and from the best line-aligned one.
+      A loop at its full extent is not tiled; all of them: not tiling is the
+      answer, taken whenever its cost is within 3% of the best tile's (a
+      tile must pay for what the model leaves out).
       Measured here (bench_data/tile.json, AMD EPYC Zen 5 VM, 2026-11): the
       first model (latency steps added, no TLB) lost 9-17% on the transpose
       (TLB reach, 4000 and 1000) and the stencil (untiled was best at 4096 and
       4000: the L1 misses hide under the memory stream), which is what the
-      TLB levels and the overlap rules above answer.
+      TLB levels and the overlap rules answer. The second gave a transpose's
+      column misses their whole latency (predicted 14x slower than it ran)
+      and knew only line multiples and LRU sets: 0.80 and 0.86 of the best
+      tile on the transpose at 1000 and 4096 (tile 8 where 12 runs 1.7x
+      faster), which the set caps, the replacement share and the overlap
+      answer (bench_data/tile_second_model.json).
    7. The level reported is the smallest whose traffic the tile at least
       halves against no tiling; its working set, the largest footprint of one
       loop iteration that the level keeps (the reuse it holds: for a square
       tile that fits, the whole tile). Without a tile: the smallest level
       whose traffic is within 5% of the arrays' size, the one holding the
       reuse.
-   Limits: the costs are estimates from latencies, not bandwidths; write-only
-   arrays are not told from read ones; no hardware threads competing except
-   as `threads`; arrays on 4 KiB pages, all starting at one page offset. */
+   Limits: the costs are estimates from latencies, not bandwidths (memory
+   misses at a tenth of the latency: 2-3x the measured time of a streaming
+   kernel, the same for every tile); the work is a cycle per iteration, too
+   much for a vectorised loop (an unpacked 1024^3 matmul: untiled predicted
+   within 3%, measured 0.8 of a 256 tile); write-only arrays are not told
+   from read ones; hardware stride prefetchers are not modelled; no
+   hardware threads competing except as `threads`; arrays on 4 KiB pages. */
 #define SERVET__TILE_MARGIN 0.03
 #define SERVET__TILE_MLP 10.0 /* misses a core keeps in flight on the streams of a tiled loop */
 typedef struct servet__tcache {
@@ -7055,120 +7083,177 @@ static double servet__tile_pages(const servet__tmodel *M, int a, const double *c
     return rows * (1.0 + (b - elem) / 4096.0);
 }
 
-/* Do the kept arrays' lines over this cover fit the ways of a
-   virtually indexed level, set by set? */
-static int servet__tile_sets_fit(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways) {
-    int cnt[4096], base = 0, a, s, worst = 0;
-    double bound = 0.0;
-    if (!C->deterministic || C->sets > 4096 || C->sets < 1) return 1;
+/* Arrays a and b are indexed in one loop order (their tiles share an
+   origin: a stencil's IN and OUT, not a transpose's A and B)? */
+static int servet__tile_same_order(const servet__tmodel *M, int a, int b) {
+    const servet_tile_array *A = &M->d->arrays[a], *B = &M->d->arrays[b];
+    int dd;
+    if (A->nloops != B->nloops) return 0;
+    for (dd = 0; dd < A->nloops; dd++) if (A->loops[dd] != B->loops[dd]) return 0;
+    return 1;
+}
+/* The lines of the kept arrays over this cover in the fullest set of a
+   virtually indexed level (at most `ways` when they all fit; 0 for a level
+   whose sets are not modelled). Arrays indexed in one loop order share a
+   tile origin and are counted set by set together; an array in another
+   order sits elsewhere in the cache (a transpose's B[j][i] tile is at
+   column ii when A's is at column jj), so it adds to the fullest set of the
+   others only what it puts in every set on average, whole lines. */
+static double servet__tile_set_load(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways) {
+    int cnt[4096], a, g, s, na = M->d->narrays;
+    double bound = 0.0, fullest = 0.0, worst[SERVET_TILE_MAX_ARRAYS], total[SERVET_TILE_MAX_ARRAYS];
+    if (!C->deterministic || C->sets > 4096 || C->sets < 1) return 0.0;
     /* cheap bound first: every row's lines in the fullest set */
-    for (a = 0; a < M->d->narrays; a++) {
-        double rows, lpr, total;
+    for (a = 0; a < na; a++) {
+        double rows, lpr, t;
         if (M->d->arrays[a].streamed) continue;
-        total = servet__tile_lines(M, a, cover, &rows, &lpr);
-        bound += M->d->arrays[a].packed ? ceil(total / C->sets) : rows * ceil(lpr / C->sets);
+        t = servet__tile_lines(M, a, cover, &rows, &lpr);
+        bound += M->d->arrays[a].packed ? ceil(t / C->sets) : rows * ceil(lpr / C->sets);
     }
-    if (bound <= ways) return 1;
-    memset(cnt, 0, (size_t)C->sets * sizeof cnt[0]);
-    for (a = 0; a < M->d->narrays; a++) {
-        const servet_tile_array *A = &M->d->arrays[a];
-        double rows, lpr, total = servet__tile_lines(M, a, cover, &rows, &lpr);
-        int last = A->nloops - 1, idx[SERVET_TILE_MAX_LOOPS], span[SERVET_TILE_MAX_LOOPS], dd, r, nrows;
-        if (A->streamed) continue;
-        if (A->packed || last == 0) { base += (int)ceil(total / C->sets); continue; }
-        for (dd = 0; dd < last; dd++) {
-            double sp = cover[A->loops[dd]] + 2.0 * A->halo;
-            span[dd] = (int)(sp < (double)M->dim[a][dd] ? sp : (double)M->dim[a][dd]);
-            idx[dd] = 0;
-        }
-        nrows = (int)(rows < 65536.0 ? rows : 65536.0);
-        if (last == 1) {
-            /* rows r and r + period start in the same set: count one period, each row with its multiplicity */
-            uint64_t W = (uint64_t)C->sets * (uint64_t)C->line, S = (uint64_t)M->stride[a][0] % W, x = W, y = S, period;
-            long len = (long)lpr, k;
-            while (y) { uint64_t t2 = x % y; x = y; y = t2; }
-            period = W / x;
-            for (r = 0; r < nrows && (uint64_t)r < period; r++) {
-                int mult = (uint64_t)nrows <= period ? 1 : (int)((uint64_t)nrows / period + ((uint64_t)r < (uint64_t)nrows % period));
-                long start = (long)((((uint64_t)r * (uint64_t)M->stride[a][0]) / (uint64_t)C->line) % (uint64_t)C->sets);
-                base += mult * (int)(len / C->sets);
-                for (k = 0; k < len % C->sets; k++) cnt[(start + k) % C->sets] += mult;
-            }
-            continue;
-        }
-        for (r = 0; r < nrows; r++) {
-            uint64_t off = 0;
-            long start, len = (long)lpr, k;
-            for (dd = 0; dd < last; dd++) off += (uint64_t)idx[dd] * (uint64_t)M->stride[a][dd];
-            start = (long)((off / (uint64_t)C->line) % (uint64_t)C->sets);
-            base += (int)(len / C->sets);
-            for (k = 0; k < len % C->sets; k++) cnt[(start + k) % C->sets]++;
-            for (dd = last - 1; dd >= 0; dd--) { /* odometer over the rows */
-                if (++idx[dd] < span[dd]) break;
+    if (bound <= ways) return bound;
+    for (g = 0; g < na; g++) {
+        int leader = 1, base = 0, w = 0;
+        worst[g] = total[g] = 0.0;
+        for (a = 0; a < g && leader; a++) if (servet__tile_same_order(M, a, g)) leader = 0;
+        if (!leader || M->d->arrays[g].streamed) continue;
+        memset(cnt, 0, (size_t)C->sets * sizeof cnt[0]);
+        for (a = g; a < na; a++) {
+            const servet_tile_array *A = &M->d->arrays[a];
+            double rows, lpr, t;
+            int last = A->nloops - 1, idx[SERVET_TILE_MAX_LOOPS], span[SERVET_TILE_MAX_LOOPS], dd, r, nrows;
+            if (A->streamed || !servet__tile_same_order(M, a, g)) continue;
+            t = servet__tile_lines(M, a, cover, &rows, &lpr);
+            total[g] += t;
+            if (A->packed || last == 0) { base += (int)ceil(t / C->sets); continue; }
+            for (dd = 0; dd < last; dd++) {
+                double sp = cover[A->loops[dd]] + 2.0 * A->halo;
+                /* a mean tile a little under T (a partial last tile) still has
+                   full tiles of T rows: count those */
+                span[dd] = (int)ceil((sp < (double)M->dim[a][dd] ? sp : (double)M->dim[a][dd]) - 1e-9);
                 idx[dd] = 0;
             }
+            nrows = (int)ceil((rows < 65536.0 ? rows : 65536.0) - 1e-9);
+            if (last == 1) {
+                /* rows r and r + period start in the same set: count one period, each row with its multiplicity */
+                uint64_t W = (uint64_t)C->sets * (uint64_t)C->line, S = (uint64_t)M->stride[a][0] % W, x = W, y = S, period;
+                long len = (long)lpr, k;
+                while (y) { uint64_t t2 = x % y; x = y; y = t2; }
+                period = W / x;
+                for (r = 0; r < nrows && (uint64_t)r < period; r++) {
+                    int mult = (uint64_t)nrows <= period ? 1 : (int)((uint64_t)nrows / period + ((uint64_t)r < (uint64_t)nrows % period));
+                    long start = (long)((((uint64_t)r * (uint64_t)M->stride[a][0]) / (uint64_t)C->line) % (uint64_t)C->sets);
+                    base += mult * (int)(len / C->sets);
+                    for (k = 0; k < len % C->sets; k++) cnt[(start + k) % C->sets] += mult;
+                }
+                continue;
+            }
+            for (r = 0; r < nrows; r++) {
+                uint64_t off = 0;
+                long start, len = (long)lpr, k;
+                for (dd = 0; dd < last; dd++) off += (uint64_t)idx[dd] * (uint64_t)M->stride[a][dd];
+                start = (long)((off / (uint64_t)C->line) % (uint64_t)C->sets);
+                base += (int)(len / C->sets);
+                for (k = 0; k < len % C->sets; k++) cnt[(start + k) % C->sets]++;
+                for (dd = last - 1; dd >= 0; dd--) { /* odometer over the rows */
+                    if (++idx[dd] < span[dd]) break;
+                    idx[dd] = 0;
+                }
+            }
         }
+        for (s = 0; s < C->sets; s++) if (cnt[s] > w) w = cnt[s];
+        worst[g] = (double)(w + base);
     }
-    for (s = 0; s < C->sets; s++) if (cnt[s] > worst) worst = cnt[s];
-    return worst + base <= ways;
+    for (g = 0; g < na; g++) {
+        double f = worst[g];
+        if (f <= 0.0) continue;
+        for (a = 0; a < na; a++) if (a != g && worst[a] > 0.0) f += floor(total[a] / C->sets);
+        if (f > fullest) fullest = f;
+    }
+    return fullest;
 }
 /* lines loaded out of cache C over the whole nest (step 2 of the model);
    *window (may be NULL): the largest footprint of one iteration that C keeps */
 static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, double *window,
                                    double *conflict, double *per_array, double *conflict_per_array) {
-    double load[SERVET_TILE_MAX_ARRAYS], conf[SERVET_TILE_MAX_ARRAYS], cover[SERVET_TILE_MAX_LOOPS], line = (double)M->line;
-    double total = 0.0;
-    int a, k, n = M->n, na = M->d->narrays, nstream = 0, ways;
+    double load[SERVET_TILE_MAX_ARRAYS], cap[SERVET_TILE_MAX_ARRAYS], cover[SERVET_TILE_MAX_LOOPS], line = (double)M->line;
+    double total = 0.0, overfull = 1.0;
+    int a, k, n = M->n, na = M->d->narrays, nstream = 0, ways, tight = 0;
     if (window) *window = 0.0;
     for (a = 0; a < na; a++) nstream += M->d->arrays[a].streamed != 0;
     ways = C->ways - (nstream < C->ways / 2 ? nstream : C->ways / 2);
     servet__tile_cover(M, T, 2 * n - 1, 1, cover); /* nothing inside: one point */
     for (a = 0; a < na; a++) {
         load[a] = C->tlb ? servet__tile_pages(M, a, cover) : servet__tile_lines(M, a, cover, NULL, NULL);
-        conf[a] = 0.0;
+        cap[a] = load[a];
     }
     if (conflict) *conflict = 0.0;
     for (k = 2 * n - 1; k >= 0; k--) {
         double trip = k < n ? ceil((double)M->d->loops[k].extent / (double)T[k]) : servet__tile_mean(M, T, k - n);
         double ws = 0.0, uni[SERVET_TILE_MAX_ARRAYS];
-        int fits, sets_ok;
+        int fits, sets_ok, fits_size;
         servet__tile_cover(M, T, k, 1, cover);
         for (a = 0; a < na; a++)
             if (C->tlb) ws += servet__tile_pages(M, a, cover) * 4096.0; /* a TLB maps streams too */
             else if (!M->d->arrays[a].streamed) ws += servet__tile_lines(M, a, cover, NULL, NULL) * line;
-        fits = ws <= C->usable;
-        sets_ok = C->tlb || !fits || servet__tile_sets_fit(M, C, cover, ways);
+        fits_size = fits = ws <= C->usable;
+        if (C->tlb || !fits) sets_ok = 1;
+        else if (C->deterministic) {
+            double f = servet__tile_set_load(M, C, cover, ways);
+            sets_ok = f <= ways;
+            if (!sets_ok && f / ways > overfull) overfull = f / ways;
+            if (!sets_ok && k >= n) tight = 1;
+        } else {
+            /* physically indexed: only the line's offset in its 4 KiB page is
+               known, so the level is 4096 / line "sets" of usable / 4 KiB
+               lines each; rows a multiple of 4 KiB apart share one of them
+               (an untiled 4096 x 4096 transpose: 4096 lines of B where a
+               1 MiB L2 keeps about 200) */
+            servet__tcache P = *C;
+            P.deterministic = 1;
+            P.sets = 4096 / C->line > 0 ? 4096 / C->line : 1;
+            int pw = (int)(C->usable / 4096.0);
+            double f = servet__tile_set_load(M, &P, cover, pw);
+            sets_ok = f <= pw;
+            if (!sets_ok && pw > 0 && f / pw > overfull) overfull = f / pw;
+            if (!sets_ok && k >= n) tight = 1;
+        }
         fits = fits && sets_ok;
         if (fits && window && ws > *window) *window = ws;
         servet__tile_cover(M, T, k, 0, cover);
         for (a = 0; a < na; a++) uni[a] = C->tlb ? servet__tile_pages(M, a, cover) : servet__tile_lines(M, a, cover, NULL, NULL);
         for (a = 0; a < na; a++) {
-            if (fits || (M->d->arrays[a].streamed && !C->tlb)) {
-                load[a] = uni[a];
-                conf[a] = 0.0;
-            } else {
-                /* lines that would stay but for the sets: conflict misses, one set at a time */
-                conf[a] = trip * conf[a] + (sets_ok ? 0.0 : trip * load[a] - uni[a]);
-                load[a] = trip * load[a];
-            }
+            int streamed = M->d->arrays[a].streamed && !C->tlb;
+            load[a] = fits || streamed ? uni[a] : trip * load[a];
+            /* the same nest with the capacity alone (no sets) */
+            cap[a] = fits_size || streamed ? uni[a] : trip * cap[a];
         }
     }
     for (a = 0; a < na; a++) {
+        /* conflict misses: what the sets add to the capacity's misses (one
+           count: an earlier version summed them once per loop that missed),
+           the fraction 1 - ways / lines of the fullest set of them: today's
+           replacement is not LRU (under LRU a cyclic walk over one line more
+           than the ways misses every time), and a set overfull by a few lines
+           loses about that share. Measured here (Zen 5, 4096 x 4096 double
+           transpose, square tile T, B's T rows in one 12-way L1 set): 14 and
+           16 rows cost 7 and 12 ms more than 12 rows, this rule says 7 and 12;
+           the cache probe fits the same rule, theta = 1, at >>probe-cache) */
+        double cf = load[a] > cap[a] ? (load[a] - cap[a]) * (1.0 - 1.0 / overfull) : 0.0;
+        load[a] = cap[a] + cf;
+        /* lines lost to the sets inside a tile (an element loop's reuse: a
+           column of B walked again at the next i) are hit again at once and
+           queue on the few sets they crowd: conflict misses, each its whole
+           latency (the cost's rule: 4096 x 4096 transpose here, tiles of 152
+           and more ran at 0.9 GB/s, 18 ns a store, the L3's latency). Lines
+           lost between tiles (the other half of a line a tile of 12 splits)
+           come back once, much later: ordinary, overlapped misses. */
+        if (!tight) cf = 0.0;
         total += load[a];
-        if (conflict) *conflict += conf[a];
+        if (conflict) *conflict += cf;
         if (per_array) per_array[a] = load[a];
-        if (conflict_per_array) conflict_per_array[a] = conf[a];
+        if (conflict_per_array) conflict_per_array[a] = cf;
     }
     return total;
-}
-/* Is array a walked across its rows by the innermost loop (its contiguous
-   dimension indexed by an outer loop, the innermost loop by another)? */
-static int servet__tile_strided(const servet__tmodel *M, int a) {
-    const servet_tile_array *A = &M->d->arrays[a];
-    int dd, inner = M->n - 1, indexed = 0;
-    if (A->packed || A->loops[A->nloops - 1] == inner) return 0;
-    for (dd = 0; dd < A->nloops; dd++) indexed |= A->loops[dd] == inner;
-    return indexed;
 }
 static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
     double cost = 0.0, tiles = 1.0, runs = 1.0, points = 1.0, cover[SERVET_TILE_MAX_LOOPS], stream, bound = 0.0, core;
@@ -7180,26 +7265,32 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
             servet__tile_traffic(M, &M->c[c], T, NULL, NULL, ld, cf);
             if (c == 0) {
                 /* a run of the innermost loop that misses L1 restarts a stream: the
-                   prefetchers wait for a few misses before they run ahead */
+                   prefetchers wait for a few misses before they run ahead; its first
+                   miss is the L2 latency, overlapped with the other runs' as any
+                   independent miss (a 4096 x 4096 transpose tiled 64 x 8 or 128 x 8,
+                   one line of A a run, moves 14-15 GB/s here, the most of the
+                   tiles tried; 12 x 12, 8) */
                 servet__tile_cover(M, T, 2 * n - 1, 0, cover);
                 for (a = 0; a < M->d->narrays; a++) {
                     const servet_tile_array *A = &M->d->arrays[a];
                     double rows, lpr;
                     if (A->packed || A->loops[A->nloops - 1] != n - 1) continue;
                     servet__tile_lines(M, a, cover, &rows, &lpr);
-                    cost += ld[a] / (lpr > 1.0 ? lpr : 1.0) * M->restart_ns;
+                    cost += ld[a] / (lpr > 1.0 ? lpr : 1.0) * M->restart_ns / SERVET__TILE_MLP;
                 }
                 if (M->only >= 0 && M->only != 0) continue;
             }
             for (a = 0, stream = 0.0; a < M->d->narrays; a++) {
-                /* misses of an array walked along its contiguous dimension overlap (the
-                   prefetchers and ~10 misses in flight): L1's with nothing (its fills
-                   take the load ports the work uses), the deeper levels' with the work
-                   and each other, so the busiest bounds them (as in the ECM model);
-                   misses of an array walked across its rows, piled into a few sets or
-                   of a TLB each add their latency step */
+                /* misses overlap (prefetchers, ~10 misses in flight, the addresses
+                   of a loop nest known early): L1's with nothing (its fills take
+                   the load ports the work uses), the deeper levels' with the work
+                   and each other, so the busiest bounds them (as in the ECM model).
+                   That holds for an array walked across its rows too (a transpose's
+                   column): an earlier rule gave each such miss its whole latency and
+                   predicted the 4000 x 4000 transpose 14x slower than it ran. Misses
+                   piled into a few sets (conflicts) and TLB walks each add their
+                   latency step: they queue on one set, on the page walker */
                 if (M->c[c].tlb) cost += ld[a] * M->c[c].miss_ns / 2.0;
-                else if (servet__tile_strided(M, a)) cost += ld[a] * M->c[c].miss_ns;
                 else {
                     cost += cf[a] * M->c[c].miss_ns;
                     stream += (ld[a] - cf[a]) * M->c[c].miss_ns / SERVET__TILE_MLP;
@@ -7216,6 +7307,21 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
         else runs *= nt;
     }
     core += 0.25 * points; /* the work: a cycle per iteration, at least */
+    {
+        /* a tile that splits lines along an array's contiguous dimension (not a
+           multiple of a line: the set caps) must win by the margin, as a tile
+           must against no tile: the reloaded halves cost more than the model
+           says (4096 x 4096 transpose here: 4096 x 12 ran 8 GB/s, 64 x 8 14,
+           the model had them within 1%) */
+        int64_t m = M->line / M->elem > 0 ? M->line / M->elem : 1;
+        int split = 0;
+        for (a = 0; a < M->d->narrays && !split; a++) {
+            const servet_tile_array *A = &M->d->arrays[a];
+            l = A->loops[A->nloops - 1];
+            split = !A->packed && T[l] % m != 0 && T[l] < M->d->loops[l].extent;
+        }
+        if (split) cost += SERVET__TILE_MARGIN * (cost + (bound > core ? bound : core) + 20.0 * tiles + runs * 1.0);
+    }
     return cost + (bound > core ? bound : core) + 20.0 * tiles + runs * 1.0;
 }
 /* candidate tiles along a loop of extent N: multiples of m */
@@ -7232,17 +7338,82 @@ static int servet__tile_candidates(int64_t N, int64_t m, int64_t *out, int max) 
     if (n == 0 || out[n - 1] != N) out[n++] = N;
     return n;
 }
+/* v into the sorted candidates (below N, not there yet) */
+static int servet__tile_insert(int64_t *out, int n, int max, int64_t v) {
+    int i;
+    if (v < 1 || n >= max || v >= out[n - 1]) return n;
+    for (i = 0; i < n && out[i] < v; i++) {}
+    if (out[i] == v) return n;
+    memmove(out + i + 1, out + i, sizeof out[0] * (size_t)(n - i));
+    out[i] = v;
+    return n + 1;
+}
+/* The set caps: the most rows of one array a virtually indexed level keeps
+   in its sets (ways x the distinct sets its rows start in). With a
+   power-of-two leading dimension that is the associativity, 12 on a 12-way
+   L1, which no multiple of a line is: where the desc asks for no multiple,
+   these are candidates too (measured here, Zen 5, 4096 x 4096 double
+   transpose: tile 12 moves 7.9 GB/s, 8 and 16 4.7 and 5.8). */
+static int servet__tile_set_caps(const servet__tmodel *M, int64_t *caps, int max) {
+    int c, a, n = 0, nstream = 0;
+    for (a = 0; a < M->d->narrays; a++) nstream += M->d->arrays[a].streamed != 0;
+    for (c = 0; c < M->ncache; c++) {
+        const servet__tcache *C = &M->c[c];
+        int ways = C->ways - (nstream < C->ways / 2 ? nstream : C->ways / 2);
+        if (!C->deterministic) continue;
+        for (a = 0; a < M->d->narrays && n < max; a++) {
+            const servet_tile_array *A = &M->d->arrays[a];
+            uint64_t W = (uint64_t)C->sets * (uint64_t)C->line, x = W, y;
+            if (A->packed || A->streamed || A->nloops < 2) continue;
+            y = (uint64_t)M->stride[a][A->nloops - 2] % W;
+            while (y) { uint64_t t2 = x % y; x = y; y = t2; }
+            caps[n++] = (int64_t)ways * (int64_t)(W / x);
+        }
+    }
+    return n;
+}
 /* the search (step 5); fills T, returns its cost */
+/* one loop at a time, a few passes, from T (cost *best): the cheapest
+   candidate of each loop with the others held */
+static double servet__tile_descend(const servet__tmodel *M, int64_t *T, double best,
+                                   int64_t (*cand)[512], const int *nc) {
+    int64_t trial[SERVET_TILE_MAX_LOOPS];
+    int pass, l, i, n = M->n;
+    for (pass = 0; pass < 3; pass++) {
+        int moved = 0;
+        for (l = 0; l < n; l++) {
+            memcpy(trial, T, sizeof trial[0] * (size_t)n);
+            for (i = 0; i < nc[l]; i++) {
+                double c;
+                trial[l] = cand[l][i];
+                c = servet__tile_cost(M, trial);
+                if (c < best * (1.0 - 1e-9)) { best = c; T[l] = cand[l][i]; moved = 1; }
+            }
+        }
+        if (!moved) break;
+    }
+    return best;
+}
 static double servet__tile_search(const servet__tmodel *M, int64_t *T) {
-    int64_t cand[SERVET_TILE_MAX_LOOPS][512], trial[SERVET_TILE_MAX_LOOPS], all[512];
-    int nc[SERVET_TILE_MAX_LOOPS], l, i, n = M->n, nall = 0, pass;
+    int64_t cand[SERVET_TILE_MAX_LOOPS][512], trial[SERVET_TILE_MAX_LOOPS], all[512], aligned[SERVET_TILE_MAX_LOOPS];
+    int nc[SERVET_TILE_MAX_LOOPS], l, i, n = M->n, nall = 0, ncap = 0;
     int64_t m = M->d->multiple > 0 ? M->d->multiple : (M->line / M->elem > 0 ? M->line / M->elem : 1), Nmax = 0;
-    double best = 1e300, c;
+    double best = 1e300, best_aligned = 1e300;
     for (l = 0; l < n; l++) {
         nc[l] = servet__tile_candidates(M->d->loops[l].extent, m, cand[l], 512);
         if (M->d->loops[l].extent > Nmax) Nmax = M->d->loops[l].extent;
     }
     nall = servet__tile_candidates(Nmax, m, all, 512);
+    if (M->d->multiple <= 0) {
+        int64_t caps[64];
+        int k = servet__tile_set_caps(M, caps, 64), before;
+        for (i = 0; i < k; i++) {
+            if (caps[i] % m == 0) continue;
+            before = nall;
+            nall = servet__tile_insert(all, nall, 512, caps[i]);
+            ncap += nall > before;
+        }
+    }
     /* square: one size for every loop (clipped to each extent), the
        cheapest; but not tiling wins when its predicted cost is within
        SERVET__TILE_MARGIN of that: a tile must pay for the costs the model
@@ -7253,6 +7424,11 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T) {
             for (l = 0; l < n; l++) trial[l] = all[i] < M->d->loops[l].extent ? all[i] : M->d->loops[l].extent;
             cost[i] = servet__tile_cost(M, trial);
             if (cost[i] < best) best = cost[i];
+            if (all[i] % m == 0 || i == nall - 1)
+                if (cost[i] < best_aligned) {
+                    best_aligned = cost[i];
+                    memcpy(aligned, trial, sizeof trial[0] * (size_t)n);
+                }
         }
         /* the cheapest; but no tiling at all when it is within the margin */
         for (i = 0; i < nall; i++)
@@ -7263,17 +7439,15 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T) {
             }
     }
     if (M->d->square) return best;
-    for (pass = 0; pass < 3; pass++) {
-        int moved = 0;
-        for (l = 0; l < n; l++) {
-            memcpy(trial, T, sizeof trial[0] * (size_t)n);
-            for (i = 0; i < nc[l]; i++) {
-                trial[l] = cand[l][i];
-                c = servet__tile_cost(M, trial);
-                if (c < best * (1.0 - 1e-9)) { best = c; T[l] = cand[l][i]; moved = 1; }
-            }
+    best = servet__tile_descend(M, T, best, cand, nc);
+    if (ncap > 0) {
+        /* a set cap may hold the search in its valley: start again from the
+           cheapest line-aligned square too, keep the cheaper end */
+        best_aligned = servet__tile_descend(M, aligned, best_aligned, cand, nc);
+        if (best_aligned < best) {
+            best = best_aligned;
+            memcpy(T, aligned, sizeof aligned[0] * (size_t)n);
         }
-        if (!moved) break;
     }
     return best;
 }

@@ -192,6 +192,84 @@ static void test_tile_working_sets(void) {
     drop(p);
 }
 
+/* the set arithmetic by hand: a transpose with a power-of-two leading
+   dimension on a 48 KiB 12-way L1 (64 sets, virtually indexed) and on a
+   1 MiB L2 seen through its page offsets (64 "sets" of usable/4 KiB lines) */
+static void tile_model(servet__tmodel *M, const servet_tile_desc *d) {
+    int a, dd;
+    memset(M, 0, sizeof *M);
+    M->d = d; M->n = d->nloops; M->elem = d->elem_bytes; M->line = 64; M->only = -1;
+    for (a = 0; a < d->narrays; a++) {
+        const servet_tile_array *A = &d->arrays[a];
+        double st = (double)d->elem_bytes;
+        for (dd = 0; dd < A->nloops; dd++) M->dim[a][dd] = d->loops[A->loops[dd]].extent + 2 * A->halo;
+        if (A->ld) M->dim[a][A->nloops - 1] = A->ld;
+        for (dd = A->nloops - 1; dd >= 0; dd--) { M->stride[a][dd] = st; st *= (double)M->dim[a][dd]; }
+    }
+    M->nc = M->ncache = 1;
+    M->c[0].level = 1; M->c[0].ways = 12; M->c[0].line = 64; M->c[0].sets = 64; M->c[0].deterministic = 1;
+    M->c[0].sharers = 1; M->c[0].size = M->c[0].usable = 49152.0; M->c[0].miss_ns = 3.0;
+}
+static void test_tile_sets(void) {
+    servet_tile_desc d;
+    servet__tmodel M;
+    servet__tcache P;
+    double cover[SERVET_TILE_MAX_LOOPS], ld16[SERVET_TILE_MAX_ARRAYS], cf16[SERVET_TILE_MAX_ARRAYS];
+    double ld13[SERVET_TILE_MAX_ARRAYS], cf13[SERVET_TILE_MAX_ARRAYS], ld12[SERVET_TILE_MAX_ARRAYS], cf12[SERVET_TILE_MAX_ARRAYS];
+    int64_t T[2], caps[8];
+    int n;
+    loops(&d, 2, 4096);
+    d.narrays = 2;
+    array2(&d.arrays[0], "A", 0, 1);
+    array2(&d.arrays[1], "B", 1, 0);
+    tile_model(&M, &d);
+    /* a 12 x 12 tile: A's 12 rows all start in one set (32 KiB apart), 3
+       lines each (96 bytes off a line); so do B's, at another column: each
+       order is its own group, 12 lines in its fullest set; the other adds
+       floor(36 / 64) = 0 */
+    cover[0] = cover[1] = 12.0;
+    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12) == 12.0, "transpose 12 x 12, ld 4096: 12 lines in the fullest L1 set (%g)",
+          servet__tile_set_load(&M, &M.c[0], cover, 12));
+    cover[0] = cover[1] = 16.0;
+    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12) == 16.0, "16 x 16: 16 lines, over the 12 ways (%g)",
+          servet__tile_set_load(&M, &M.c[0], cover, 12));
+    /* the same arrays in one loop order (a copy A -> B) share the origin: 24 */
+    array2(&d.arrays[1], "B", 0, 1);
+    cover[0] = cover[1] = 12.0;
+    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12) == 24.0, "a copy, 12 x 12: both arrays' rows in one set, 24 (%g)",
+          servet__tile_set_load(&M, &M.c[0], cover, 12));
+    array2(&d.arrays[1], "B", 1, 0);
+    /* a column of B walked untiled, seen by a physically indexed 1 MiB L2:
+       4096 rows at one page offset, where 1 MiB / 4 KiB = 256 lines fit;
+       A's one row (512 lines) adds 512 / 64 = 8 to every page offset */
+    P = M.c[0];
+    P.sets = 4096 / 64;
+    cover[0] = 1.0; cover[1] = 4096.0;
+    CHECK(servet__tile_set_load(&M, &P, cover, 256) == 4096.0 + 8.0, "an untiled column of B: 4096 + 8 lines at one page offset (%g)",
+          servet__tile_set_load(&M, &P, cover, 256));
+    /* the set caps: 12 ways x 1 set the rows start in (ld 4096), for A and B */
+    n = servet__tile_set_caps(&M, caps, 8);
+    CHECK(n == 2 && caps[0] == 12 && caps[1] == 12, "set caps of a 4096-double ld on a 12-way L1: 12 (%d: %lld)", n,
+          (long long)(n > 0 ? caps[0] : 0));
+    d.arrays[0].ld = d.arrays[1].ld = 4000; /* 32000 bytes: rows start in 16 sets */
+    tile_model(&M, &d);
+    n = servet__tile_set_caps(&M, caps, 8);
+    CHECK(n == 2 && caps[0] == 12 * 16, "ld 4000: rows start in 16 sets, cap 192 (%lld)", (long long)(n > 0 ? caps[0] : 0));
+    /* conflict misses: none at 12, more for 16 rows than for 13 (the share
+       1 - 12/X of what LRU would lose), never more than every access */
+    d.arrays[0].ld = d.arrays[1].ld = 0;
+    tile_model(&M, &d);
+    T[0] = T[1] = 12;
+    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld12, cf12);
+    T[0] = T[1] = 13;
+    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld13, cf13);
+    T[0] = T[1] = 16;
+    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld16, cf16);
+    CHECK(cf12[1] == 0.0 && cf13[1] > 0.0 && cf16[1] > cf13[1] && ld16[1] <= 4096.0 * 4096.0,
+          "B's conflict misses: 0 at 12 rows, %g at 13, %g at 16 (of %g loads)", cf13[1], cf16[1], ld16[1]);
+    CHECK(cf16[1] <= 0.25 * 4096.0 * 4096.0 + 1.0, "16 rows over 12 ways lose at most a quarter of the accesses (%g)", cf16[1]);
+}
+
 static servet_result choose(const servet_profile *p, servet_tile_desc *d, servet_tile *t) {
     servet_result r = servet_choose_tile(p, d, t);
     return r;
@@ -329,6 +407,7 @@ int main(void) {
     test_compact_order();
     test_placement_bad_input();
     test_tile_working_sets();
+    test_tile_sets();
     test_tile_decisions();
     test_tile_bad_input();
     TEST_SUMMARY();
