@@ -321,6 +321,27 @@ static void test_tile_decisions(void) {
     choose(p, &d, &t2);
     for (i = 0, any = 0; i < t2.nwarnings; i++) if (strstr(t2.warnings[i], "sets")) any = 1;
     CHECK(!any && t2.tile[0] > 12, "padded to 4104: no warning, taller tiles (%lld)", (long long)t2.tile[0]);
+    /* the set cap is a candidate only where no multiple is asked: with
+       multiple 8 the power-of-two transpose stays at a multiple of 8, 8 or
+       16 (16 rows overfill 12 ways by a third and lose a quarter of the
+       lines: measured here, 16 beats 8 by 20%), never 24 or more */
+    d.arrays[0].ld = d.arrays[1].ld = 0;
+    d.multiple = 8;
+    choose(p, &d, &t2);
+    CHECK(t2.tile[0] % 8 == 0 && t2.tile[0] <= 16, "multiple 8: %lld, a multiple of 8, 8 or 16", (long long)t2.tile[0]);
+    d.multiple = 0;
+    /* an 8-way 32 KiB L1 (a Xeon's): the cap is 8 */
+    {
+        int k;
+        for (k = 0; k < p->ncacheobjs; k++)
+            if (p->cacheobjs[k].level == 1) p->cacheobjs[k].ways = 8;
+        p->levels[0].size_bytes = p->levels[0].estimate_bytes = 32768;
+        choose(p, &d, &t2);
+        CHECK(t2.tile[0] <= 8, "an 8-way L1: no tile taller than 8 rows (%lld)", (long long)t2.tile[0]);
+        for (k = 0; k < p->ncacheobjs; k++)
+            if (p->cacheobjs[k].level == 1) p->cacheobjs[k].ways = 12;
+        p->levels[0].size_bytes = p->levels[0].estimate_bytes = 49152;
+    }
     /* a radius-2 stencil whose rows fit: no tile */
     loops(&d, 2, 996);
     d.narrays = 2;
