@@ -454,7 +454,9 @@ int main(int argc, char **argv) {
     for (rep = 0; rep < repeats; rep++)
         for (i = 0; i < ncfg; i++) measure(&J, &cfg[(i + rep) % ncfg]);
     /* With a sweep: the fastest configuration and servet's, again, head to
-       head (2 x repeats alternating runs). The minimum over many noisy
+       head (3 x repeats rounds, each measuring both, the order alternating;
+       the ratio is the median of the rounds' own ratios, so that drift
+       between rounds cancels). The minimum over many noisy
        medians is biased low (the winner's curse: with 19 configurations
        whose repeats spread by 20-40% on the emulated cluster, some
        configuration's median is low by chance); a second, separate
@@ -469,7 +471,7 @@ int main(int argc, char **argv) {
         head[0].nt = head[1].nt = 0;
         head_best = best;
         if (best != servet_index)
-            for (rep = 0; rep < 2 * repeats; rep++) measure(&J, &head[rep % 2]), measure(&J, &head[(rep + 1) % 2]);
+            for (rep = 0; rep < 3 * repeats; rep++) measure(&J, &head[rep % 2]), measure(&J, &head[(rep + 1) % 2]);
     }
     if (J.rank == 0) {
         printf("{\"ranks\": %d, \"nodes\": %d, \"bytes\": %d, \"messages\": %d, \"repeats\": %d, \"configs\": [", J.size, J.nnodes, J.S,
@@ -477,10 +479,17 @@ int main(int argc, char **argv) {
         for (i = 0; i < ncfg; i++) print_config(&cfg[i], i == ncfg - 1);
         printf("], \"servet_index\": %d", servet_index);
         if (head_best >= 0) {
-            if (head_best == servet_index) printf(", \"head_to_head\": {\"best_index\": %d, \"best_median_s\": %.6g, \"servet_median_s\": %.6g}",
+            if (head_best == servet_index) printf(", \"head_to_head\": {\"best_index\": %d, \"best_median_s\": %.6g, \"servet_median_s\": %.6g, \"servet_over_best\": 1.0, \"pairs\": 0}",
                                                  head_best, median_of(&cfg[head_best]), median_of(&cfg[head_best]));
-            else printf(", \"head_to_head\": {\"best_index\": %d, \"best_median_s\": %.6g, \"servet_median_s\": %.6g}", head_best,
-                        median_of(&head[0]), median_of(&head[1]));
+            else {
+                config ratios;
+                int k;
+                memset(&ratios, 0, sizeof ratios);
+                for (k = 0; k < head[0].nt && k < head[1].nt; k++) ratios.t[ratios.nt++] = head[1].t[k] / head[0].t[k];
+                printf(", \"head_to_head\": {\"best_index\": %d, \"best_median_s\": %.6g, \"servet_median_s\": %.6g, "
+                       "\"servet_over_best\": %.4f, \"pairs\": %d}", head_best, median_of(&head[0]), median_of(&head[1]),
+                       median_of(&ratios), ratios.nt);
+            }
         }
         if (auto_mode)
             printf(", \"servet\": {\"pack_local\": %d, \"pack_remote\": %d, \"route\": \"%s\", \"predicted_local_round_s\": %.6g,"
