@@ -614,7 +614,8 @@ typedef struct servet_tile_desc {
     int level;              /* cache level to fit; 0: automatic (the result says which and why) */
     int threads;            /* threads sharing each shared cache level; 0 -> 1 */
     int square;             /* one size for every loop */
-    int multiple;           /* every tile a multiple of this (SIMD width); 0 -> one cache line of elements */
+    int multiple;           /* every tile a multiple of this (SIMD width); 0 -> one cache line of elements,
+                               or a set cap (a square tile as tall as the ways: 12 on a 12-way L1, >>decide) */
     int all_levels;         /* also the best tile for each cache level alone (out->levels) */
 } servet_tile_desc;
 typedef struct servet_tile_level {
