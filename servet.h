@@ -7101,7 +7101,8 @@ static int servet__tile_same_order(const servet__tmodel *M, int a, int b) {
    column ii when A's is at column jj), so it adds to the fullest set of the
    others only what it puts in every set on average, whole lines. */
 static double servet__tile_set_load(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways) {
-    int cnt[4096], a, g, s, na = M->d->narrays;
+    double cnt[4096];
+    int a, g, s, na = M->d->narrays;
     double bound = 0.0, fullest = 0.0, worst[SERVET_TILE_MAX_ARRAYS], total[SERVET_TILE_MAX_ARRAYS];
     if (!C->deterministic || C->sets > 4096 || C->sets < 1) return 0.0;
     /* cheap bound first: every row's lines in the fullest set */
@@ -7113,7 +7114,8 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
     }
     if (bound <= ways) return bound;
     for (g = 0; g < na; g++) {
-        int leader = 1, base = 0, w = 0;
+        int leader = 1;
+        double base = 0.0, w = 0.0;
         worst[g] = total[g] = 0.0;
         for (a = 0; a < g && leader; a++) if (servet__tile_same_order(M, a, g)) leader = 0;
         if (!leader || M->d->arrays[g].streamed) continue;
@@ -7125,7 +7127,7 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
             if (A->streamed || !servet__tile_same_order(M, a, g)) continue;
             t = servet__tile_lines(M, a, cover, &rows, &lpr);
             total[g] += t;
-            if (A->packed || last == 0) { base += (int)ceil(t / C->sets); continue; }
+            if (A->packed || last == 0) { base += ceil(t / C->sets); continue; }
             for (dd = 0; dd < last; dd++) {
                 double sp = cover[A->loops[dd]] + 2.0 * A->halo;
                 /* a mean tile a little under T (a partial last tile) still has
@@ -7134,6 +7136,40 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
                 idx[dd] = 0;
             }
             nrows = (int)ceil((rows < 65536.0 ? rows : 65536.0) - 1e-9);
+            if (C->sets <= 64) {
+                /* every row stride a whole number of lines: the rows' start
+                   sets are a cyclic convolution over the dimensions, each
+                   dimension's starts counted over one period (exact, and
+                   O(sets^2) whatever the number of rows: a 64^4 transpose
+                   took 0.1 s a decision row by row) */
+                int ok = 1, S = C->sets, u, v;
+                for (dd = 0; dd < last && ok; dd++) ok = fmod(M->stride[a][dd], (double)C->line) == 0.0;
+                if (ok) {
+                    double cv[64], dv[64], nv[64], nr = 0.0;
+                    long len = (long)lpr, k;
+                    memset(cv, 0, sizeof cv);
+                    cv[0] = 1.0;
+                    for (dd = 0; dd < last; dd++) {
+                        double sp = cover[A->loops[dd]] + 2.0 * A->halo, lim = (double)M->dim[a][dd];
+                        uint64_t n = (uint64_t)ceil((sp < lim ? sp : lim) - 1e-9), x = (uint64_t)S, p, i2;
+                        uint64_t step = (uint64_t)fmod(M->stride[a][dd] / C->line, (double)S), y = step;
+                        while (y) { uint64_t t2 = x % y; x = y; y = t2; }
+                        p = (uint64_t)S / x; /* idx * step mod S repeats every p rows */
+                        memset(dv, 0, sizeof dv);
+                        for (i2 = 0; i2 < p && i2 < n; i2++) dv[(i2 * step) % (uint64_t)S] += (double)(n / p) + (i2 < n % p ? 1.0 : 0.0);
+                        memset(nv, 0, sizeof nv);
+                        for (u = 0; u < S; u++)
+                            if (cv[u] != 0.0)
+                                for (v = 0; v < S; v++) if (dv[v] != 0.0) nv[(u + v) % S] += cv[u] * dv[v];
+                        memcpy(cv, nv, sizeof cv);
+                    }
+                    for (u = 0; u < S; u++) nr += cv[u];
+                    base += nr * (double)(len / S);
+                    for (u = 0; u < S; u++)
+                        if (cv[u] != 0.0) for (k = 0; k < len % S; k++) cnt[(u + k) % S] += cv[u];
+                    continue;
+                }
+            }
             if (last == 1) {
                 /* rows r and r + period start in the same set: count one period, each row with its multiplicity */
                 uint64_t W = (uint64_t)C->sets * (uint64_t)C->line, S = (uint64_t)M->stride[a][0] % W, x = W, y = S, period;
@@ -7143,7 +7179,7 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
                 for (r = 0; r < nrows && (uint64_t)r < period; r++) {
                     int mult = (uint64_t)nrows <= period ? 1 : (int)((uint64_t)nrows / period + ((uint64_t)r < (uint64_t)nrows % period));
                     long start = (long)((((uint64_t)r * (uint64_t)M->stride[a][0]) / (uint64_t)C->line) % (uint64_t)C->sets);
-                    base += mult * (int)(len / C->sets);
+                    base += (double)mult * (double)(len / C->sets);
                     for (k = 0; k < len % C->sets; k++) cnt[(start + k) % C->sets] += mult;
                 }
                 continue;
@@ -7153,7 +7189,7 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
                 long start, len = (long)lpr, k;
                 for (dd = 0; dd < last; dd++) off += (uint64_t)idx[dd] * (uint64_t)M->stride[a][dd];
                 start = (long)((off / (uint64_t)C->line) % (uint64_t)C->sets);
-                base += (int)(len / C->sets);
+                base += (double)(len / C->sets);
                 for (k = 0; k < len % C->sets; k++) cnt[(start + k) % C->sets]++;
                 for (dd = last - 1; dd >= 0; dd--) { /* odometer over the rows */
                     if (++idx[dd] < span[dd]) break;
@@ -7162,7 +7198,7 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
             }
         }
         for (s = 0; s < C->sets; s++) if (cnt[s] > w) w = cnt[s];
-        worst[g] = (double)(w + base);
+        worst[g] = w + base;
     }
     for (g = 0; g < na; g++) {
         double f = worst[g];

@@ -270,6 +270,47 @@ static void test_tile_sets(void) {
     CHECK(cf16[1] <= 0.25 * 4096.0 * 4096.0 + 1.0, "16 rows over 12 ways lose at most a quarter of the accesses (%g)", cf16[1]);
 }
 
+/* the set count by convolution against a row-by-row count, on random
+   3-D arrays whose rows are whole lines apart */
+static void test_tile_set_convolution(void) {
+    servet_tile_desc d;
+    servet__tmodel M;
+    uint64_t z = 12345;
+    int trial, bad = 0, done = 0;
+    for (trial = 0; trial < 200; trial++) {
+        double cover[SERVET_TILE_MAX_LOOPS], rows, lpr, cnt[64], want = 0.0, got;
+        int64_t ext[3];
+        int l, i0, i1, s;
+        for (l = 0; l < 3; l++) { z = z * 6364136223846793005ull + 1442695040888963407ull; ext[l] = 8 + (int64_t)((z >> 33) % 300); }
+        z = z * 6364136223846793005ull + 1442695040888963407ull;
+        memset(&d, 0, sizeof d);
+        d.nloops = 3;
+        for (l = 0; l < 3; l++) { d.loops[l].name = "x"; d.loops[l].extent = ext[l]; }
+        d.elem_bytes = 8;
+        d.narrays = 1;
+        d.arrays[0].nloops = 3; d.arrays[0].loops[0] = 0; d.arrays[0].loops[1] = 1; d.arrays[0].loops[2] = 2;
+        d.arrays[0].ld = (ext[2] + 7) / 8 * 8 + 8 * (int64_t)((z >> 40) % 5); /* rows whole lines apart */
+        tile_model(&M, &d);
+        for (l = 0; l < 3; l++) {
+            cover[l] = (double)(1 + (int64_t)((z >> (8 * l)) % 40));
+            if (cover[l] > (double)ext[l]) cover[l] = (double)ext[l];
+        }
+        servet__tile_lines(&M, 0, cover, &rows, &lpr);
+        memset(cnt, 0, sizeof cnt);
+        for (i0 = 0; i0 < (int)cover[0]; i0++)
+            for (i1 = 0; i1 < (int)cover[1]; i1++) {
+                uint64_t off = (uint64_t)i0 * (uint64_t)M.stride[0][0] + (uint64_t)i1 * (uint64_t)M.stride[0][1];
+                long st = (long)((off / 64) % 64), k;
+                for (k = 0; k < (long)lpr; k++) cnt[(st + k) % 64] += 1.0;
+            }
+        for (s = 0; s < 64; s++) if (cnt[s] > want) want = cnt[s];
+        got = servet__tile_set_load(&M, &M.c[0], cover, 0);
+        if (got != want) bad++;
+        done++;
+    }
+    CHECK(bad == 0, "set counts by convolution = row by row in %d of %d random 3-D arrays", done - bad, done);
+}
+
 static servet_result choose(const servet_profile *p, servet_tile_desc *d, servet_tile *t) {
     servet_result r = servet_choose_tile(p, d, t);
     return r;
@@ -429,6 +470,7 @@ int main(void) {
     test_placement_bad_input();
     test_tile_working_sets();
     test_tile_sets();
+    test_tile_set_convolution();
     test_tile_decisions();
     test_tile_bad_input();
     TEST_SUMMARY();
