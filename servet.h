@@ -7132,7 +7132,8 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
                 double sp = cover[A->loops[dd]] + 2.0 * A->halo;
                 /* a mean tile a little under T (a partial last tile) still has
                    full tiles of T rows: count those */
-                span[dd] = (int)ceil((sp < (double)M->dim[a][dd] ? sp : (double)M->dim[a][dd]) - 1e-9);
+                sp = ceil((sp < (double)M->dim[a][dd] ? sp : (double)M->dim[a][dd]) - 1e-9);
+                span[dd] = (int)(sp < 1073741824.0 ? sp : 1073741824.0); /* the walk stops at 65536 rows anyway */
                 idx[dd] = 0;
             }
             nrows = (int)ceil((rows < 65536.0 ? rows : 65536.0) - 1e-9);
