@@ -7307,7 +7307,7 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
                    miss is the L2 latency, overlapped with the other runs' as any
                    independent miss (a 4096 x 4096 transpose tiled 64 x 8 or 128 x 8,
                    one line of A a run, moves 14-15 GB/s here, the most of the
-                   tiles tried; 12 x 12, 8) */
+                   tiles tried; 12 x 12 moves 8) */
                 servet__tile_cover(M, T, 2 * n - 1, 0, cover);
                 for (a = 0; a < M->d->narrays; a++) {
                     const servet_tile_array *A = &M->d->arrays[a];
