@@ -2775,7 +2775,6 @@ static servet_result servet__sweep_list(servet_measure_fn measure, void *user, c
     return SERVET_OK;
 }
 
-/* log-log interpolation of a curve at `bytes` (clamped at its ends) */
 /* y at x of n points (x increasing, y > 0): log-log between them, flat outside */
 static double servet__loglog(const double *x, const double *y, int n, double at) {
     int i;
@@ -2788,6 +2787,7 @@ static double servet__loglog(const double *x, const double *y, int n, double at)
         }
     return y[n - 1];
 }
+/* log-log interpolation of a curve at `bytes` (clamped at its ends) */
 static double servet__curve_at(const servet_curve *c, double bytes) {
     return servet__loglog(c->bytes, c->ns, c->n, bytes);
 }
@@ -7084,6 +7084,11 @@ static double servet__tile_pages(const servet__tmodel *M, int a, const double *c
     return rows * (1.0 + (b - elem) / 4096.0);
 }
 
+/* greatest common divisor (row starts repeat every W / gcd(S, W) rows) */
+static uint64_t servet__gcd_u64(uint64_t x, uint64_t y) {
+    while (y) { uint64_t t = x % y; x = y; y = t; }
+    return x;
+}
 /* Arrays a and b are indexed in one loop order (their tiles share an
    origin: a stencil's IN and OUT, not a transpose's A and B)? */
 static int servet__tile_same_order(const servet__tmodel *M, int a, int b) {
@@ -7152,10 +7157,9 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
                     cv[0] = 1.0;
                     for (dd = 0; dd < last; dd++) {
                         double sp = cover[A->loops[dd]] + 2.0 * A->halo, lim = (double)M->dim[a][dd];
-                        uint64_t n = (uint64_t)ceil((sp < lim ? sp : lim) - 1e-9), x = (uint64_t)S, p, i2;
-                        uint64_t step = (uint64_t)fmod(M->stride[a][dd] / C->line, (double)S), y = step;
-                        while (y) { uint64_t t2 = x % y; x = y; y = t2; }
-                        p = (uint64_t)S / x; /* idx * step mod S repeats every p rows */
+                        uint64_t n = (uint64_t)ceil((sp < lim ? sp : lim) - 1e-9), p, i2;
+                        uint64_t step = (uint64_t)fmod(M->stride[a][dd] / C->line, (double)S);
+                        p = (uint64_t)S / servet__gcd_u64((uint64_t)S, step); /* idx * step mod S repeats every p rows */
                         memset(dv, 0, sizeof dv);
                         for (i2 = 0; i2 < p && i2 < n; i2++) dv[(i2 * step) % (uint64_t)S] += (double)(n / p) + (i2 < n % p ? 1.0 : 0.0);
                         memset(nv, 0, sizeof nv);
@@ -7173,10 +7177,9 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
             }
             if (last == 1) {
                 /* rows r and r + period start in the same set: count one period, each row with its multiplicity */
-                uint64_t W = (uint64_t)C->sets * (uint64_t)C->line, S = (uint64_t)M->stride[a][0] % W, x = W, y = S, period;
+                uint64_t W = (uint64_t)C->sets * (uint64_t)C->line, S = (uint64_t)M->stride[a][0] % W;
+                uint64_t period = W / servet__gcd_u64(W, S);
                 long len = (long)lpr, k;
-                while (y) { uint64_t t2 = x % y; x = y; y = t2; }
-                period = W / x;
                 for (r = 0; r < nrows && (uint64_t)r < period; r++) {
                     int mult = (uint64_t)nrows <= period ? 1 : (int)((uint64_t)nrows / period + ((uint64_t)r < (uint64_t)nrows % period));
                     long start = (long)((((uint64_t)r * (uint64_t)M->stride[a][0]) / (uint64_t)C->line) % (uint64_t)C->sets);
@@ -7401,11 +7404,9 @@ static int servet__tile_set_caps(const servet__tmodel *M, int64_t *caps, int max
         if (!C->deterministic) continue;
         for (a = 0; a < M->d->narrays && n < max; a++) {
             const servet_tile_array *A = &M->d->arrays[a];
-            uint64_t W = (uint64_t)C->sets * (uint64_t)C->line, x = W, y;
+            uint64_t W = (uint64_t)C->sets * (uint64_t)C->line;
             if (A->packed || A->streamed || A->nloops < 2) continue;
-            y = (uint64_t)M->stride[a][A->nloops - 2] % W;
-            while (y) { uint64_t t2 = x % y; x = y; y = t2; }
-            caps[n++] = (int64_t)ways * (int64_t)(W / x);
+            caps[n++] = (int64_t)ways * (int64_t)(W / servet__gcd_u64(W, (uint64_t)M->stride[a][A->nloops - 2] % W));
         }
     }
     return n;
@@ -7694,12 +7695,8 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             double W = (double)C->sets * C->line, S = fmod(M.stride[a][last - 1], W), g, starts;
             int64_t pad;
             if (!C->deterministic) continue;
-            {   /* distinct row starts in the way: W / gcd(S, W) */
-                uint64_t x = (uint64_t)W, y = (uint64_t)S;
-                while (y) { uint64_t t2 = x % y; x = y; y = t2; }
-                g = (double)x;
-            }
-            starts = W / g;
+            g = (double)servet__gcd_u64((uint64_t)W, (uint64_t)S);
+            starts = W / g; /* distinct row starts in the way */
             if (starts * C->line / (g > C->line ? g : C->line) > (double)C->ways / 2.0 && starts > 4) continue;
             pad = (int64_t)(M.stride[a][last - 1] / M.elem) + (M.line / M.elem > 0 ? M.line / M.elem : 1);
             snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
@@ -9271,7 +9268,7 @@ static double servet__aggr_leader(const servet__xlayer *X, const servet__xlayer 
 servet_result servet_choose_aggregation(const servet_profile *p, const servet_aggr_desc *d, servet_aggr *out) {
     const servet__commlayer *L, *I = NULL;
     servet__xlayer XL, XI;
-    double S, M, copy, maxbuf, cont, best = 0, bestk = 1, kmax, cand[128], leader_round = 0;
+    double S, M, copy, maxbuf, cont, best = 0, bestk = 1, kmax, cand[128], leader_round = 0, eager;
     int P, ppn, layer, i, nc = 0, limited = SERVET_AGGR_LIMIT_NONE, given, kept_eager = 0;
     servet_result r;
     if (!p || !d || !out) return SERVET_ERROR_INVALID_ARGUMENT;
@@ -9312,6 +9309,7 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
     out->layer = layer;
     out->pack_bytes_per_s = S / servet__aggr_copy(L, S, copy, given);
     servet__xl_init(&XL, L);
+    eager = servet__layer_eager_limit(L);
 
     /* the largest pack the limits allow */
     kmax = floor(M);
@@ -9328,20 +9326,19 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
     {
         double k;
         int j, q;
-        double e = servet__layer_eager_limit(L);
         for (k = 1; k < kmax && nc < 64; k *= 2) cand[nc++] = k;
         cand[nc++] = kmax;
-        if (e >= S && floor(e / S) < kmax) cand[nc++] = floor(e / S); /* the largest eager pack */
+        if (eager >= S && floor(eager / S) < kmax) cand[nc++] = floor(eager / S); /* the largest eager pack */
         for (j = 2; j <= 16; j++) {
-            double e = ceil(M / j);
+            double split = ceil(M / j);
             int dup = 0;
-            if (e > kmax || e < 1) continue;
-            for (q = 0; q < nc && !dup; q++) dup = cand[q] == e;
-            if (!dup) cand[nc++] = e;
+            if (split > kmax || split < 1) continue;
+            for (q = 0; q < nc && !dup; q++) dup = cand[q] == split;
+            if (!dup) cand[nc++] = split;
         }
     }
     {
-        double tk[128], eager = servet__layer_eager_limit(L), best_eager = 0.0, k_eager = 0.0;
+        double tk[128], best_eager = 0.0, k_eager = 0.0;
         for (i = 0; i < nc; i++) {
             tk[i] = servet__aggr_direct(&XL, S, M, cand[i], P, cont, copy, given);
             if (i == 0 || tk[i] < best) best = tk[i];
