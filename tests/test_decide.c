@@ -136,20 +136,13 @@ static void loops(servet_tile_desc *d, int n, int64_t extent) {
     for (l = 0; l < n; l++) { d->loops[l].name = names[l]; d->loops[l].extent = extent; }
     d->elem_bytes = 8;
 }
+static void tile_model(servet__tmodel *M, const servet_tile_desc *d);
 /* the model's working set of one tile, by hand */
 static double tile_ws(const servet_profile *p, const servet_tile_desc *d, const int64_t *T) {
     servet__tmodel M;
     double cover[SERVET_TILE_MAX_LOOPS], ws = 0.0;
-    int a, l, dd;
-    memset(&M, 0, sizeof M);
-    M.d = d; M.n = d->nloops; M.elem = d->elem_bytes; M.line = 64; M.only = -1;
-    for (a = 0; a < d->narrays; a++) {
-        const servet_tile_array *A = &d->arrays[a];
-        double st = 8.0;
-        for (dd = 0; dd < A->nloops; dd++) M.dim[a][dd] = d->loops[A->loops[dd]].extent + 2 * A->halo;
-        if (A->ld) M.dim[a][A->nloops - 1] = A->ld;
-        for (dd = A->nloops - 1; dd >= 0; dd--) { M.stride[a][dd] = st; st *= (double)M.dim[a][dd]; }
-    }
+    int a, l;
+    tile_model(&M, d);
     for (l = 0; l < d->nloops; l++) cover[l] = (double)T[l];
     for (a = 0; a < d->narrays; a++)
         if (!d->arrays[a].streamed) ws += servet__tile_lines(&M, a, cover, NULL, NULL) * 64.0;
