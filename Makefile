@@ -64,6 +64,10 @@ bin/bench_comm: tools/bench_comm.c servet.h
 	@mkdir -p bin
 	$(MPICC) $(ALL_CFLAGS) -o $@ tools/bench_comm.c $(LDLIBS)
 
+bin/aggr_phases: tools/aggr_phases.c
+	@mkdir -p bin
+	$(MPICC) -std=c99 $(WARN) -O2 -o $@ tools/aggr_phases.c
+
 bin/bench_open: tools/bench_open.c lib/libservet.a servet.h
 	@mkdir -p bin
 	$(CC) $(ALL_CFLAGS) -o $@ tools/bench_open.c lib/libservet.a $(LDLIBS)
@@ -174,7 +178,7 @@ bench-map: bin/servet
 
 bench-aggr: bin/servet
 	@[ -n "$(MPICC)" ] || { echo "bench-aggr needs MPI (mpicc)"; exit 1; }
-	$(MAKE) --no-print-directory examples/aggregate
+	$(MAKE) --no-print-directory examples/aggregate bin/aggr_phases
 	./tools/bench_aggr.sh bench_data/aggregation.json 7
 
 bench: all bin/bench_open bin/bench_pairs

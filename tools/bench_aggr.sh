@@ -46,6 +46,12 @@ run_setting() { # name launcher...
 }
 
 NP=2 run_setting "node" mpirun
+# where a round's time goes, unpacked and packed (why the writing of the
+# messages is timed with the round: examples/aggregate.c, produce())
+if [ -x bin/aggr_phases ]; then
+  { echo "# tools/aggr_phases on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(date -u +%F), 2 ranks, one node"
+    for c in "65536 4" "32768 8" "4096 64"; do mpirun -np 2 bin/aggr_phases $c; done; } > "${out%.json}_phases.txt" 2>&1
+fi
 if [ "$(id -u)" = 0 ]; then
   "$here/cluster.sh" up 2 >/dev/null
   NP=4 run_setting "cluster" "$here/cluster.sh" mpirun
@@ -103,7 +109,8 @@ summary = {"cases": n, "within_1.10": sum(x <= 1.10 for x in r), "within_1.25": 
 print(json.dumps(summary))
 json.dump({"what": "servet_choose_aggregation vs a sweep of the pack factor (and the leader route across nodes) on "
                    "examples/aggregate: every rank sends M messages of S bytes to every other rank per round; time per "
-                   "round = the slowest rank's, median of interleaved repeats; ratio_sweep = servet's median / the "
+                   "round (writing the round's messages, packing, the exchange, unpacking) = the slowest rank's, "
+                   "median of interleaved repeats; ratio_sweep = servet's median / the "
                    "lowest median of the sweep; ratio = the same two configurations measured again head to head "
                    "(3 x repeats rounds, each timing both in alternating order, same job; the median of the rounds' "
                    "own ratios), which the minimum over many noisy medians is not biased by; 1 when servet's answer "
