@@ -4994,17 +4994,45 @@ static double servet__comm_pack_time(const servet__commbuf *cb, int bytes, int c
     }
     return servet__quantile(v, reps, 0.5);
 }
-/* Median (and relative spread) of `reps` timed runs. */
-static double servet__comm_time(MPI_Comm comm, int b, const servet__commbuf *buf, int mode, int bytes, int count, int reps,
-                                double target, double *spread) {
-    double v[16];
-    int k, iters = servet__comm_iters(comm, b, buf, mode, bytes, count, target);
+/* The tests of a representative pair that a decision compares with each
+   other - the aggregation decision sets N eager sends (the aggregation
+   test's "many") against one large send (the exchange curve) - measured
+   interleaved: every test's iteration count first, then rep after rep
+   each test once, in an order rotated per rep; medians over the reps. Why:
+   a VM's speed moves over seconds (host load), and tests measured one
+   after the other each see their own moment - measured on the Zen 5 VM, 2
+   ranks: in 1 probe of 20 the whole exchange curve came out 2-3x slower
+   than the aggregation test's one-message exchanges of the same sizes
+   measured a second earlier (2 KiB: 1.37 vs 0.40 us), and the decision it
+   made packed 64 B x 256 by 4 where 32 runs 4x faster. Interleaved, such a
+   spell raises every test's rep alike and the median drops it. */
+typedef struct servet__commtest {
+    int mode, bytes, count, iters;
+    double *out, *spread, v[16];
+} servet__commtest;
+static void servet__commtest_add(servet__commtest *t, int *n, int mode, int bytes, int count, double *out, double *spread) {
+    servet__commtest *x = &t[(*n)++];
+    memset(x, 0, sizeof *x);
+    x->mode = mode;
+    x->bytes = bytes;
+    x->count = count;
+    x->out = out;
+    x->spread = spread;
+}
+static void servet__comm_tests(MPI_Comm comm, int b, const servet__commbuf *buf, servet__commtest *t, int n, int reps,
+                               double target) {
+    int i, k;
     if (reps > 16) reps = 16;
-    for (k = 0; k < reps; k++) v[k] = servet__comm_drive(comm, b, buf, k, mode, bytes, count, iters);
-    {
-        double med = servet__quantile(v, reps, 0.5);
-        if (spread) *spread = med > 0 ? (v[reps - 1] - v[0]) / med : 0.0;
-        return med;
+    for (i = 0; i < n; i++) t[i].iters = servet__comm_iters(comm, b, buf, t[i].mode, t[i].bytes, t[i].count, target);
+    for (k = 0; k < reps; k++)
+        for (i = 0; i < n; i++) {
+            servet__commtest *x = &t[(i + k * (n / reps + 1)) % n];
+            x->v[k] = servet__comm_drive(comm, b, buf, k, x->mode, x->bytes, x->count, x->iters);
+        }
+    for (i = 0; i < n; i++) {
+        double med = servet__quantile(t[i].v, reps, 0.5);
+        *t[i].out = med;
+        if (t[i].spread) *t[i].spread = med > 0 ? (t[i].v[reps - 1] - t[i].v[0]) / med : 0.0;
     }
 }
 
@@ -5150,21 +5178,26 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
             /* 2a. curve and aggregation on the representative pair */
             servet__mpi_barrier(comm, rank == a || rank == b);
             if (rank == a) {
+                /* the ping-pong curve, the aggregation test (many, one) and
+                   the exchange curve: every test's runs interleaved, rep by
+                   rep (see servet__comm_tests) */
+                servet__commtest t[2 * SERVET__COMM_CURVE + 2 * SERVET__COMM_AGG];
+                double *g = lv + 3 * SERVET__COMM_CURVE + 2 * SERVET__COMM_SCALE;
+                int nt = 0;
                 for (s = 0; s < SERVET__COMM_CURVE; s++) {
                     lv[s] = (double)(1 << s);
-                    lv[SERVET__COMM_CURVE + s] =
-                        servet__comm_time(comm, b, buf, SERVET__CTL_PINGPONG, 1 << s, 1, reps, target, &lv[2 * SERVET__COMM_CURVE + s]);
+                    servet__commtest_add(t, &nt, SERVET__CTL_PINGPONG, 1 << s, 1, &lv[SERVET__COMM_CURVE + s],
+                                         &lv[2 * SERVET__COMM_CURVE + s]);
                 }
                 for (s = 0; s < nagg; s++) {
-                    double *g = lv + 3 * SERVET__COMM_CURVE + 2 * SERVET__COMM_SCALE;
-                    g[s] = servet__comm_time(comm, b, buf, SERVET__CTL_MANY, agg_sizes[s], agg_n, reps, target, NULL);
-                    g[SERVET__COMM_AGG + s] = servet__comm_time(comm, b, buf, SERVET__CTL_ONE, agg_sizes[s], agg_n, reps, target, NULL);
+                    servet__commtest_add(t, &nt, SERVET__CTL_MANY, agg_sizes[s], agg_n, &g[s], NULL);
+                    servet__commtest_add(t, &nt, SERVET__CTL_ONE, agg_sizes[s], agg_n, &g[SERVET__COMM_AGG + s], NULL);
                 }
+                for (s = 8; s < SERVET__COMM_CURVE; s++) /* the exchange curve: one message each way, 256 B .. 4 MiB */
+                    servet__commtest_add(t, &nt, SERVET__CTL_ONE, 1 << s, 1, &lv[xoff + s], NULL);
+                servet__comm_tests(comm, b, buf, t, nt, reps, target);
                 /* packing: agg_n messages of S, 2S apart, copied into one buffer */
                 for (s = 0; s < nagg; s++) lv[poff + s] = servet__comm_pack_time(buf, agg_sizes[s], agg_n, reps);
-                /* the exchange curve: one message each way, 256 B .. 4 MiB */
-                for (s = 8; s < SERVET__COMM_CURVE; s++)
-                    lv[xoff + s] = servet__comm_time(comm, b, buf, SERVET__CTL_ONE, 1 << s, 1, reps, target, NULL);
                 servet__comm_stop(comm, b);
             } else if (rank == b) {
                 servet__comm_serve(comm, a, buf);
