@@ -32,7 +32,7 @@ messages_of() { # S -> M: 256, fewer for big messages (256 KiB per peer per roun
 }
 run_setting() { # name launcher...
   local name=$1; shift
-  "$@" -np "$NP" "$PWD/bin/servet" probe --only comm --force >/dev/null 2>"$tmp/probe.err" ||
+  "$@" -np "$NP" "$PWD/bin/servet" probe --only comm --force >"$tmp/probe_$name.txt" 2>"$tmp/probe.err" ||
     { echo "bench_aggr: comm probe failed ($name)" >&2; cat "$tmp/probe.err" >&2; return 1; }
   for S in $sizes; do
     M=$(messages_of "$S")
@@ -61,8 +61,8 @@ else
   echo "bench_aggr: not root: the emulated cluster (network namespaces) is left out" >&2
 fi
 
-python3 - "$tmp/raw" "$out" "$R" <<'PY'
-import json, sys
+python3 - "$tmp/raw" "$out" "$R" "$tmp" <<'PY'
+import glob, json, os, sys
 cpu = "unknown"
 for l in open("/proc/cpuinfo"):
     if l.startswith("model name"):
@@ -117,6 +117,8 @@ json.dump({"what": "servet_choose_aggregation vs a sweep of the pack factor (and
                    "was the sweep's best. 'cluster' = 2 network-namespace nodes x 2 ranks on the same 2-vCPU VM (4 ranks on "
                    "2 vCPUs: emulated, not real hardware); tbf = the link rate-limited to 200 Mbit/s.",
            "goal": "ratio <= 1.10 in >= 90% of the cases, <= 1.25 in all",
-           "cpu_model": cpu, "repeats": int(sys.argv[3]), "summary": summary, "cases": cases},
+           "cpu_model": cpu, "repeats": int(sys.argv[3]), "summary": summary, "cases": cases,
+           "probes": {os.path.basename(f)[6:-4]: open(f).read().splitlines()
+                      for f in sorted(glob.glob(os.path.join(sys.argv[4], "probe_*.txt")))}},
           open(sys.argv[2], "w"), indent=1)
 PY
