@@ -9138,19 +9138,20 @@ servet_result servet_mpi_dist_graph_create_adjacent(const servet_profile *p, voi
    larger than the layer's eager limit (where its curve more than doubles
    for twice the bytes: servet__layer_eager_limit) but the messages are
    not, the best pack whose sends stay eager is taken unless the larger
-   sends are predicted at least 2x faster. Why: above the limit a send
+   sends are predicted at least 1.45x faster. Why: above the limit a send
    waits for its peer (rendezvous, single copy) and its cost moves with
    what both processes do and where their pages lie, more than the probe's
    tight loop shows - measured on the Zen 5 VM: an exchange of one 16 KiB
    message took 6.5-7 us in the probe's jobs and 7 or 14-16 us from one
    application job to the next; 64 B x 256 messages packed into one 16 KiB
-   send ran 1.24-1.65x slower than eight 2 KiB eager sends in each of 10
-   bench runs (2.0x in a quiet spell), while the probes of those runs put
-   the 16 KiB send anywhere from 1.25x behind to 1.3x ahead: the model's
-   error across the limit reaches 2x. Where crossing it pays, it pays more
-   than that: 512 B x 256 in one 128 KiB send, predicted 3.2-3.8x ahead of
-   the best eager pack, measured 1.35-1.4x ahead (the eager sends are
-   priced well, the single-copy send is priced low).
+   send ran 1.24-1.65x slower than eight 2 KiB eager sends in each of 13
+   bench runs, while the probes of those runs put the 16 KiB send anywhere
+   from 1.25x behind to 1.33x ahead; 512 B x 256 in one 128 KiB send ran
+   1.27-1.4x faster than the best eager pack, predicted 1.58x ahead by a
+   probe taken in one of the VM's quick spells (small messages 3x cheaper)
+   and 3.2-3.8x in the others. The margin lies between the largest
+   predicted gain that was wrong and the smallest that was right: a rule
+   read off one machine's data, which another machine may move.
    Limits: k <= M; k S <= max_buffer_bytes, and so the leader's messages;
    the first message of a pack arrives after (k-1) interval + k S/copy +
    t(kS), which must not exceed max_wait_s (for the leader route: a whole
@@ -9393,7 +9394,7 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
                     if (k_eager == 0.0 || tk[i] < best_eager) best_eager = tk[i];
                     k_eager = cand[i];
                 }
-            if (k_eager > 0 && best * 2.0 > best_eager) {
+            if (k_eager > 0 && best * 1.45 > best_eager) {
                 bestk = k_eager;
                 best = servet__aggr_direct(&XL, S, M, bestk, P, cont, copy, given);
                 kept_eager = 1;

@@ -237,8 +237,8 @@ int main(void) {
         CHECK(servet_choose_aggregation(p, &d, &e1) == SERVET_OK && e1.pack == 32, "eager only: pack %g", e1.pack);
         d.max_buffer_bytes = 0;
         CHECK(servet_choose_aggregation(p, &d, &e2) == SERVET_OK &&
-                  (e2.pack * 64 <= 2048 || e2.packed_s * 2.0 <= e1.packed_s),
-              "past the eager limit only 2x faster: pack %g, %g vs eager %g", e2.pack, e2.packed_s, e1.packed_s);
+                  (e2.pack * 64 <= 2048 || e2.packed_s * 1.45 <= e1.packed_s),
+              "past the eager limit only 1.45x faster: pack %g, %g vs eager %g", e2.pack, e2.packed_s, e1.packed_s);
         m->layers[0] = keep;
     }
     /* bad input */
