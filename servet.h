@@ -269,7 +269,9 @@
           exchange of freshly written data (each way at once), and the probe
           adds an exchange curve (one message each way, 256 B .. 4 MiB) and
           a packing test; .comm files of 0.2 are measured again (their
-          layout key changed).
+          layout key changed). A representative pair's tests (ping-pong
+          curve, aggregation test, exchange curve) are measured interleaved,
+          rep by rep, so a slow spell of the machine hits them alike.
           Tile model (>>decide): set caps (the associativity) are square
           candidates when no multiple is asked; arrays in another loop order
           get their own tile origin in the set count; physically indexed

@@ -63,10 +63,12 @@ fi
 
 python3 - "$tmp/raw" "$out" "$R" "$tmp" <<'PY'
 import glob, json, os, sys
-cpu = "unknown"
+cpu, fam = "unknown", {}
 for l in open("/proc/cpuinfo"):
-    if l.startswith("model name"):
-        cpu = l.split(":", 1)[1].strip(); break
+    k = l.split(":", 1)[0].strip()
+    if k in ("model name", "cpu family", "model", "vendor_id") and k not in fam:
+        fam[k] = l.split(":", 1)[1].strip()
+cpu = "%s (%s family %s model %s)" % (fam.get("model name", "unknown"), fam.get("vendor_id", "?"), fam.get("cpu family", "?"), fam.get("model", "?"))
 cases = []
 for line in open(sys.argv[1]):
     name, js = line.split(" ", 1)
