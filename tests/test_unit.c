@@ -191,6 +191,184 @@ static void test_simulator(void) {
     CHECK(!sim_parse_spec("", &sp, err, sizeof err), "empty spec rejected");
 }
 
+/* A straightforward tag store for one level, written apart from cachesim's
+   replay: per set an array of lines and what each policy keeps, the walk in
+   the same key order. Misses of the timed (third) pass. */
+typedef struct ref_order { uint64_t key, v; } ref_order;
+static int ref_order_cmp(const void *a, const void *b) {
+    uint64_t x = ((const ref_order *)a)->key, y = ((const ref_order *)b)->key;
+    return x < y ? -1 : x > y;
+}
+static long ref_misses(int repl, int sets, int ways, uint64_t nl, uint64_t order) {
+    uint64_t line[64][16] = {{0}}, age[64][16] = {{0}}, clock = 0, i;
+    int tree[64][16] = {{0}}, pass, w, v;
+    long misses = 0;
+    ref_order *ord = (ref_order *)malloc(nl * sizeof *ord);
+    for (i = 0; i < nl; i++) { ord[i].v = i; ord[i].key = sim_mix(order ^ (i * 0x9E3779B97F4A7C15ull)); }
+    qsort(ord, (size_t)nl, sizeof *ord, ref_order_cmp);
+    for (pass = 0; pass < 3; pass++)
+        for (i = 0; i < nl; i++) {
+            uint64_t x = ord[i].v + 1;
+            int s = (int)(ord[i].v % (uint64_t)sets), hit = -1;
+            for (w = 0; w < ways; w++) if (line[s][w] == x) hit = w;
+            if (hit < 0) {
+                if (pass == 2) misses++;
+                for (w = 0; w < ways && line[s][w]; w++) {}
+                if (w == ways) { /* the victim */
+                    if (repl == SIM_LRU) { for (v = 0, w = 1; w < ways; w++) if (age[s][w] < age[s][v]) v = w; w = v; }
+                    else if (repl == SIM_NRU) { for (w = 0; w < ways && age[s][w]; w++) {} if (w == ways) w = 0; }
+                    else if (repl == SIM_SRRIP) {
+                        for (;;) {
+                            for (w = 0; w < ways && age[s][w] < 3; w++) {}
+                            if (w < ways) break;
+                            for (v = 0; v < ways; v++) age[s][v]++;
+                        }
+                    } else { /* plru, ways a power of two: node k's children 2k, 2k+1; 0 = go left */
+                        int node = 1;
+                        while (node < ways) node = 2 * node + tree[s][node];
+                        w = node - ways;
+                    }
+                }
+                line[s][w] = x;
+                hit = w;
+                if (repl == SIM_SRRIP) age[s][w] = 2;
+            } else if (repl == SIM_SRRIP) {
+                age[s][hit] = 0;
+            }
+            if (repl == SIM_LRU) age[s][hit] = ++clock;
+            if (repl == SIM_NRU) {
+                int all = 1;
+                age[s][hit] = 1;
+                for (v = 0; v < ways; v++) all = all && (!line[s][v] || age[s][v]);
+                if (all) for (v = 0; v < ways; v++) if (v != hit) age[s][v] = 0;
+            }
+            if (repl == SIM_PLRU) { /* point every node on the path away from the way */
+                int node = hit + ways;
+                while (node > 1) { tree[s][node / 2] = (node % 2 == 0); node /= 2; }
+            }
+        }
+    free(ord);
+    return misses;
+}
+
+static void test_sim_policies(void) {
+    static const char *const names[] = {"lru", "plru", "nru", "random", "srrip"};
+    sim_spec sp;
+    char err[256], text[512];
+    int r;
+    /* every deterministic policy against the reference: one level, 16 sets x 8 ways (8 KiB),
+       walks below, at and above the capacity */
+    for (r = 0; r < 5; r++) {
+        double sizes[] = {6144, 8192, 9216, 12288, 20480};
+        int i;
+        if (r == SIM_RANDOM) continue;
+        snprintf(text, sizeof text, "level=1 size=8K ways=8 lat=4 repl=%s\nmemory=100\ncoloring=on\n", names[r]);
+        CHECK(sim_parse_spec(text, &sp, err, sizeof err) && sp.lv[0].repl == r, "%s parses: %s", names[r], err);
+        for (i = 0; i < 5; i++) {
+            double sum = 0;
+            uint64_t n = 0, nl = (uint64_t)(sizes[i] / 64);
+            long ref = ref_misses(r, 16, 8, nl, 77 + (uint64_t)i), got;
+            CHECK(sim_replay_report(&sp, sizes[i], 0, 0, 0, 77 + (uint64_t)i, &sum, &n), "%s replay runs", names[r]);
+            got = n ? (long)((sum - 4.0 * (double)n) / 96.0 + 0.5) : -1;
+            CHECK(n == nl && got == ref, "%s, %.0f B: %ld misses, the reference %ld", names[r], sizes[i], got, ref);
+        }
+    }
+    /* what the LRU shortcut cannot show: a cyclic walk one line over a set's ways misses
+       every time under LRU and SRRIP (scan-resistant, not thrash-resistant: Jaleel et al.
+       2010), and keeps part of the set under tree-PLRU, NRU and random replacement */
+    for (r = 0; r < 5; r++) {
+        double sum = 0;
+        uint64_t n = 0;
+        snprintf(text, sizeof text, "level=1 size=8K ways=8 lat=4 repl=%s\nmemory=100\ncoloring=on\nseed=3\n", names[r]);
+        CHECK(sim_parse_spec(text, &sp, err, sizeof err), "%s", err);
+        sim_replay_report(&sp, 9216, 0, 0, 0, 5, &sum, &n); /* 9 lines a set */
+        printf("  %s: 9 lines cycling through 8 ways: %.1f cycles an access (4 a hit, 100 a miss)\n", names[r], n ? sum / n : 0.0);
+        CHECK(n > 0 && (r == SIM_LRU || r == SIM_SRRIP ? sum / n > 99.9 : sum / n < 90.0), "%s, 9 lines in 8 ways: %.1f cycles an access",
+              names[r], n ? sum / n : 0.0);
+    }
+    /* the LRU replay agrees with the exact steady state (non-inclusive, three levels, 4 KiB pages) */
+    {
+        const char *spec3 = "level=1 size=8K ways=4 lat=4\nlevel=2 size=64K ways=8 lat=12\nlevel=3 size=256K ways=8 lat=40\nseed=3\nmemory=200\n";
+        double sizes[] = {12288, 98304, 200000, 400000};
+        int i;
+        CHECK(sim_parse_spec(spec3, &sp, err, sizeof err), "%s", err);
+        for (i = 0; i < 4; i++) {
+            sim_state st;
+            double sum = 0, a;
+            uint64_t n = 0;
+            sim_init(&st, &sp);
+            a = sim_exact(&st, sizes[i], 0);
+            sim_free(&st);
+            sim_replay_report(&sp, sizes[i], 0, 0, 0, 11, &sum, &n);
+            CHECK(n > 0 && fabs(sum / n - a) < 1e-9 * a, "LRU replay %.0f B: %.6f, exact %.6f", sizes[i], n ? sum / n : 0, a);
+        }
+    }
+    /* set sampling is exact per set: the sampled replay's lines cost what the same lines cost in
+       the full replay, for every deterministic policy, inclusive and exclusive levels included */
+    for (r = 0; r < 5; r++) {
+        int incl;
+        if (r == SIM_RANDOM) continue;
+        for (incl = 0; incl < 3; incl++) {
+            double full = 0, part = 0;
+            uint64_t nf = 0, np = 0, G;
+            snprintf(text, sizeof text,
+                     "level=1 size=8K ways=4 lat=4 repl=%s\nlevel=2 size=64K ways=8 lat=12 repl=%s incl=%s\n"
+                     "level=3 size=256K ways=16 lat=40 repl=%s\nseed=9\nmemory=200\n",
+                     names[r], names[r], incl == 0 ? "nine" : incl == 1 ? "inclusive" : "exclusive", names[r]);
+            CHECK(sim_parse_spec(text, &sp, err, sizeof err), "%s", err);
+            G = sim_sample_modulus(&sp);
+            CHECK(G == 32, "G = %llu (8 KiB 4-way: 32 sets)", (unsigned long long)G);
+            sim_replay_report(&sp, 300000, 1, G, G / 8, 21, &full, &nf);
+            sim_replay_report(&sp, 300000, 1, G / 8, G / 8, 21, &part, &np);
+            CHECK(nf == np && np > 0 && fabs(full - part) < 1e-6 * full, "%s incl %d: sampled %.1f over %llu lines, full %.1f over %llu",
+                  names[r], incl, part, (unsigned long long)np, full, (unsigned long long)nf);
+        }
+    }
+    /* an exclusive level adds its capacity: 12 KiB cycles through a 4 KiB L1 and an 8 KiB victim L2
+       (every access an L2 hit), where a non-inclusive 8 KiB L2 misses them all */
+    {
+        double sum = 0;
+        uint64_t n = 0;
+        CHECK(sim_parse_spec("level=1 size=4K ways=4 lat=4\nlevel=2 size=8K ways=8 lat=12 incl=exclusive\ncoloring=on\nmemory=100\n",
+                             &sp, err, sizeof err), "%s", err);
+        sim_replay_report(&sp, 12288, 0, 0, 0, 3, &sum, &n);
+        CHECK(n == 192 && fabs(sum / n - 12.0) < 1e-9, "exclusive: %.3f cycles an access (12: all L2 hits)", n ? sum / n : 0);
+        CHECK(sim_parse_spec("level=1 size=4K ways=4 lat=4\nlevel=2 size=8K ways=8 lat=12 incl=nine\ncoloring=on\nmemory=100\n",
+                             &sp, err, sizeof err), "%s", err);
+        sim_replay_report(&sp, 12288, 0, 0, 0, 3, &sum, &n);
+        CHECK(n == 192 && fabs(sum / n - 100.0) < 1e-9, "non-inclusive: %.3f cycles an access (100: all missed)", n ? sum / n : 0);
+    }
+    /* an inclusive level's conflicts evict from the level above: a walk that fits a 4 KiB L1 hits
+       there every time unless a hashed, direct-mapped inclusive L2 throws its lines out */
+    {
+        double sum = 0;
+        uint64_t n = 0;
+        CHECK(sim_parse_spec("level=1 size=4K ways=4 lat=4\nlevel=2 size=8K ways=1 lat=12 hash=on incl=nine\nmemory=100\n",
+                             &sp, err, sizeof err), "%s", err);
+        sim_replay_report(&sp, 4096, 0, 0, 0, 3, &sum, &n);
+        CHECK(n == 64 && fabs(sum / n - 4.0) < 1e-9, "non-inclusive: %.3f (all L1 hits)", n ? sum / n : 0);
+        CHECK(sim_parse_spec("level=1 size=4K ways=4 lat=4\nlevel=2 size=8K ways=1 lat=12 hash=on incl=inclusive\nmemory=100\n",
+                             &sp, err, sizeof err), "%s", err);
+        sim_replay_report(&sp, 4096, 0, 0, 0, 3, &sum, &n);
+        CHECK(n == 64 && sum / n > 4.5, "inclusive: %.3f (back-invalidations miss in L1)", n ? sum / n : 0);
+    }
+    /* backing: 2 MiB pages the walk asked for, placed per 4 KiB */
+    {
+        sim_spec a, b;
+        CHECK(sim_parse_spec("level=1 size=32K ways=8\nlevel=2 size=1M ways=16\npage=2M\n", &a, err, sizeof err), "%s", err);
+        CHECK(sim_parse_spec("level=1 size=32K ways=8\nlevel=2 size=1M ways=16\npage=2M\nbacking=4K\n", &b, err, sizeof err), "%s", err);
+        CHECK(sim_phys_line(&a, 64, 64, 0) == sim_phys_line(&a, 0, 64, 0) + 64, "2 MiB pages: 4 KiB neighbours stay neighbours");
+        CHECK(sim_phys_line(&b, 64, 64, 0) != sim_phys_line(&b, 0, 64, 0) + 64 && sim_phys_line(&b, 63, 64, 0) == sim_phys_line(&b, 0, 64, 0) + 63,
+              "backing 4 KiB: placed per 4 KiB (%llu, %llu)", (unsigned long long)sim_phys_line(&b, 0, 64, 0),
+              (unsigned long long)sim_phys_line(&b, 64, 64, 0));
+        CHECK(sim_sample_modulus(&b) == 64, "G with 4 KiB backing: %llu", (unsigned long long)sim_sample_modulus(&b));
+    }
+    CHECK(!sim_parse_spec("level=1 size=1K ways=1 repl=fifo\n", &sp, err, sizeof err), "unknown policy rejected");
+    CHECK(!sim_parse_spec("level=1 size=1K ways=1 incl=mostly\n", &sp, err, sizeof err), "unknown inclusion rejected");
+    CHECK(!sim_parse_spec("level=1 size=1K ways=1 incl=exclusive\n", &sp, err, sizeof err), "an exclusive L1 rejected");
+    CHECK(!sim_parse_spec("level=1 size=1K ways=1\nbacking=16\n", &sp, err, sizeof err), "a backing below a line rejected");
+}
+
 static void test_sim_detect(void) {
     /* non-power-of-two sizes through the full sweep + inference */
     const char *specs[] = {
@@ -351,6 +529,7 @@ int main(void) {
     test_synthetic();
     test_tlb();
     test_simulator();
+    test_sim_policies();
     test_sim_detect();
     test_second_look();
     test_misc();

@@ -22,10 +22,30 @@
    sim_trace_check() replays the same walk through a real LRU tag store and is
    used by the tests to confirm the shortcut.
 
+   REPLACEMENT, INCLUSION, BACKING (issue 14): true LRU is what the shortcut
+   above knows; real caches replace otherwise and keep part of an overfull
+   set of a cyclic walk. Per level repl=plru (tree pseudo-LRU over the ways
+   rounded up to a power of two), nru (one used bit per way, cleared when
+   all are set), random, srrip (2-bit re-reference prediction, insertion at
+   "long", Jaleel et al. 2010), and incl=inclusive (an eviction here
+   invalidates the levels above) or exclusive (a victim cache: filled only
+   by the evictions of the level above, a hit moves the line up). Any of
+   them, or a non-LRU level anywhere, switches to sim_replay: a tag store
+   replayed over the walk (two passes to warm, one timed), on a sample of
+   the sets - exact per set for levels indexed by address bits, since every
+   line of a sampled set, and every line its upper-level set shares it
+   with, has the same address residue modulo the sets' common divisor G;
+   a hashed level gets its set count scaled by the sampled share instead
+   (hashing spreads lines evenly, so a set sees the same load).
+   backing=4096: the physical placement granularity (a VM backing the
+   guest's huge pages with 4 KiB host pages), whatever page the walk asked
+   for: page= is what the probe believes, backing= what the hardware sees.
+
    SPEC FORMAT (text, one item per line, '#' comments):
        level=1 size=49152 ways=12 line=64 [hash=on] [lat=4]
+               [repl=lru|plru|nru|random|srrip] [incl=nine|inclusive|exclusive]
        level=2 size=2097152 ways=16
-       page=4096   coloring=on|off   seed=N   noise=0.02   memory=200
+       page=4096   backing=4096   coloring=on|off   seed=N   noise=0.02   memory=200
    Sizes accept K/M/G suffixes (binary). lat/memory are cycles (defaults
    4, 14, 42, 80... and 200).
 */
@@ -46,16 +66,21 @@
 #define SIM_UNUSED
 #endif
 
+enum { SIM_LRU = 0, SIM_PLRU, SIM_NRU, SIM_RANDOM, SIM_SRRIP };
+enum { SIM_NINE = 0, SIM_INCLUSIVE, SIM_EXCLUSIVE };
+
 typedef struct sim_level {
     double size;
     int ways, line, hash;
     double lat;
+    int repl, incl;
 } sim_level;
 
 typedef struct sim_spec {
     int nlevels;
     sim_level lv[SIM_MAX_LEVELS];
     double page, noise, mem_lat;
+    double backing; /* physical placement granularity; 0: the page */
     int coloring;
     uint64_t seed;
 } sim_spec;
@@ -70,6 +95,7 @@ typedef struct sim_state {
     unsigned char *reach;
     size_t reach_cap;
     long evaluations;
+    struct sim_rstore *replay; /* the replay's tag stores (non-LRU hierarchies) */
 } sim_state;
 
 SIM_UNUSED static uint64_t sim_mix(uint64_t z) {
@@ -127,6 +153,19 @@ SIM_UNUSED static int sim_parse_spec(const char *text, sim_spec *sp, char *err, 
             else if (!strcmp(k, "line")) lv.line = atoi(v);
             else if (!strcmp(k, "hash")) lv.hash = !strcmp(v, "on");
             else if (!strcmp(k, "lat")) lv.lat = atof(v);
+            else if (!strcmp(k, "repl")) {
+                static const char *const names[] = {"lru", "plru", "nru", "random", "srrip"};
+                int q;
+                for (q = 0; q < 5 && strcmp(v, names[q]); q++) {}
+                if (q == 5) goto bad;
+                lv.repl = q;
+            } else if (!strcmp(k, "incl")) {
+                if (!strcmp(v, "nine")) lv.incl = SIM_NINE;
+                else if (!strcmp(v, "inclusive")) lv.incl = SIM_INCLUSIVE;
+                else if (!strcmp(v, "exclusive")) lv.incl = SIM_EXCLUSIVE;
+                else goto bad;
+            }
+            else if (!strcmp(k, "backing")) { if (!sim_parse_size(v, &sp->backing)) goto bad; }
             else if (!strcmp(k, "page")) { if (!sim_parse_size(v, &sp->page)) goto bad; }
             else if (!strcmp(k, "coloring")) sp->coloring = !strcmp(v, "on");
             else if (!strcmp(k, "seed")) sp->seed = strtoull(v, NULL, 10);
@@ -158,6 +197,8 @@ SIM_UNUSED static int sim_parse_spec(const char *text, sim_spec *sp, char *err, 
         if (sp->lv[i].lat <= sp->lv[i - 1].lat) sp->lv[i].lat = sp->lv[i - 1].lat * 3.0;
     if (sp->mem_lat <= 0) sp->mem_lat = sp->lv[sp->nlevels - 1].lat * 2.5 > 200 ? sp->lv[sp->nlevels - 1].lat * 2.5 : 200;
     if (!(sp->page >= 64)) { snprintf(err, errcap, "page must be >= 64"); return 0; }
+    if (sp->backing != 0 && !(sp->backing >= 64)) { snprintf(err, errcap, "backing must be >= 64"); return 0; }
+    if (sp->lv[0].incl == SIM_EXCLUSIVE) { snprintf(err, errcap, "level 1 cannot be exclusive (of what?)"); return 0; }
     if (sp->noise < 0 || sp->noise > 0.5) { snprintf(err, errcap, "noise must be in [0, 0.5]"); return 0; }
     return 1;
 }
@@ -178,7 +219,7 @@ SIM_UNUSED static int sim_load_spec(const char *path, sim_spec *sp, char *err, s
 SIM_UNUSED static uint64_t sim_phys_line(const sim_spec *sp, uint64_t vl, int line, int replica) {
     uint64_t lines_per_page, vpage, frame;
     if (sp->coloring) return vl;
-    lines_per_page = (uint64_t)(sp->page / line);
+    lines_per_page = (uint64_t)((sp->backing > 0 && sp->backing < sp->page ? sp->backing : sp->page) / line);
     if (lines_per_page == 0) lines_per_page = 1;
     vpage = vl / lines_per_page;
     frame = sim_mix((sp->seed + (uint64_t)replica * (uint64_t)1000003) * (uint64_t)0x51ED27 ^ (vpage * (uint64_t)0x9E3779B1)) >> 28;
@@ -191,10 +232,299 @@ SIM_UNUSED static void sim_init(sim_state *st, const sim_spec *sp) {
     st->noise_rng = sp->seed * 7919u + 17u;
     st->last_bytes = -1;
 }
+SIM_UNUSED static void sim_rstore_free(struct sim_rstore *r);
 SIM_UNUSED static void sim_free(sim_state *st) {
     free(st->counts);
     free(st->reach);
+    if (st->replay) { sim_rstore_free(st->replay); free(st->replay); }
     memset(st, 0, sizeof *st);
+}
+
+/* ---- the tag-store replay (non-LRU policies, inclusion) ---- */
+typedef struct sim_rlevel {
+    int ways, pw, hashed;      /* pw: ways rounded up to a power of two (plru) */
+    uint64_t sets, nsim;       /* the level's sets; the sets simulated */
+    uint64_t *tag;             /* virtual line + 1 per way; 0: empty */
+    uint64_t *meta;            /* lru stamp, nru bit, srrip rrpv */
+    uint64_t *plru;            /* tree bits per set */
+    uint32_t *epoch;           /* a set whose epoch is not the replay's is empty (cleared when touched) */
+    uint64_t cap, clock;       /* sets allocated */
+} sim_rlevel;
+/* tag stores kept from one replay to the next (allocation and clearing of
+   a 32 MiB level's store cost more than replaying a small walk) */
+typedef struct sim_rstore {
+    sim_rlevel lv[SIM_MAX_LEVELS];
+    uint32_t epoch;
+} sim_rstore;
+SIM_UNUSED static void sim_rstore_free(sim_rstore *r) {
+    int l;
+    for (l = 0; l < SIM_MAX_LEVELS; l++) {
+        free(r->lv[l].tag); free(r->lv[l].meta); free(r->lv[l].plru); free(r->lv[l].epoch);
+    }
+    memset(r, 0, sizeof *r);
+}
+typedef struct sim_replay_ctx {
+    const sim_spec *sp;
+    sim_rlevel *lv;
+    uint64_t G, m, step, rng;  /* residues mod G sampled: 0, step, 2 step, .. (m of them) */
+    uint32_t epoch;
+    int replica, line;
+} sim_replay_ctx;
+
+SIM_UNUSED static uint64_t sim_r_addr(const sim_replay_ctx *c, int l, uint64_t v) {
+    return l == 0 ? v : sim_phys_line(c->sp, v, c->line, c->replica);
+}
+/* the simulated set of line v at level l */
+SIM_UNUSED static uint64_t sim_r_set(const sim_replay_ctx *c, int l, uint64_t v) {
+    sim_rlevel *L = &c->lv[l];
+    uint64_t a = sim_r_addr(c, l, v), s;
+    if (L->hashed) s = sim_mix(a) % L->nsim;
+    else s = ((a % L->sets) / c->G) * c->m + ((a % L->sets) % c->G) / c->step;
+    if (L->epoch[s] != c->epoch) { /* first touch in this replay: empty */
+        memset(L->tag + s * (uint64_t)L->ways, 0, (size_t)L->ways * sizeof(uint64_t));
+        memset(L->meta + s * (uint64_t)L->ways, 0, (size_t)L->ways * sizeof(uint64_t));
+        L->plru[s] = 0;
+        L->epoch[s] = c->epoch;
+    }
+    return s;
+}
+SIM_UNUSED static int sim_r_find(const sim_rlevel *L, uint64_t set, uint64_t v) {
+    const uint64_t *t = L->tag + set * (uint64_t)L->ways;
+    int w;
+    for (w = 0; w < L->ways; w++) if (t[w] == v + 1) return w;
+    return -1;
+}
+/* a hit or a fill of way w: the policy's bookkeeping */
+SIM_UNUSED static void sim_r_touch(sim_replay_ctx *c, int l, uint64_t set, int w, int fill) {
+    sim_rlevel *L = &c->lv[l];
+    uint64_t *m = L->meta + set * (uint64_t)L->ways;
+    int q;
+    switch (c->sp->lv[l].repl) {
+    case SIM_LRU: m[w] = ++L->clock; break;
+    case SIM_PLRU: { /* every node on the way's path points away from it */
+        uint64_t node = 1, *bits = &L->plru[set];
+        int lo = 0, hi = L->pw;
+        while (hi - lo > 1) {
+            int mid = (lo + hi) / 2, right = w >= mid;
+            if (right) *bits &= ~((uint64_t)1 << node), lo = mid;
+            else *bits |= (uint64_t)1 << node, hi = mid;
+            node = 2 * node + (uint64_t)right;
+        }
+        break;
+    }
+    case SIM_NRU: {
+        const uint64_t *t = L->tag + set * (uint64_t)L->ways;
+        int all = 1;
+        m[w] = 1;
+        for (q = 0; q < L->ways && all; q++) all = !t[q] || m[q];
+        if (all) for (q = 0; q < L->ways; q++) if (q != w) m[q] = 0;
+        break;
+    }
+    case SIM_SRRIP: m[w] = fill ? 2 : 0; break;
+    default: break;
+    }
+}
+SIM_UNUSED static int sim_r_victim(sim_replay_ctx *c, int l, uint64_t set) {
+    sim_rlevel *L = &c->lv[l];
+    const uint64_t *t = L->tag + set * (uint64_t)L->ways;
+    uint64_t *m = L->meta + set * (uint64_t)L->ways;
+    int w, v = 0;
+    for (w = 0; w < L->ways; w++) if (!t[w]) return w;
+    switch (c->sp->lv[l].repl) {
+    case SIM_PLRU: {
+        uint64_t node = 1, bits = L->plru[set];
+        int lo = 0, hi = L->pw;
+        while (hi - lo > 1) {
+            int mid = (lo + hi) / 2, right = (int)((bits >> node) & 1);
+            if (!right && lo >= L->ways) right = 1;      /* no real way on that side */
+            if (right && mid >= L->ways) right = 0;
+            if (right) lo = mid; else hi = mid;
+            node = 2 * node + (uint64_t)right;
+        }
+        return lo;
+    }
+    case SIM_NRU:
+        for (w = 0; w < L->ways; w++) if (!m[w]) return w;
+        return 0;
+    case SIM_RANDOM:
+        c->rng = sim_mix(c->rng);
+        return (int)(c->rng % (uint64_t)L->ways);
+    case SIM_SRRIP:
+        for (;;) {
+            for (w = 0; w < L->ways; w++) if (m[w] >= 3) return w;
+            for (w = 0; w < L->ways; w++) m[w]++;
+        }
+    default: /* LRU */
+        for (w = 1; w < L->ways; w++) if (m[w] < m[v]) v = w;
+        return v;
+    }
+}
+SIM_UNUSED static void sim_r_drop(sim_replay_ctx *c, int l, uint64_t v) {
+    sim_rlevel *L = &c->lv[l];
+    uint64_t set = sim_r_set(c, l, v);
+    int w = sim_r_find(L, set, v);
+    if (w >= 0) L->tag[set * (uint64_t)L->ways + (uint64_t)w] = 0;
+}
+/* put line v into level l; what it evicts goes where the hierarchy says */
+SIM_UNUSED static void sim_r_fill(sim_replay_ctx *c, int l, uint64_t v) {
+    sim_rlevel *L = &c->lv[l];
+    uint64_t set = sim_r_set(c, l, v), old;
+    int w = sim_r_find(L, set, v), q;
+    if (w >= 0) { sim_r_touch(c, l, set, w, 0); return; }
+    w = sim_r_victim(c, l, set);
+    old = L->tag[set * (uint64_t)L->ways + (uint64_t)w];
+    L->tag[set * (uint64_t)L->ways + (uint64_t)w] = v + 1;
+    sim_r_touch(c, l, set, w, 1);
+    if (!old) return;
+    if (c->sp->lv[l].incl == SIM_INCLUSIVE)
+        for (q = 0; q < l; q++) sim_r_drop(c, q, old - 1);
+    if (l + 1 < c->sp->nlevels && c->sp->lv[l + 1].incl == SIM_EXCLUSIVE) sim_r_fill(c, l + 1, old - 1);
+}
+/* one access: its latency */
+SIM_UNUSED static double sim_r_access(sim_replay_ctx *c, uint64_t v) {
+    const sim_spec *sp = c->sp;
+    int l, h = sp->nlevels;
+    double lat = sp->mem_lat;
+    for (l = 0; l < sp->nlevels; l++) {
+        uint64_t set = sim_r_set(c, l, v);
+        int w = sim_r_find(&c->lv[l], set, v);
+        if (w >= 0) {
+            h = l;
+            lat = sp->lv[l].lat;
+            if (sp->lv[l].incl == SIM_EXCLUSIVE) c->lv[l].tag[set * (uint64_t)c->lv[l].ways + (uint64_t)w] = 0; /* moves up */
+            else sim_r_touch(c, l, set, w, 0);
+            break;
+        }
+    }
+    for (l = h - 1; l >= 0; l--) /* the data comes back up: filled where it missed, deepest first */
+        if (sp->lv[l].incl != SIM_EXCLUSIVE) sim_r_fill(c, l, v);
+    return lat;
+}
+typedef struct sim_order_key { uint64_t key, v; } sim_order_key;
+SIM_UNUSED static int sim_order_cmp(const void *a, const void *b) {
+    uint64_t x = ((const sim_order_key *)a)->key, y = ((const sim_order_key *)b)->key;
+    return x < y ? -1 : x > y;
+}
+/* The largest G dividing the lines per placement unit and the set count
+   of every level indexed by address bits: sets of those levels hold lines
+   of one residue modulo G (virtual and physical alike). */
+SIM_UNUSED static uint64_t sim_sample_modulus(const sim_spec *sp) {
+    uint64_t g = 0;
+    int l, line = sp->lv[0].line;
+    if (!sp->coloring) {
+        double unit = sp->backing > 0 && sp->backing < sp->page ? sp->backing : sp->page;
+        g = (uint64_t)(unit / line);
+    }
+    for (l = 0; l < sp->nlevels; l++) {
+        uint64_t sets = (uint64_t)(sp->lv[l].size / ((double)sp->lv[l].ways * sp->lv[l].line) + 0.5), a, b;
+        if (sp->lv[l].hash) continue;
+        if (g == 0) { g = sets; continue; }
+        for (a = g, b = sets; b; ) { uint64_t t = a % b; a = b; b = t; }
+        g = a;
+    }
+    return g ? g : 1;
+}
+/* Replay the walk over `bytes` (in the order of the keys sim_mix(order ^ v))
+   through tag stores: two passes to warm, the third timed, on the lines whose
+   residue modulo G = sim_sample_modulus() is a multiple of G/m (m must
+   divide G; m = G: every line). *sum: the latency of the timed pass over
+   the lines whose residue is a multiple of G/report (report divides m: a
+   part of the replayed lines, for the tests), *count: how many. 0 on
+   allocation failure. */
+SIM_UNUSED static int sim_replay_store(sim_rstore *store, const sim_spec *sp, double bytes, int replica, uint64_t m,
+                                       uint64_t report, uint64_t order, double *sum, uint64_t *count) {
+    sim_replay_ctx c;
+    uint64_t nl, i, n = 0, rstep, counted = 0;
+    sim_order_key *ord;
+    int l, pass, ok = 1;
+    memset(&c, 0, sizeof c);
+    c.lv = store->lv;
+    if (++store->epoch == 0) { /* wrapped: every epoch stamp is stale or ambiguous */
+        for (l = 0; l < SIM_MAX_LEVELS; l++) if (store->lv[l].epoch) memset(store->lv[l].epoch, 0, store->lv[l].cap * sizeof(uint32_t));
+        store->epoch = 1;
+    }
+    c.epoch = store->epoch;
+    c.sp = sp;
+    c.line = sp->lv[0].line;
+    c.replica = replica;
+    c.G = sim_sample_modulus(sp);
+    if (m < 1 || m > c.G || c.G % m) m = c.G;
+    c.m = m;
+    c.step = c.G / m;
+    if (report < 1 || report > m || m % report) report = m;
+    rstep = c.G / report;
+    c.rng = sp->seed * 31u + (uint64_t)replica;
+    nl = (uint64_t)(bytes / c.line);
+    if (nl < 1) nl = 1;
+    for (l = 0; l < sp->nlevels; l++) {
+        sim_rlevel *L = &c.lv[l];
+        L->ways = sp->lv[l].ways;
+        for (L->pw = 1; L->pw < L->ways; L->pw *= 2) {}
+        L->sets = (uint64_t)(sp->lv[l].size / ((double)L->ways * sp->lv[l].line) + 0.5);
+        if (L->sets < 1) L->sets = 1;
+        L->hashed = sp->lv[l].hash;
+        L->nsim = L->hashed ? (uint64_t)((double)L->sets * (double)m / (double)c.G + 0.5) : (L->sets / c.G) * m;
+        if (L->nsim < 1) L->nsim = 1;
+        if (L->pw > 64) { ok = 0; break; }
+        if (L->cap < L->nsim || !L->tag) { /* grown to the largest sample asked for, kept */
+            free(L->tag); free(L->meta); free(L->plru); free(L->epoch);
+            L->tag = (uint64_t *)malloc(L->nsim * (uint64_t)L->ways * sizeof(uint64_t));
+            L->meta = (uint64_t *)malloc(L->nsim * (uint64_t)L->ways * sizeof(uint64_t));
+            L->plru = (uint64_t *)malloc(L->nsim * sizeof(uint64_t));
+            L->epoch = (uint32_t *)calloc(L->nsim, sizeof(uint32_t));
+            L->cap = L->tag && L->meta && L->plru && L->epoch ? L->nsim : 0;
+            if (!L->cap) { ok = 0; break; }
+        }
+        L->clock = 0;
+    }
+    ord = ok ? (sim_order_key *)malloc((nl / c.step + 1) * sizeof *ord) : NULL;
+    if (ord) {
+        for (i = 0; i < nl; i++)
+            if ((i % c.G) % c.step == 0) { ord[n].v = i; ord[n].key = sim_mix(order ^ (i * 0x9E3779B97F4A7C15ull)); n++; }
+        qsort(ord, (size_t)n, sizeof *ord, sim_order_cmp);
+        *sum = 0;
+        for (pass = 0; pass < 3; pass++)
+            for (i = 0; i < n; i++) {
+                double lat = sim_r_access(&c, ord[i].v);
+                if (pass == 2 && (ord[i].v % c.G) % rstep == 0) *sum += lat, counted++;
+            }
+        *count = counted;
+    } else {
+        ok = 0;
+    }
+    free(ord);
+    return ok;
+}
+SIM_UNUSED static int sim_replay_report(const sim_spec *sp, double bytes, int replica, uint64_t m, uint64_t report,
+                                        uint64_t order, double *sum, uint64_t *count) {
+    sim_rstore store;
+    int ok;
+    memset(&store, 0, sizeof store);
+    ok = sim_replay_store(&store, sp, bytes, replica, m, report, order, sum, count);
+    sim_rstore_free(&store);
+    return ok;
+}
+/* the same on the lines of residues 0, G/m, 2G/m, ... (see above) */
+SIM_UNUSED static int sim_replay_sampled(const sim_spec *sp, double bytes, int replica, uint64_t m, uint64_t order,
+                                         double *sum, uint64_t *count) {
+    return sim_replay_report(sp, bytes, replica, m, m, order, sum, count);
+}
+/* does this hierarchy need the replay (anything but non-inclusive LRU)? */
+SIM_UNUSED static int sim_needs_replay(const sim_spec *sp) {
+    int l;
+    for (l = 0; l < sp->nlevels; l++)
+        if (sp->lv[l].repl != SIM_LRU || sp->lv[l].incl != SIM_NINE) return 1;
+    return 0;
+}
+/* the replay's sample: about 2^14 lines, whole residues */
+#define SIM_REPLAY_LINES 16384.0
+SIM_UNUSED static double sim_replay(sim_rstore *store, const sim_spec *sp, double bytes, int replica) {
+    uint64_t G = sim_sample_modulus(sp), m = G, n;
+    double lines = bytes / sp->lv[0].line, sum;
+    while (m > 1 && (double)m / (double)G * lines > SIM_REPLAY_LINES && m % 2 == 0) m /= 2;
+    if (!sim_replay_store(store, sp, bytes, replica, m, m, sp->seed * 0x2545F4914F6CDD1Dull + (uint64_t)replica, &sum, &n) || !n)
+        return -1;
+    return sum / (double)n;
 }
 
 /* Exact steady-state cycles per access of the cyclic walk over `bytes`. */
@@ -203,6 +533,11 @@ SIM_UNUSED static double sim_exact(sim_state *st, double bytes, int replica) {
     int line = sp->lv[0].line, l;
     uint64_t nl = (uint64_t)(bytes / line), i, remaining;
     double total = 0;
+    if (sim_needs_replay(sp)) {
+        st->evaluations++;
+        if (!st->replay && !(st->replay = (sim_rstore *)calloc(1, sizeof *st->replay))) return -1;
+        return sim_replay(st->replay, sp, bytes, replica);
+    }
     if (nl < 1) nl = 1;
     if (st->reach_cap < nl) {
         free(st->reach);
