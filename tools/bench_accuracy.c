@@ -1,7 +1,13 @@
 /* make bench-accuracy: every SPEC in a directory through the cache probe's
    sweep + inference on the simulator, with 2% noise, in three settings:
    4 KiB pages without colouring, with page colouring, and with a hashed last
-   level. Prints true vs detected per level and the overall rate; writes JSON. */
+   level. Prints true vs detected per level and the overall rate; writes JSON.
+       bench_accuracy [DIR [OUT.json [SEED [POLICIES [VARIANTS]]]]]
+   POLICIES (a comma list of lru,plru,nru,random,srrip) replaces the three
+   settings by one per policy (every level replaced so) and VARIANT (a comma
+   list, default 4k): 4k (4 KiB pages), backing (2 MiB pages the probe
+   believes, placed per 4 KiB: a VM), exclusive (the last level a victim
+   cache of the one above), hashed (the last level hashed) - issue 14. */
 #define _GNU_SOURCE 1
 #define SERVET_IMPLEMENTATION
 #include "../servet.h"
@@ -22,16 +28,53 @@ static void human(double b, char *o, size_t n) {
 int main(int argc, char **argv) {
     const char *dirname = argc > 1 ? argv[1] : "bench_data/hierarchies";
     const char *out = argc > 2 ? argv[2] : NULL;
-    const char *cfgname[3] = {"4K pages, no colouring", "page colouring", "hashed last level"};
+    typedef struct setting { char name[64]; int repl, coloring, hash_last, excl_last; double page, backing; } setting;
+    setting cfg[32];
+    int ncfg = 0;
+    char cfgname[32][64];
     double noise = 0.02;
     uint64_t seed_base = argc > 3 ? strtoull(argv[3], NULL, 10) : 1000u;
     DIR *dir = opendir(dirname);
     struct dirent *e;
     char *names[256];
-    int nn = 0, i, c, right[3] = {0}, total[3] = {0}, extra[3] = {0};
+    int nn = 0, i, c, right[32] = {0}, total[32] = {0}, extra[32] = {0};
     FILE *jf = out ? fopen(out, "w") : NULL;
     double t0 = servet__now();
     if (!dir) { fprintf(stderr, "bench_accuracy: cannot open %s\n", dirname); return 1; }
+    memset(cfg, 0, sizeof cfg);
+    if (argc > 4) {
+        static const char *const pol[] = {"lru", "plru", "nru", "random", "srrip"};
+        const char *variants = argc > 5 ? argv[5] : "4k";
+        int q;
+        for (q = 0; q < 5; q++) {
+            const char *v, *w;
+            int asked = 0;
+            for (w = argv[4]; *w && !asked; w += strcspn(w, ",") + (w[strcspn(w, ",")] == ','))
+                asked = strcspn(w, ",") == strlen(pol[q]) && !strncmp(w, pol[q], strlen(pol[q]));
+            if (!asked) continue;
+            for (v = variants; *v && ncfg < 32; v += strcspn(v, ",") + (v[strcspn(v, ",")] == ',')) {
+                setting *t = &cfg[ncfg];
+                size_t n = strcspn(v, ",");
+                t->repl = q;
+                t->page = 4096;
+                if (n == 2 && !strncmp(v, "4k", 2)) snprintf(t->name, sizeof t->name, "%s, 4K pages", pol[q]);
+                else if (n == 7 && !strncmp(v, "backing", 7)) { t->page = 2097152; t->backing = 4096; snprintf(t->name, sizeof t->name, "%s, 2M pages on 4K", pol[q]); }
+                else if (n == 9 && !strncmp(v, "exclusive", 9)) { t->excl_last = 1; snprintf(t->name, sizeof t->name, "%s, exclusive last", pol[q]); }
+                else if (n == 6 && !strncmp(v, "hashed", 6)) { t->hash_last = 1; snprintf(t->name, sizeof t->name, "%s, hashed last", pol[q]); }
+                else { fprintf(stderr, "bench_accuracy: unknown variant %.*s\n", (int)n, v); return 2; }
+                ncfg++;
+            }
+        }
+        if (!ncfg) { fprintf(stderr, "bench_accuracy: no policy in %s\n", argv[4]); return 2; }
+    } else {
+        snprintf(cfg[0].name, sizeof cfg[0].name, "4K pages, no colouring");
+        snprintf(cfg[1].name, sizeof cfg[1].name, "page colouring");
+        snprintf(cfg[2].name, sizeof cfg[2].name, "hashed last level");
+        cfg[1].coloring = cfg[2].hash_last = 1;
+        cfg[0].page = cfg[1].page = cfg[2].page = 0; /* the spec's */
+        ncfg = 3;
+    }
+    for (c = 0; c < ncfg; c++) memcpy(cfgname[c], cfg[c].name, sizeof cfgname[c]);
     while ((e = readdir(dir)) && nn < 256) {
         size_t l = strlen(e->d_name);
         if (l > 5 && !strcmp(e->d_name + l - 5, ".spec")) names[nn++] = strdup(e->d_name);
@@ -45,7 +88,7 @@ int main(int argc, char **argv) {
         sim_spec base;
         snprintf(path, sizeof path, "%s/%s", dirname, names[i]);
         if (!sim_load_spec(path, &base, err, sizeof err)) { fprintf(stderr, "%s: %s\n", path, err); return 1; }
-        for (c = 0; c < 3; c++) {
+        for (c = 0; c < ncfg; c++) {
             sim_spec sp = base;
             servet_curve *cv = (servet_curve *)calloc(1, sizeof *cv);
             servet_cache_level lv[SIM_MAX_LEVELS];
@@ -53,8 +96,12 @@ int main(int argc, char **argv) {
             int k, j, ok = 0;
             sp.noise = noise;
             sp.seed = seed_base + (uint64_t)i * 7u + (uint64_t)c;
-            sp.coloring = c == 1;
-            if (c == 2) sp.lv[sp.nlevels - 1].hash = 1;
+            sp.coloring = cfg[c].coloring;
+            if (cfg[c].hash_last) sp.lv[sp.nlevels - 1].hash = 1;
+            if (cfg[c].excl_last && sp.nlevels > 1) sp.lv[sp.nlevels - 1].incl = SIM_EXCLUSIVE;
+            if (cfg[c].page > 0) sp.page = cfg[c].page;
+            sp.backing = cfg[c].backing;
+            if (argc > 4) for (j = 0; j < sp.nlevels; j++) sp.lv[j].repl = cfg[c].repl;
             k = sim_detect(&sp, cv, lv, SIM_MAX_LEVELS);
             for (j = 0; j < sp.nlevels; j++) {
                 human(sp.lv[j].size, h, sizeof h);
@@ -78,17 +125,21 @@ int main(int argc, char **argv) {
         }
     }
     printf("\n");
-    for (c = 0; c < 3; c++)
-        printf("%-24s %d/%d levels right (%.1f%%), %d extra levels\n", cfgname[c], right[c], total[c],
-               100.0 * right[c] / total[c], extra[c]);
-    printf("overall: %d/%d = %.1f%%  (Servet 2010: 140/147 = 95%%)   %.0f s\n", right[0] + right[1] + right[2],
-           total[0] + total[1] + total[2], 100.0 * (right[0] + right[1] + right[2]) / (total[0] + total[1] + total[2]),
-           servet__now() - t0);
-    if (jf) {
-        fprintf(jf, "],\"summary\":{");
-        for (c = 0; c < 3; c++) fprintf(jf, "\"%s\":{\"right\":%d,\"total\":%d,\"extra\":%d},", cfgname[c], right[c], total[c], extra[c]);
-        fprintf(jf, "\"overall_rate\":%.4f}}\n", (double)(right[0] + right[1] + right[2]) / (total[0] + total[1] + total[2]));
-        fclose(jf);
+    {
+        int R = 0, T = 0;
+        for (c = 0; c < ncfg; c++) {
+            printf("%-24s %d/%d levels right (%.1f%%), %d extra levels\n", cfgname[c], right[c], total[c],
+                   100.0 * right[c] / total[c], extra[c]);
+            R += right[c];
+            T += total[c];
+        }
+        printf("overall: %d/%d = %.1f%%  (Servet 2010: 140/147 = 95%%)   %.0f s\n", R, T, 100.0 * R / T, servet__now() - t0);
+        if (jf) {
+            fprintf(jf, "],\"summary\":{");
+            for (c = 0; c < ncfg; c++) fprintf(jf, "\"%s\":{\"right\":%d,\"total\":%d,\"extra\":%d},", cfgname[c], right[c], total[c], extra[c]);
+            fprintf(jf, "\"overall_rate\":%.4f}}\n", (double)R / T);
+            fclose(jf);
+        }
     }
     for (i = 0; i < nn; i++) free(names[i]);
     return 0;
