@@ -121,6 +121,39 @@ static servet_profile *two_core_profile(int measured) {
     }
     return p;
 }
+/* usable capacity off the curve (issue 14): where the latency has gone 5% of
+   the way to the next level's, interpolated over log size; one noisy point
+   does not end a plateau; capped at the size; no curve, no figure */
+static void test_usable_capacity(void) {
+    servet_profile *p = two_core_profile(1);
+    servet_cache_info c;
+    /* (bytes, ns): L1 1.0 to 48 KiB, L2 3.4 with a spike at 600 KiB, crossing 3.83 ns between
+       832 and 896 KiB (3.7 -> 3.96: halfway), L3 12 ns to the end of the curve */
+    static const double pts[][2] = {{16384, 1.0},   {32768, 1.0},   {49152, 1.0},   {65536, 3.4},   {131072, 3.4},
+                                    {262144, 3.4},  {524288, 3.4},  {614400, 4.5},  {655360, 3.45}, {786432, 3.5},
+                                    {851968, 3.7},  {917504, 3.96}, {1048576, 5.0}, {2097152, 12.0}, {4194304, 12.0},
+                                    {8388608, 12.0}, {16777216, 12.0}};
+    int i, n = (int)(sizeof pts / sizeof pts[0]);
+    CHECK(servet_cache_get(p, 2, &c) == SERVET_OK && c.usable_bytes == 0, "no curve: no usable figure (%llu)",
+          (unsigned long long)c.usable_bytes);
+    p->curve = (servet_curve *)calloc(1, sizeof *p->curve);
+    p->curve->n = n;
+    p->curve->page_bytes = 4096;
+    for (i = 0; i < n; i++) { p->curve->bytes[i] = pts[i][0]; p->curve->ns[i] = pts[i][1]; }
+    servet_cache_get(p, 2, &c);
+    CHECK(fabs((double)c.usable_bytes - sqrt(851968.0 * 917504.0)) < 2.0, "L2 usable %llu, expected %.0f (halfway in log size)",
+          (unsigned long long)c.usable_bytes, sqrt(851968.0 * 917504.0));
+    servet_cache_get(p, 1, &c);
+    CHECK(c.usable_bytes == 49152, "L1 usable %llu: the last point of its plateau", (unsigned long long)c.usable_bytes);
+    servet_cache_get(p, 3, &c);
+    CHECK(c.usable_bytes == 33554432, "L3: the curve ends on its plateau, no miss seen: the size (%llu)",
+          (unsigned long long)c.usable_bytes);
+    p->curve->ns[11] = 3.6; /* L2's crossing now past its size: capped at 1 MiB */
+    p->curve->ns[12] = 3.8;
+    servet_cache_get(p, 2, &c);
+    CHECK(c.usable_bytes == 1048576, "L2 usable capped at its size (%llu)", (unsigned long long)c.usable_bytes);
+    drop(p);
+}
 static void array2(servet_tile_array *A, const char *name, int l0, int l1) {
     memset(A, 0, sizeof *A);
     A->name = name;
@@ -461,6 +494,7 @@ int main(void) {
     test_spread_counts_past_255();
     test_compact_order();
     test_placement_bad_input();
+    test_usable_capacity();
     test_tile_working_sets();
     test_tile_sets();
     test_tile_set_convolution();

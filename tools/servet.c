@@ -309,6 +309,11 @@ static void show(const servet_profile *p, const servet_desc *d) {
             human_bytes((double)c.range_bytes[1], hi, sizeof hi);
             printf("%-6s the data fit any size in [%s, %s] as well\n", "", lo, hi);
         }
+        if (c.usable_bytes) {
+            char u[32];
+            human_bytes((double)c.usable_bytes, u, sizeof u);
+            printf("%-6s usable %s: the largest walk it served with <= 5%% of accesses missing\n", "", u);
+        }
     }
     if (m.probes & SERVET_PROBE_CACHE) {
         printf("%-6s %-10s %.2f ns\n", "memory", "", m.memory_latency_ns);
