@@ -264,6 +264,8 @@
           servet_mpi_reorder, servet_mpi_dist_graph_create_adjacent and
           `servet map`; servet_tlb_curve_get, servet_memory_scaling_*,
           servet_mbsp_hrel_* (what `servet plot` draws).
+          New: servet_cache_info.usable_bytes (JSON usable_bytes): the
+          walk a level served with <= 5% missing, off the measured curve.
           New: message aggregation (>>aggr): servet_choose_aggregation and
           `servet aggr`. For it the comm probe's aggregation test is now an
           exchange of freshly written data (each way at once), and the probe
