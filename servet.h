@@ -7024,11 +7024,15 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       page is physically indexed, and malloc'd arrays land on random 4 KiB
       pages: its usable capacity is the working set whose expected miss rate
       in Servet's binomial model (Fig. 3, LRU) is 5%, not the full size (a
-      16-way 1 MiB L2: 0.79 MiB) - or, when it is smaller, the walk the
-      measured curve shows served with 5% missing (servet_cache_info's
-      usable_bytes): the size was fitted under an assumed replacement
-      policy and comes out up to 30% high under others (issue 14: the Zen 5
-      VM's L2 read 1.15-1.3 MiB in 4 runs of 10), the curve does not.
+      16-way 1 MiB L2: 0.79 MiB). Not (yet) the curve's own figure,
+      servet_cache_info.usable_bytes, though the size it starts from reads
+      up to 30% high under non-LRU policies (issue 14: the Zen 5 VM's L2
+      read 1.15-1.3 MiB in 4 runs of 10): the probe walks huge pages where
+      it can while arrays get 4 KiB ones, and the decisions are sensitive
+      to a level's capacity where it is least certain - the 4096 x 4096
+      transpose gets 12 with an L3 of 32 MiB or more and 8 (0.84 of the
+      best, measured) below, and this VM's L3 reads 4.7-38 MiB from one
+      probe to the next (the host's neighbours).
    4. Sets (Lam, Rothberg & Wolf's self-interference): a level whose way fits
       in a page is indexed by virtual address, so rows ld*elem bytes apart
       fall into sets the arithmetic says; the lines of every kept array are
@@ -7652,7 +7656,6 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         for (a = 0; a < d->narrays; a++) nstream += d->arrays[a].streamed != 0;
         if (nstream > C->ways / 2) nstream = C->ways / 2;
         C->usable = C->deterministic ? size : servet__tile_usable_random(size, C->ways);
-        if (ci.usable_bytes > 0 && (double)ci.usable_bytes < C->usable) C->usable = (double)ci.usable_bytes; /* the curve's */
         C->usable *= (double)(C->ways - nstream) / (double)C->ways;
         C->usable /= (double)(threads < sharers ? threads : sharers);
         {
