@@ -58,7 +58,7 @@
                        servet_result_string
    The machine         servet_machine_get; servet_pu_count, servet_pu_get
    Caches (measured    servet_cache_count, servet_cache_get (size, latency, method,
-     and reported)       uncertainty, OS figures); servet_cache_reported_group_count/_get,
+     and reported)       uncertainty, usable capacity, OS figures); servet_cache_reported_group_count/_get,
                        servet_cache_shared_group_count/_get (which PUs share a level);
                        servet_cache_pair_count/_get (the measured pairs, Fig. 5);
                        servet_cache_curve_get, servet_tlb_curve_get; servet_tlb_count,

@@ -19,8 +19,8 @@
    X-1 >= K). A non-inclusive level sees only the lines that missed above it,
    still in cyclic order. So the per-line outcome is computed level by level
    from set occupancy counts: O(lines x levels) per size, no passes.
-   sim_trace_check() replays the same walk through a real LRU tag store and is
-   used by the tests to confirm the shortcut.
+   sim_replay_report() (below) replays the same walk through real tag stores and
+   is used by the tests to confirm the shortcut.
 
    REPLACEMENT, INCLUSION, BACKING (issue 14): true LRU is what the shortcut
    above knows; real caches replace otherwise and keep part of an overfull
@@ -504,11 +504,6 @@ SIM_UNUSED static int sim_replay_report(const sim_spec *sp, double bytes, int re
     sim_rstore_free(&store);
     return ok;
 }
-/* the same on the lines of residues 0, G/m, 2G/m, ... (see above) */
-SIM_UNUSED static int sim_replay_sampled(const sim_spec *sp, double bytes, int replica, uint64_t m, uint64_t order,
-                                         double *sum, uint64_t *count) {
-    return sim_replay_report(sp, bytes, replica, m, m, order, sum, count);
-}
 /* does this hierarchy need the replay (anything but non-inclusive LRU)? */
 SIM_UNUSED static int sim_needs_replay(const sim_spec *sp) {
     int l;
@@ -621,51 +616,6 @@ SIM_UNUSED static int sim_detect(const sim_spec *sp, servet_curve *curve, servet
     sim_free(&st);
     if (servet_infer_caches(curve->bytes, curve->ns, curve->n, sp->page, levels, max, &k, NULL) != SERVET_OK) return -1;
     return k;
-}
-
-/* Real LRU tag store replay of the cyclic walk (for tests, small sizes):
-   returns the average latency of the third pass. */
-SIM_UNUSED static double sim_trace_check(const sim_spec *sp, double bytes, uint64_t order_seed) {
-    int line = sp->lv[0].line, l, pass;
-    uint64_t nl = (uint64_t)(bytes / line), i, j, *order, *tags[SIM_MAX_LEVELS], *stamp[SIM_MAX_LEVELS], clock = 0;
-    uint64_t sets[SIM_MAX_LEVELS], rng = order_seed;
-    double total = 0;
-    order = (uint64_t *)malloc(nl * sizeof *order);
-    for (i = 0; i < nl; i++) order[i] = i;
-    for (i = nl - 1; i > 0; i--) { /* random order, as the probe */
-        rng = sim_mix(rng);
-        j = rng % (i + 1);
-        { uint64_t t = order[i]; order[i] = order[j]; order[j] = t; }
-    }
-    for (l = 0; l < sp->nlevels; l++) {
-        sets[l] = (uint64_t)(sp->lv[l].size / ((double)sp->lv[l].ways * sp->lv[l].line) + 0.5);
-        tags[l] = (uint64_t *)calloc(sets[l] * (uint64_t)sp->lv[l].ways, sizeof(uint64_t));
-        stamp[l] = (uint64_t *)calloc(sets[l] * (uint64_t)sp->lv[l].ways, sizeof(uint64_t));
-    }
-    for (pass = 0; pass < 3; pass++) {
-        for (i = 0; i < nl; i++) {
-            uint64_t v = order[i], a = 0;
-            double lat = sp->mem_lat;
-            for (l = 0; l < sp->nlevels; l++) {
-                uint64_t s, *t, *st, w, victim = 0;
-                int ways = sp->lv[l].ways, hit = 0;
-                a = l == 0 ? v : sim_phys_line(sp, v, line, 0);
-                s = (sp->lv[l].hash ? sim_mix(a) : a) % sets[l];
-                t = tags[l] + s * (uint64_t)ways;
-                st = stamp[l] + s * (uint64_t)ways;
-                for (w = 0; w < (uint64_t)ways; w++)
-                    if (st[w] && t[w] == a + 1) { hit = 1; st[w] = ++clock; break; }
-                if (hit) { lat = sp->lv[l].lat; break; }
-                for (w = 1; w < (uint64_t)ways; w++) if (st[w] < st[victim]) victim = w;
-                t[victim] = a + 1; /* fill on miss (non-inclusive) */
-                st[victim] = ++clock;
-            }
-            if (pass == 2) total += lat;
-        }
-    }
-    for (l = 0; l < sp->nlevels; l++) { free(tags[l]); free(stamp[l]); }
-    free(order);
-    return total / (double)nl;
 }
 
 #endif
