@@ -85,11 +85,11 @@ bin/bench_tile: tools/bench_tile.c examples/tile_transpose.c examples/tile_stenc
 # issue 11: servet's tile vs an exhaustive sweep on the real kernels (~10 min)
 BENCH_TILE_ROUNDS ?= 5
 bench-tile: bin/bench_tile bin/servet
-	./bin/servet probe --only cache,shared
+	./bin/servet probe --only cache,shared,memory
 	./bin/bench_tile bench_data/tile.json $(BENCH_TILE_ROUNDS)
 # issue 18: the same sweeps, and servet_tune seeded by the tile model beside them (~15 min)
 bench-tune: bin/bench_tile bin/servet
-	./bin/servet probe --only cache,shared
+	./bin/servet probe --only cache,shared,memory
 	./bin/bench_tile bench_data/tile.json $(BENCH_TILE_ROUNDS) "" bench_data/tune.json
 examples/halo: examples/halo.c servet.h
 	$(MPICC) -std=c99 $(WARN) -O2 $(HWLOC_CFLAGS) -pthread -o $@ examples/halo.c $(LDLIBS)

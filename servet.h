@@ -7063,6 +7063,21 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       their whole step (page walks: half). Each run of the innermost loop
       that misses L1 restarts a stream (the L2 latency, overlapped as any
       miss), each tile costs 20 ns and each run 1 ns.
+      Out of the last level, when the memory probe ran: a line is the
+      prefetchers' once its stream runs, at the measured copy bandwidth
+      (line / bandwidth), and only a run's first line waits the memory's
+      latency (overlapped, a tenth). A run is a row of a footprint cut at
+      each 4 KiB page (the prefetchers stop there); the rows of a tile
+      continue as it steps along them (a tile loop: when one iteration
+      has at most 16 rows, what a core's prefetchers follow), the rows of a
+      strip do not (a transpose's B: each tile column visits all N rows of
+      B afresh). Measured here (4096 x 4096 transpose, best of 7): 8 x 8
+      40 ms, 12 x 12 32, 16 x 8 28, 24 x 8 23 - a B row's visit costs about
+      12 ns whatever the lines it brings, which is what this rule prices;
+      before it every memory line cost the latency over 10, and the halves
+      of lines a 12-wide tile splits (4096 rows at one page offset, which an
+      L3 read at 7 MiB cannot keep) made 8 the choice (0.84 of the best);
+      now 12 with any L3 from 1.5 to 38 MiB (bench_data/tile_tune_*.txt).
       The tile minimises it: square candidates first (multiples of
       `multiple`, each up to 64 multiples, then 8 per octave, plus the full
       extent and the set caps), then unless `square` one loop at a time, a
@@ -7086,15 +7101,18 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       tile that fits, the whole tile). Without a tile: the smallest level
       whose traffic is within 5% of the arrays' size, the one holding the
       reuse.
-   Limits: the costs are estimates from latencies, not bandwidths (memory
-   misses at a tenth of the latency: 2-3x the measured time of a streaming
-   kernel, the same for every tile); the work is a cycle per iteration, too
+   Limits: the costs are estimates from latencies and one bandwidth (the
+   cache levels' lines at a tenth of their latency step; without the
+   memory probe, memory's too: 2-3x the measured time of a streaming
+   kernel); the work is a cycle per iteration, too
    much for a vectorised loop (an unpacked 1024^3 matmul: untiled predicted
    within 3%, measured 0.8 of a 256 tile); write-only arrays are not told
-   from read ones; hardware stride prefetchers are not modelled; no
+   from read ones; prefetchers only as the runs above (no stride
+   prefetching across pages); no
    hardware threads competing except as `threads`; arrays on 4 KiB pages. */
 #define SERVET__TILE_MARGIN 0.03
 #define SERVET__TILE_MLP 10.0 /* misses a core keeps in flight on the streams of a tiled loop */
+#define SERVET__TILE_STREAMS 16.0 /* streams a core's prefetchers follow at once */
 typedef struct servet__tcache {
     int level, ways, line, sets, deterministic, sharers;
     int tlb;                 /* a TLB: capacity in pages, footprints in 4 KiB pages */
@@ -7109,6 +7127,7 @@ typedef struct servet__tmodel {
     int only;                          /* >= 0: cost of this cache index alone */
     int ncache;                        /* c[0..ncache) caches, then the TLBs */
     double restart_ns;                 /* a stream's restart: the latency of the level above L1 */
+    double mem_line_ns;                /* a prefetched line from memory: line / measured bandwidth (0: unknown) */
 } servet__tmodel;
 
 /* what one iteration of nest level k covers along each loop (inside = 1) or
@@ -7149,6 +7168,18 @@ static double servet__tile_lines(const servet__tmodel *M, int a, const double *c
     if (rows_out) *rows_out = rows;
     if (lpr_out) *lpr_out = lpr;
     return rows * lpr;
+}
+/* Runs of array a over a cover: the pieces of its footprint a hardware
+   prefetcher sees as separate streams (a row, or a contiguous block, cut at
+   every 4 KiB page: the prefetchers stop at page boundaries) */
+static double servet__tile_runs(const servet__tmodel *M, int a, const double *cover) {
+    const servet_tile_array *A = &M->d->arrays[a];
+    double rows, lpr, lines = servet__tile_lines(M, a, cover, &rows, &lpr), per_page = 4096.0 / (double)M->line, b;
+    int last = A->nloops - 1;
+    b = (cover[A->loops[last]] + 2.0 * A->halo) * (double)M->elem;
+    if (A->packed || (last > 0 && b >= (double)M->dim[a][last] * M->elem && M->stride[a][last - 1] <= b + M->line))
+        return ceil(lines / per_page); /* contiguous rows: one stream, a restart per page */
+    return rows * ceil(lpr / per_page);
 }
 /* 4 KiB pages of array a over a cover (what a TLB must map) */
 static double servet__tile_pages(const servet__tmodel *M, int a, const double *cover) {
@@ -7298,8 +7329,9 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
 /* lines loaded out of cache C over the whole nest (step 2 of the model);
    *window (may be NULL): the largest footprint of one iteration that C keeps */
 static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, double *window,
-                                   double *conflict, double *per_array, double *conflict_per_array) {
+                                   double *conflict, double *per_array, double *conflict_per_array, double *runs_per_array) {
     double load[SERVET_TILE_MAX_ARRAYS], cap[SERVET_TILE_MAX_ARRAYS], cover[SERVET_TILE_MAX_LOOPS], line = (double)M->line;
+    double runs[SERVET_TILE_MAX_ARRAYS];
     double total = 0.0, overfull = 1.0;
     int a, k, n = M->n, na = M->d->narrays, nstream = 0, ways, tight = 0;
     if (window) *window = 0.0;
@@ -7309,6 +7341,7 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
     for (a = 0; a < na; a++) {
         load[a] = C->tlb ? servet__tile_pages(M, a, cover) : servet__tile_lines(M, a, cover, NULL, NULL);
         cap[a] = load[a];
+        runs[a] = 1.0;
     }
     if (conflict) *conflict = 0.0;
     for (k = 2 * n - 1; k >= 0; k--) {
@@ -7348,6 +7381,19 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
         for (a = 0; a < na; a++) {
             int streamed = M->d->arrays[a].streamed && !C->tlb;
             load[a] = fits || streamed ? uni[a] : trip * load[a];
+            if (runs_per_array) {
+                /* the runs of one iteration, trip times over; when the loop moves
+                   along the array's contiguous dimension and its iterations are
+                   kept, the runs continue (a few streams a prefetcher tracks: a
+                   tile's rows as the tile steps along them) */
+                const servet_tile_array *A = &M->d->arrays[a];
+                int l = k < n ? k : k - n, along = A->loops[A->nloops - 1] == l, indexed = 0, dd;
+                for (dd = 0; dd < A->nloops; dd++) indexed |= A->loops[dd] == l;
+                if ((fits || streamed) && !indexed) ; /* kept: loaded once */
+                else if ((fits || streamed) && along && (k >= n || runs[a] <= SERVET__TILE_STREAMS))
+                    runs[a] = servet__tile_runs(M, a, cover);
+                else runs[a] *= trip;
+            }
             /* the same nest with the capacity alone (no sets) */
             cap[a] = fits_size || streamed ? uni[a] : trip * cap[a];
         }
@@ -7376,6 +7422,7 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
         if (conflict) *conflict += cf;
         if (per_array) per_array[a] = load[a];
         if (conflict_per_array) conflict_per_array[a] = cf;
+        if (runs_per_array) runs_per_array[a] = runs[a] < load[a] - cf ? runs[a] : load[a] - cf;
     }
     return total;
 }
@@ -7385,8 +7432,9 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
     core = 0.0;
     for (c = 0; c < M->nc; c++)
         if (M->only < 0 || M->only == c || M->c[c].tlb || c == 0) {
-            double ld[SERVET_TILE_MAX_ARRAYS], cf[SERVET_TILE_MAX_ARRAYS];
-            servet__tile_traffic(M, &M->c[c], T, NULL, NULL, ld, cf);
+            double ld[SERVET_TILE_MAX_ARRAYS], cf[SERVET_TILE_MAX_ARRAYS], rn[SERVET_TILE_MAX_ARRAYS];
+            int memory_side = c == M->ncache - 1 && M->mem_line_ns > 0.0;
+            servet__tile_traffic(M, &M->c[c], T, NULL, NULL, ld, cf, memory_side ? rn : NULL);
             if (c == 0) {
                 /* a run of the innermost loop that misses L1 restarts a stream: the
                    prefetchers wait for a few misses before they run ahead; its first
@@ -7415,7 +7463,13 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
                    piled into a few sets (conflicts) and TLB walks each add their
                    latency step: they queue on one set, on the page walker */
                 if (M->c[c].tlb) cost += ld[a] * M->c[c].miss_ns / 2.0;
-                else {
+                else if (memory_side) {
+                    /* out of the last level, the prefetchers carry a stream at
+                       the memory's bandwidth once it runs; each run's start is
+                       a demand miss, latency-bound (see step 6) */
+                    cost += cf[a] * M->c[c].miss_ns;
+                    stream += rn[a] * M->c[c].miss_ns / SERVET__TILE_MLP + (ld[a] - cf[a] - rn[a]) * M->mem_line_ns;
+                } else {
                     cost += cf[a] * M->c[c].miss_ns;
                     stream += (ld[a] - cf[a]) * M->c[c].miss_ns / SERVET__TILE_MLP;
                 }
@@ -7671,6 +7725,8 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         double mem = p->mem_latency_ns > prev_lat ? p->mem_latency_ns : prev_lat + 60.0;
         M.c[M.nc - 1].miss_ns = mem - prev_lat;
         if (M.nc == 1) M.restart_ns = mem;
+        /* the memory probe's copy bandwidth of one PU (read + write counted) */
+        if (p->memory && p->memory->ref_bw > 0.0) M.mem_line_ns = (double)M.c[M.nc - 1].line / p->memory->ref_bw * 1e9;
     }
     M.ncache = M.nc;
     /* the TLBs: measured reach (pages of 4 KiB), the miss cost from the TLB
@@ -7716,7 +7772,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             servet__tile_search(&Q, L->tile);
             L->level = M.c[c].level;
             L->capacity_bytes = M.c[c].usable;
-            servet__tile_traffic(&M, &M.c[c], L->tile, &L->working_set_bytes, NULL, NULL, NULL);
+            servet__tile_traffic(&M, &M.c[c], L->tile, &L->working_set_bytes, NULL, NULL, NULL, NULL);
         }
     }
     /* the level, the working set and the reason (step 6) */
@@ -7729,9 +7785,9 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         int target = -1;
         double win[8], compulsory = 0.0;
         for (c = 0; c < M.ncache; c++) {
-            double tr = servet__tile_traffic(&M, &M.c[c], out->tile, &win[c], NULL, NULL, NULL);
+            double tr = servet__tile_traffic(&M, &M.c[c], out->tile, &win[c], NULL, NULL, NULL, NULL);
             if (M.only >= 0 && c != M.only) continue;
-            if (M.only >= 0 || (target < 0 && !out->untiled && tr <= 0.5 * servet__tile_traffic(&M, &M.c[c], full, NULL, NULL, NULL, NULL)))
+            if (M.only >= 0 || (target < 0 && !out->untiled && tr <= 0.5 * servet__tile_traffic(&M, &M.c[c], full, NULL, NULL, NULL, NULL, NULL)))
                 target = c;
         }
         if (target < 0) { /* no tile, or one that helps no level by half: where the reuse is held */
@@ -7741,7 +7797,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                 compulsory += servet__tile_lines(&M, a, cover, NULL, NULL);
             }
             for (c = 0; c < M.ncache && target < 0; c++)
-                if (servet__tile_traffic(&M, &M.c[c], out->tile, NULL, NULL, NULL, NULL) <= 1.05 * compulsory) target = c;
+                if (servet__tile_traffic(&M, &M.c[c], out->tile, NULL, NULL, NULL, NULL, NULL) <= 1.05 * compulsory) target = c;
             if (target < 0) target = M.ncache - 1;
         }
         out->level = M.c[target].level;

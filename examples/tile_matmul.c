@@ -62,7 +62,7 @@ int main(int argc, char **argv) {
         servet_tile_desc td;
         servet_tile tile;
         memset(&td, 0, sizeof td);
-        d.probes = SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE;
+        d.probes = SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE | SERVET_PROBE_MEMORY;
         if (servet_open(&prof, &d) != SERVET_OK) { fprintf(stderr, "servet_open failed\n"); return 1; }
         td.nloops = 3;
         td.loops[0].name = "i"; td.loops[0].extent = m;

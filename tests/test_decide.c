@@ -286,14 +286,38 @@ static void test_tile_sets(void) {
     d.arrays[0].ld = d.arrays[1].ld = 0;
     tile_model(&M, &d);
     T[0] = T[1] = 12;
-    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld12, cf12);
+    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld12, cf12, NULL);
     T[0] = T[1] = 13;
-    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld13, cf13);
+    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld13, cf13, NULL);
     T[0] = T[1] = 16;
-    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld16, cf16);
+    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld16, cf16, NULL);
     CHECK(cf12[1] == 0.0 && cf13[1] > 0.0 && cf16[1] > cf13[1] && ld16[1] <= 4096.0 * 4096.0,
           "B's conflict misses: 0 at 12 rows, %g at 13, %g at 16 (of %g loads)", cf13[1], cf16[1], ld16[1]);
     CHECK(cf16[1] <= 0.25 * 4096.0 * 4096.0 + 1.0, "16 rows over 12 ways lose at most a quarter of the accesses (%g)", cf16[1]);
+    /* the runs a prefetcher sees (step 6), by hand. Tile 8: A's 8 rows are 8
+       streams that continue from tile to tile along j, a restart per 4 KiB
+       page (4096 rows x 8 pages); B's strip ii visits all 4096 rows, each
+       visit a new run (512 strips x 4096). Tile 80 of a 4000 x 4000: the
+       tile's 80 rows are more than a prefetcher follows, so A restarts every
+       tile row as B does: 4000^2 / 80 runs each */
+    {
+        double rn[SERVET_TILE_MAX_ARRAYS], l8[SERVET_TILE_MAX_ARRAYS], c8[SERVET_TILE_MAX_ARRAYS];
+        d.arrays[0].ld = d.arrays[1].ld = 0;
+        tile_model(&M, &d);
+        T[0] = T[1] = 8;
+        servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, l8, c8, rn);
+        CHECK(rn[0] == 4096.0 * 8.0 && rn[1] == 512.0 * 4096.0, "transpose 4096, tile 8: runs of A %g (32768), of B %g (2097152)",
+              rn[0], rn[1]);
+        loops(&d, 2, 4000);
+        d.narrays = 2;
+        array2(&d.arrays[0], "A", 0, 1);
+        array2(&d.arrays[1], "B", 1, 0);
+        tile_model(&M, &d);
+        T[0] = T[1] = 80;
+        servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, l8, c8, rn);
+        CHECK(rn[0] == 200000.0 && rn[1] == 200000.0, "transpose 4000, tile 80: runs of A %g and B %g (200000 each)", rn[0], rn[1]);
+        CHECK(rn[1] <= l8[1] - c8[1], "no more runs than lines (%g of %g)", rn[1], l8[1]);
+    }
 }
 
 /* the set count by convolution against a row-by-row count, on random

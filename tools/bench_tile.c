@@ -147,7 +147,7 @@ int main(int argc, char **argv) {
     FILE *f;
     if (rounds < 1) rounds = 5;
     memset(&d, 0, sizeof d);
-    d.probes = SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE;
+    d.probes = SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE | SERVET_PROBE_MEMORY;
     if (servet_open(&prof, &d) != SERVET_OK) { fprintf(stderr, "bench_tile: servet_open failed\n"); return 1; }
     servet_machine_get(prof, &mi);
     f = fopen(outpath, "w");

@@ -1292,7 +1292,7 @@ static int cmd_tile(int argc, char **argv) {
             return die_usage("ld= is smaller than the array's last dimension", arrays[k]);
     }
     td.narrays = narr;
-    d.probes = SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE;
+    d.probes = SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE | SERVET_PROBE_MEMORY;
     d.log = log_stderr;
     d.log_level = verbose ? SERVET_LOG_INFO : SERVET_LOG_WARN;
     if (isatty(2)) d.progress = progress_tty;
