@@ -7051,7 +7051,13 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       about 200). An overfull set of X lines over W ways loses 1 - W/X of
       what it would keep (not LRU's all: the cache probe's theta = 1).
    5. TLBs are levels too: their measured reach in 4 KiB pages, footprints
-      counted in pages, the miss cost the TLB walk's latency step.
+      counted in pages, the miss cost the TLB walk's latency step. The share
+      of a footprint's pages that miss is read off the measured page-walk
+      curve between half and twice the reach, not all or nothing at the
+      reach: this VM's second TLB reads 12 or 24 MiB from one probe to the
+      next (its curve rises from 12 to 20 MiB), a transpose's strip of B
+      spans 16 MiB of pages, and the all-or-nothing rule sent the 4096
+      transpose to tile 72 (0.19 of the best) on a 12 MiB reading.
    6. Cost, in the spirit of the ECM model. A level's misses cost its latency
       step to the next level (measured). Misses overlap (prefetchers, ~10
       misses in flight: a tenth of the step each), an array walked across
@@ -7063,21 +7069,20 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       their whole step (page walks: half). Each run of the innermost loop
       that misses L1 restarts a stream (the L2 latency, overlapped as any
       miss), each tile costs 20 ns and each run 1 ns.
-      Out of the last level, when the memory probe ran: a line is the
-      prefetchers' once its stream runs, at the measured copy bandwidth
-      (line / bandwidth), and only a run's first line waits the memory's
-      latency (overlapped, a tenth). A run is a row of a footprint cut at
-      each 4 KiB page (the prefetchers stop there); the rows of a tile
-      continue as it steps along them (a tile loop: when one iteration
-      has at most 16 rows, what a core's prefetchers follow), the rows of a
-      strip do not (a transpose's B: each tile column visits all N rows of
-      B afresh). Measured here (4096 x 4096 transpose, best of 7): 8 x 8
-      40 ms, 12 x 12 32, 16 x 8 28, 24 x 8 23 - a B row's visit costs about
-      12 ns whatever the lines it brings, which is what this rule prices;
-      before it every memory line cost the latency over 10, and the halves
-      of lines a 12-wide tile splits (4096 rows at one page offset, which an
-      L3 read at 7 MiB cannot keep) made 8 the choice (0.84 of the best);
-      now 12 with any L3 from 1.5 to 38 MiB (bench_data/tile_tune_*.txt).
+      Out of the last level, when the memory probe ran, a line costs what
+      the measured copy bandwidth of one PU says (line / bandwidth): the
+      prefetchers keep memory busy, and a latency over 10 priced a line 6x
+      above what this VM moves (12 ns where 33 GB/s is 2 ns). Why it
+      matters: the halves of lines a 12-wide transpose tile splits come
+      back one tile column later, 4096 rows at one page offset that an L3
+      read at 7 MiB cannot keep; priced at the latency they made 8 the
+      choice (0.84 of the best) whenever the probe read the VM's shared L3
+      small; at the bandwidth, 12 with any L3 from 2 to 38 MiB. Measured
+      here (4096 x 4096, ti x tj, best of 7; model in brackets): 12 x 8
+      29 ms (31), 16 x 8 27 (25), 24 x 8 23 (23), 32 x 8 22 (21), 64 x 8
+      20 (19); 12 x 12 31 (29); 16 x 16 46 (32: its L1 conflicts are
+      underpriced) and 8 x 8 40-54 (33: rows of one line each cost more
+      than the model knows).
       The tile minimises it: square candidates first (multiples of
       `multiple`, each up to 64 multiples, then 8 per octave, plus the full
       extent and the set caps), then unless `square` one loop at a time, a
@@ -7112,11 +7117,12 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    hardware threads competing except as `threads`; arrays on 4 KiB pages. */
 #define SERVET__TILE_MARGIN 0.03
 #define SERVET__TILE_MLP 10.0 /* misses a core keeps in flight on the streams of a tiled loop */
-#define SERVET__TILE_STREAMS 16.0 /* streams a core's prefetchers follow at once */
 typedef struct servet__tcache {
     int level, ways, line, sets, deterministic, sharers;
     int tlb;                 /* a TLB: capacity in pages, footprints in 4 KiB pages */
     double size, usable, miss_ns;
+    const servet_curve *tlb_curve; /* a TLB's measured curve (may be NULL) and its */
+    double tlb_lo_ns, tlb_hi_ns;   /* cost at half and twice the reach (step 5) */
 } servet__tcache;
 typedef struct servet__tmodel {
     const servet_tile_desc *d;
@@ -7168,18 +7174,6 @@ static double servet__tile_lines(const servet__tmodel *M, int a, const double *c
     if (rows_out) *rows_out = rows;
     if (lpr_out) *lpr_out = lpr;
     return rows * lpr;
-}
-/* Runs of array a over a cover: the pieces of its footprint a hardware
-   prefetcher sees as separate streams (a row, or a contiguous block, cut at
-   every 4 KiB page: the prefetchers stop at page boundaries) */
-static double servet__tile_runs(const servet__tmodel *M, int a, const double *cover) {
-    const servet_tile_array *A = &M->d->arrays[a];
-    double rows, lpr, lines = servet__tile_lines(M, a, cover, &rows, &lpr), per_page = 4096.0 / (double)M->line, b;
-    int last = A->nloops - 1;
-    b = (cover[A->loops[last]] + 2.0 * A->halo) * (double)M->elem;
-    if (A->packed || (last > 0 && b >= (double)M->dim[a][last] * M->elem && M->stride[a][last - 1] <= b + M->line))
-        return ceil(lines / per_page); /* contiguous rows: one stream, a restart per page */
-    return rows * ceil(lpr / per_page);
 }
 /* 4 KiB pages of array a over a cover (what a TLB must map) */
 static double servet__tile_pages(const servet__tmodel *M, int a, const double *cover) {
@@ -7329,9 +7323,8 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
 /* lines loaded out of cache C over the whole nest (step 2 of the model);
    *window (may be NULL): the largest footprint of one iteration that C keeps */
 static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, double *window,
-                                   double *conflict, double *per_array, double *conflict_per_array, double *runs_per_array) {
+                                   double *conflict, double *per_array, double *conflict_per_array) {
     double load[SERVET_TILE_MAX_ARRAYS], cap[SERVET_TILE_MAX_ARRAYS], cover[SERVET_TILE_MAX_LOOPS], line = (double)M->line;
-    double runs[SERVET_TILE_MAX_ARRAYS];
     double total = 0.0, overfull = 1.0;
     int a, k, n = M->n, na = M->d->narrays, nstream = 0, ways, tight = 0;
     if (window) *window = 0.0;
@@ -7341,18 +7334,24 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
     for (a = 0; a < na; a++) {
         load[a] = C->tlb ? servet__tile_pages(M, a, cover) : servet__tile_lines(M, a, cover, NULL, NULL);
         cap[a] = load[a];
-        runs[a] = 1.0;
     }
     if (conflict) *conflict = 0.0;
     for (k = 2 * n - 1; k >= 0; k--) {
         double trip = k < n ? ceil((double)M->d->loops[k].extent / (double)T[k]) : servet__tile_mean(M, T, k - n);
-        double ws = 0.0, uni[SERVET_TILE_MAX_ARRAYS];
+        double ws = 0.0, uni[SERVET_TILE_MAX_ARRAYS], miss = 1.0;
         int fits, sets_ok, fits_size;
         servet__tile_cover(M, T, k, 1, cover);
         for (a = 0; a < na; a++)
             if (C->tlb) ws += servet__tile_pages(M, a, cover) * 4096.0; /* a TLB maps streams too */
             else if (!M->d->arrays[a].streamed) ws += servet__tile_lines(M, a, cover, NULL, NULL) * line;
         fits_size = fits = ws <= C->usable;
+        if (C->tlb && C->tlb_curve) {
+            /* the share of an iteration's pages that miss, read off the
+               measured curve between half and twice the reach (step 5) */
+            miss = (servet__curve_at(C->tlb_curve, ws) - C->tlb_lo_ns) / (C->tlb_hi_ns - C->tlb_lo_ns);
+            miss = miss < 0.0 ? 0.0 : miss > 1.0 ? 1.0 : miss;
+            fits_size = fits = miss <= 0.0;
+        }
         if (C->tlb || !fits) sets_ok = 1;
         else if (C->deterministic) {
             double f = servet__tile_set_load(M, C, cover, ways);
@@ -7380,22 +7379,9 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
         for (a = 0; a < na; a++) uni[a] = C->tlb ? servet__tile_pages(M, a, cover) : servet__tile_lines(M, a, cover, NULL, NULL);
         for (a = 0; a < na; a++) {
             int streamed = M->d->arrays[a].streamed && !C->tlb;
-            load[a] = fits || streamed ? uni[a] : trip * load[a];
-            if (runs_per_array) {
-                /* the runs of one iteration, trip times over; when the loop moves
-                   along the array's contiguous dimension and its iterations are
-                   kept, the runs continue (a few streams a prefetcher tracks: a
-                   tile's rows as the tile steps along them) */
-                const servet_tile_array *A = &M->d->arrays[a];
-                int l = k < n ? k : k - n, along = A->loops[A->nloops - 1] == l, indexed = 0, dd;
-                for (dd = 0; dd < A->nloops; dd++) indexed |= A->loops[dd] == l;
-                if ((fits || streamed) && !indexed) ; /* kept: loaded once */
-                else if ((fits || streamed) && along && (k >= n || runs[a] <= SERVET__TILE_STREAMS))
-                    runs[a] = servet__tile_runs(M, a, cover);
-                else runs[a] *= trip;
-            }
+            load[a] = fits || streamed ? uni[a] : uni[a] + miss * (trip * load[a] - uni[a]);
             /* the same nest with the capacity alone (no sets) */
-            cap[a] = fits_size || streamed ? uni[a] : trip * cap[a];
+            cap[a] = fits_size || streamed ? uni[a] : uni[a] + miss * (trip * cap[a] - uni[a]);
         }
     }
     for (a = 0; a < na; a++) {
@@ -7422,7 +7408,6 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
         if (conflict) *conflict += cf;
         if (per_array) per_array[a] = load[a];
         if (conflict_per_array) conflict_per_array[a] = cf;
-        if (runs_per_array) runs_per_array[a] = runs[a] < load[a] - cf ? runs[a] : load[a] - cf;
     }
     return total;
 }
@@ -7432,9 +7417,9 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
     core = 0.0;
     for (c = 0; c < M->nc; c++)
         if (M->only < 0 || M->only == c || M->c[c].tlb || c == 0) {
-            double ld[SERVET_TILE_MAX_ARRAYS], cf[SERVET_TILE_MAX_ARRAYS], rn[SERVET_TILE_MAX_ARRAYS];
+            double ld[SERVET_TILE_MAX_ARRAYS], cf[SERVET_TILE_MAX_ARRAYS];
             int memory_side = c == M->ncache - 1 && M->mem_line_ns > 0.0;
-            servet__tile_traffic(M, &M->c[c], T, NULL, NULL, ld, cf, memory_side ? rn : NULL);
+            servet__tile_traffic(M, &M->c[c], T, NULL, NULL, ld, cf);
             if (c == 0) {
                 /* a run of the innermost loop that misses L1 restarts a stream: the
                    prefetchers wait for a few misses before they run ahead; its first
@@ -7464,11 +7449,10 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
                    latency step: they queue on one set, on the page walker */
                 if (M->c[c].tlb) cost += ld[a] * M->c[c].miss_ns / 2.0;
                 else if (memory_side) {
-                    /* out of the last level, the prefetchers carry a stream at
-                       the memory's bandwidth once it runs; each run's start is
-                       a demand miss, latency-bound (see step 6) */
+                    /* out of the last level: the memory's measured bandwidth
+                       (step 6) */
                     cost += cf[a] * M->c[c].miss_ns;
-                    stream += rn[a] * M->c[c].miss_ns / SERVET__TILE_MLP + (ld[a] - cf[a] - rn[a]) * M->mem_line_ns;
+                    stream += (ld[a] - cf[a]) * M->mem_line_ns;
                 } else {
                     cost += cf[a] * M->c[c].miss_ns;
                     stream += (ld[a] - cf[a]) * M->c[c].miss_ns / SERVET__TILE_MLP;
@@ -7694,7 +7678,11 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         C->size = size;
         C->line = ci.line_bytes > 0 ? ci.line_bytes : 64;
         C->ways = ci.reported_ways > 0 ? ci.reported_ways : 8;
-        C->sets = (int)(size / ((double)C->ways * C->line));
+        /* a set index is address bits: the set count is a power of two, the
+           one nearest what the size says (a probe that read a 48 KiB 12-way
+           L1 at 41 KiB made it 53 sets, rows 32 KiB apart looked spread over
+           them, and a 4096 x 4096 transpose got tile 72: 0.19 of the best) */
+        C->sets = (int)pow(2.0, floor(log2(size / ((double)C->ways * C->line)) + 0.5));
         if (C->sets < 1) C->sets = 1;
         wayb = size / C->ways;
         C->deterministic = wayb <= 4096.0;
@@ -7742,6 +7730,11 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         C->ways = 1;
         C->line = 4096;
         step = p->curve_tlb ? servet__curve_at(p->curve_tlb, 2.0 * reach) - servet__curve_at(p->curve_tlb, 0.5 * reach) : 0.0;
+        if (step > 0.2) {
+            C->tlb_curve = p->curve_tlb;
+            C->tlb_lo_ns = servet__curve_at(p->curve_tlb, 0.5 * reach);
+            C->tlb_hi_ns = C->tlb_lo_ns + step;
+        }
         if (!(step > 0.2)) step = i == 0 ? 2.0 : 20.0;
         C->miss_ns = step; /* halved in the cost: page walks of independent accesses overlap */
     }
@@ -7772,7 +7765,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             servet__tile_search(&Q, L->tile);
             L->level = M.c[c].level;
             L->capacity_bytes = M.c[c].usable;
-            servet__tile_traffic(&M, &M.c[c], L->tile, &L->working_set_bytes, NULL, NULL, NULL, NULL);
+            servet__tile_traffic(&M, &M.c[c], L->tile, &L->working_set_bytes, NULL, NULL, NULL);
         }
     }
     /* the level, the working set and the reason (step 6) */
@@ -7785,9 +7778,9 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         int target = -1;
         double win[8], compulsory = 0.0;
         for (c = 0; c < M.ncache; c++) {
-            double tr = servet__tile_traffic(&M, &M.c[c], out->tile, &win[c], NULL, NULL, NULL, NULL);
+            double tr = servet__tile_traffic(&M, &M.c[c], out->tile, &win[c], NULL, NULL, NULL);
             if (M.only >= 0 && c != M.only) continue;
-            if (M.only >= 0 || (target < 0 && !out->untiled && tr <= 0.5 * servet__tile_traffic(&M, &M.c[c], full, NULL, NULL, NULL, NULL, NULL)))
+            if (M.only >= 0 || (target < 0 && !out->untiled && tr <= 0.5 * servet__tile_traffic(&M, &M.c[c], full, NULL, NULL, NULL, NULL)))
                 target = c;
         }
         if (target < 0) { /* no tile, or one that helps no level by half: where the reuse is held */
@@ -7797,7 +7790,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                 compulsory += servet__tile_lines(&M, a, cover, NULL, NULL);
             }
             for (c = 0; c < M.ncache && target < 0; c++)
-                if (servet__tile_traffic(&M, &M.c[c], out->tile, NULL, NULL, NULL, NULL, NULL) <= 1.05 * compulsory) target = c;
+                if (servet__tile_traffic(&M, &M.c[c], out->tile, NULL, NULL, NULL, NULL) <= 1.05 * compulsory) target = c;
             if (target < 0) target = M.ncache - 1;
         }
         out->level = M.c[target].level;

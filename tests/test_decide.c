@@ -286,37 +286,42 @@ static void test_tile_sets(void) {
     d.arrays[0].ld = d.arrays[1].ld = 0;
     tile_model(&M, &d);
     T[0] = T[1] = 12;
-    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld12, cf12, NULL);
+    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld12, cf12);
     T[0] = T[1] = 13;
-    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld13, cf13, NULL);
+    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld13, cf13);
     T[0] = T[1] = 16;
-    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld16, cf16, NULL);
+    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld16, cf16);
     CHECK(cf12[1] == 0.0 && cf13[1] > 0.0 && cf16[1] > cf13[1] && ld16[1] <= 4096.0 * 4096.0,
           "B's conflict misses: 0 at 12 rows, %g at 13, %g at 16 (of %g loads)", cf13[1], cf16[1], ld16[1]);
     CHECK(cf16[1] <= 0.25 * 4096.0 * 4096.0 + 1.0, "16 rows over 12 ways lose at most a quarter of the accesses (%g)", cf16[1]);
-    /* the runs a prefetcher sees (step 6), by hand. Tile 8: A's 8 rows are 8
-       streams that continue from tile to tile along j, a restart per 4 KiB
-       page (4096 rows x 8 pages); B's strip ii visits all 4096 rows, each
-       visit a new run (512 strips x 4096). Tile 80 of a 4000 x 4000: the
-       tile's 80 rows are more than a prefetcher follows, so A restarts every
-       tile row as B does: 4000^2 / 80 runs each */
+    /* a TLB level with a measured curve (step 5): the pages of an iteration
+       miss by the share the curve has risen between half and twice the
+       reach, not all or nothing. A transpose's strip of B at tile 12 spans
+       4096 pages (16 MiB + A's 96 pages): on a curve flat to 8 MiB, 16 ns at
+       16 MiB and 56 ns from 24 MiB (reach 12 MiB: 6 ns at 6 MiB, 56 at 24)
+       about a fifth of B's pages miss per strip; without the curve, all */
     {
-        double rn[SERVET_TILE_MAX_ARRAYS], l8[SERVET_TILE_MAX_ARRAYS], c8[SERVET_TILE_MAX_ARRAYS];
+        static servet_curve tc;
+        double lb[SERVET_TILE_MAX_ARRAYS], cb[SERVET_TILE_MAX_ARRAYS], lc[SERVET_TILE_MAX_ARRAYS], frac;
+        const double cb_bytes[5] = {1048576.0, 8388608.0, 16777216.0, 25165824.0, 67108864.0}, cb_ns[5] = {6, 6, 16, 56, 56};
+        int q;
+        memset(&tc, 0, sizeof tc);
+        tc.n = 5;
+        tc.page_bytes = 4096;
+        for (q = 0; q < 5; q++) { tc.bytes[q] = cb_bytes[q]; tc.ns[q] = cb_ns[q]; }
         d.arrays[0].ld = d.arrays[1].ld = 0;
         tile_model(&M, &d);
-        T[0] = T[1] = 8;
-        servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, l8, c8, rn);
-        CHECK(rn[0] == 4096.0 * 8.0 && rn[1] == 512.0 * 4096.0, "transpose 4096, tile 8: runs of A %g (32768), of B %g (2097152)",
-              rn[0], rn[1]);
-        loops(&d, 2, 4000);
-        d.narrays = 2;
-        array2(&d.arrays[0], "A", 0, 1);
-        array2(&d.arrays[1], "B", 1, 0);
-        tile_model(&M, &d);
-        T[0] = T[1] = 80;
-        servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, l8, c8, rn);
-        CHECK(rn[0] == 200000.0 && rn[1] == 200000.0, "transpose 4000, tile 80: runs of A %g and B %g (200000 each)", rn[0], rn[1]);
-        CHECK(rn[1] <= l8[1] - c8[1], "no more runs than lines (%g of %g)", rn[1], l8[1]);
+        M.c[0].tlb = 1; M.c[0].deterministic = 0; M.c[0].line = 4096; M.c[0].ways = 1;
+        M.c[0].size = 12.0 * 1048576.0; M.c[0].usable = 0.9 * M.c[0].size;
+        T[0] = T[1] = 12;
+        servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, lb, cb);
+        M.c[0].tlb_curve = &tc;
+        M.c[0].tlb_lo_ns = servet__curve_at(&tc, 0.5 * M.c[0].size);
+        M.c[0].tlb_hi_ns = servet__curve_at(&tc, 2.0 * M.c[0].size);
+        servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, lc, cb);
+        frac = (lc[1] - 4096.0 * 8.0) / (lb[1] - 4096.0 * 8.0); /* beyond B's compulsory pages */
+        CHECK(lb[1] >= 4096.0 * 4096.0 / 12.0 && frac > 0.1 && frac < 0.35,
+              "TLB pages of B at tile 12: %g without the curve (a page per row per strip), %.2f of that with it", lb[1], frac);
     }
 }
 
@@ -431,6 +436,12 @@ static void test_tile_decisions(void) {
         CHECK(t2.tile[0] <= 8, "an 8-way L1: no tile taller than 8 rows (%lld)", (long long)t2.tile[0]);
         for (k = 0; k < p->ncacheobjs; k++)
             if (p->cacheobjs[k].level == 1) p->cacheobjs[k].ways = 12;
+        /* an L1 the probe read 15% small (41 KiB of 48 KiB, 12-way: 53.4
+           "sets"): still 64 sets, rows 32 KiB apart still in one of them */
+        p->levels[0].size_bytes = p->levels[0].estimate_bytes = 41984;
+        choose(p, &d, &t2);
+        CHECK(t2.tile[0] <= 12, "an L1 read at 41 KiB: the sets stay a power of two, no tile over 12 rows (%lld)",
+              (long long)t2.tile[0]);
         p->levels[0].size_bytes = p->levels[0].estimate_bytes = 49152;
     }
     /* a radius-2 stencil whose rows fit: no tile */
