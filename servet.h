@@ -7072,17 +7072,30 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       Out of the last level, when the memory probe ran, a line costs what
       the measured copy bandwidth of one PU says (line / bandwidth): the
       prefetchers keep memory busy, and a latency over 10 priced a line 6x
-      above what this VM moves (12 ns where 33 GB/s is 2 ns). Why it
-      matters: the halves of lines a 12-wide transpose tile splits come
-      back one tile column later, 4096 rows at one page offset that an L3
-      read at 7 MiB cannot keep; priced at the latency they made 8 the
-      choice (0.84 of the best) whenever the probe read the VM's shared L3
-      small; at the bandwidth, 12 with any L3 from 2 to 38 MiB. Measured
-      here (4096 x 4096, ti x tj, best of 7; model in brackets): 12 x 8
-      29 ms (31), 16 x 8 27 (25), 24 x 8 23 (23), 32 x 8 22 (21), 64 x 8
-      20 (19); 12 x 12 31 (29); 16 x 16 46 (32: its L1 conflicts are
-      underpriced) and 8 x 8 40-54 (33: rows of one line each cost more
-      than the model knows).
+      above what this VM moves (12 ns where 33 GB/s is 2 ns). No level's
+      lines cost more than memory's: a probe that finds a level the machine
+      does not have (this VM's L3 read at 3.7 MiB and an "L4" at 5.75 MiB,
+      61 ns) must not make the L3's misses dearer than memory's (it sent
+      the 4000 transpose to 40, 0.83 of the best). Why it matters: the
+      halves of lines a 12-wide transpose tile splits come back one tile
+      column later, 4096 rows at one page offset that an L3 read at 7 MiB
+      cannot keep; priced at the latency they made 8 the choice (0.84 of
+      the best) whenever the probe read the VM's shared L3 small.
+      But a run's first line out of memory is a demand miss, the memory's
+      latency over 16 (the L1 miss buffers of today's cores, 16-24). A run
+      is a row of a footprint cut at each 4 KiB page (the prefetchers stop
+      there); iterations a level keeps load the runs of their union (a
+      tile's rows continue as it steps along them, a stencil's rows are
+      read once), except along the rows of a strip - a tile loop inside
+      swept them - which the next iteration visits afresh: a transpose's B,
+      all N rows again for every tile column, which is what makes small
+      tiles slow there (4000 x 4000: 24 ran 25 ms, 48-96 18.5).
+      Measured here (4096 x 4096, ti x tj, best of 7; model in brackets,
+      on a profile with L3 read at 3.7 MiB): 8 x 8 40-54 ms (38), 12 x 12
+      31 (32), 16 x 16 46 (34: its L1 conflicts are underpriced), 12 x 8
+      29 (35), 16 x 8 27 (27), 24 x 8 23 (24), 32 x 8 22 (21), 64 x 8 20
+      (18); 12 for the square tile with any L1 41-48 KiB, L3 2-38 MiB and
+      copy bandwidth 28-35 GB/s (16 at 20 GB/s with an L3 under 4 MiB).
       The tile minimises it: square candidates first (multiples of
       `multiple`, each up to 64 multiples, then 8 per octave, plus the full
       extent and the set caps), then unless `square` one loop at a time, a
@@ -7117,6 +7130,7 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    hardware threads competing except as `threads`; arrays on 4 KiB pages. */
 #define SERVET__TILE_MARGIN 0.03
 #define SERVET__TILE_MLP 10.0 /* misses a core keeps in flight on the streams of a tiled loop */
+#define SERVET__TILE_DEMAND_MLP 16.0 /* demand misses in flight: a core's L1 miss buffers (16-24 today) */
 typedef struct servet__tcache {
     int level, ways, line, sets, deterministic, sharers;
     int tlb;                 /* a TLB: capacity in pages, footprints in 4 KiB pages */
@@ -7134,6 +7148,7 @@ typedef struct servet__tmodel {
     int ncache;                        /* c[0..ncache) caches, then the TLBs */
     double restart_ns;                 /* a stream's restart: the latency of the level above L1 */
     double mem_line_ns;                /* a prefetched line from memory: line / measured bandwidth (0: unknown) */
+    double mem_ns;                     /* memory's latency */
 } servet__tmodel;
 
 /* what one iteration of nest level k covers along each loop (inside = 1) or
@@ -7174,6 +7189,18 @@ static double servet__tile_lines(const servet__tmodel *M, int a, const double *c
     if (rows_out) *rows_out = rows;
     if (lpr_out) *lpr_out = lpr;
     return rows * lpr;
+}
+/* Runs of array a over a cover: the pieces of its footprint a prefetcher
+   sees as separate streams (a row, or a contiguous block, cut at each 4 KiB
+   page: the prefetchers stop there) */
+static double servet__tile_runs(const servet__tmodel *M, int a, const double *cover) {
+    const servet_tile_array *A = &M->d->arrays[a];
+    double rows, lpr, lines = servet__tile_lines(M, a, cover, &rows, &lpr), per_page = 4096.0 / (double)M->line, b;
+    int last = A->nloops - 1;
+    b = (cover[A->loops[last]] + 2.0 * A->halo) * (double)M->elem;
+    if (A->packed || (last > 0 && b >= (double)M->dim[a][last] * M->elem && M->stride[a][last - 1] <= b + M->line))
+        return ceil(lines / per_page); /* contiguous rows: one stream, a restart per page */
+    return rows * ceil(lpr / per_page);
 }
 /* 4 KiB pages of array a over a cover (what a TLB must map) */
 static double servet__tile_pages(const servet__tmodel *M, int a, const double *cover) {
@@ -7323,8 +7350,10 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
 /* lines loaded out of cache C over the whole nest (step 2 of the model);
    *window (may be NULL): the largest footprint of one iteration that C keeps */
 static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, double *window,
-                                   double *conflict, double *per_array, double *conflict_per_array) {
+                                   double *conflict, double *per_array, double *conflict_per_array, double *runs_per_array) {
     double load[SERVET_TILE_MAX_ARRAYS], cap[SERVET_TILE_MAX_ARRAYS], cover[SERVET_TILE_MAX_LOOPS], line = (double)M->line;
+    double runs[SERVET_TILE_MAX_ARRAYS];
+    int swept[SERVET_TILE_MAX_ARRAYS]; /* a tile loop inside has swept a's rows (a strip) */
     double total = 0.0, overfull = 1.0;
     int a, k, n = M->n, na = M->d->narrays, nstream = 0, ways, tight = 0;
     if (window) *window = 0.0;
@@ -7334,6 +7363,8 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
     for (a = 0; a < na; a++) {
         load[a] = C->tlb ? servet__tile_pages(M, a, cover) : servet__tile_lines(M, a, cover, NULL, NULL);
         cap[a] = load[a];
+        runs[a] = 1.0;
+        swept[a] = 0;
     }
     if (conflict) *conflict = 0.0;
     for (k = 2 * n - 1; k >= 0; k--) {
@@ -7380,6 +7411,21 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
         for (a = 0; a < na; a++) {
             int streamed = M->d->arrays[a].streamed && !C->tlb;
             load[a] = fits || streamed ? uni[a] : uni[a] + miss * (trip * load[a] - uni[a]);
+            if (runs_per_array) {
+                /* kept iterations load the runs of their union (a tile's
+                   rows continue as it moves along them; a stencil's rows are
+                   read once each), except along the rows of a strip - a tile
+                   loop inside swept them - which the next iteration visits
+                   afresh (a transpose's B: every tile column visits all N
+                   rows of B again); iterations not kept reload theirs */
+                const servet_tile_array *A = &M->d->arrays[a];
+                int l = k < n ? k : k - n, along = A->loops[A->nloops - 1] == l, indexed = 0, dd;
+                for (dd = 0; dd < A->nloops; dd++) indexed |= A->loops[dd] == l;
+                if ((fits || streamed) && !indexed) ; /* kept: loaded once */
+                else if ((fits || streamed) && !(along && swept[a])) runs[a] = servet__tile_runs(M, a, cover);
+                else runs[a] *= trip;
+                if (k < n && indexed && !along && T[l] < M->d->loops[l].extent) swept[a] = 1;
+            }
             /* the same nest with the capacity alone (no sets) */
             cap[a] = fits_size || streamed ? uni[a] : uni[a] + miss * (trip * cap[a] - uni[a]);
         }
@@ -7408,6 +7454,7 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
         if (conflict) *conflict += cf;
         if (per_array) per_array[a] = load[a];
         if (conflict_per_array) conflict_per_array[a] = cf;
+        if (runs_per_array) runs_per_array[a] = runs[a] < load[a] - cf ? runs[a] : load[a] - cf;
     }
     return total;
 }
@@ -7417,9 +7464,13 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
     core = 0.0;
     for (c = 0; c < M->nc; c++)
         if (M->only < 0 || M->only == c || M->c[c].tlb || c == 0) {
-            double ld[SERVET_TILE_MAX_ARRAYS], cf[SERVET_TILE_MAX_ARRAYS];
-            int memory_side = c == M->ncache - 1 && M->mem_line_ns > 0.0;
-            servet__tile_traffic(M, &M->c[c], T, NULL, NULL, ld, cf);
+            double ld[SERVET_TILE_MAX_ARRAYS], cf[SERVET_TILE_MAX_ARRAYS], rn[SERVET_TILE_MAX_ARRAYS];
+            int last_level = c == M->ncache - 1 && M->mem_line_ns > 0.0;
+            /* a streamed line costs the level's step over 10, the memory's
+               bandwidth at most (step 6) */
+            double line_ns = M->c[c].miss_ns / SERVET__TILE_MLP;
+            if (M->mem_line_ns > 0.0 && (line_ns > M->mem_line_ns || c == M->ncache - 1)) line_ns = M->mem_line_ns;
+            servet__tile_traffic(M, &M->c[c], T, NULL, NULL, ld, cf, last_level ? rn : NULL);
             if (c == 0) {
                 /* a run of the innermost loop that misses L1 restarts a stream: the
                    prefetchers wait for a few misses before they run ahead; its first
@@ -7448,14 +7499,12 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
                    piled into a few sets (conflicts) and TLB walks each add their
                    latency step: they queue on one set, on the page walker */
                 if (M->c[c].tlb) cost += ld[a] * M->c[c].miss_ns / 2.0;
-                else if (memory_side) {
-                    /* out of the last level: the memory's measured bandwidth
-                       (step 6) */
+                else {
                     cost += cf[a] * M->c[c].miss_ns;
-                    stream += (ld[a] - cf[a]) * M->mem_line_ns;
-                } else {
-                    cost += cf[a] * M->c[c].miss_ns;
-                    stream += (ld[a] - cf[a]) * M->c[c].miss_ns / SERVET__TILE_MLP;
+                    stream += (ld[a] - cf[a]) * line_ns;
+                    /* a run's first line out of memory is a demand miss: the
+                       latency over 10 (step 6) */
+                    if (last_level) stream += rn[a] * (M->mem_ns / SERVET__TILE_DEMAND_MLP - line_ns);
                 }
             }
             if (c == 0) core += stream;
@@ -7712,6 +7761,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     {
         double mem = p->mem_latency_ns > prev_lat ? p->mem_latency_ns : prev_lat + 60.0;
         M.c[M.nc - 1].miss_ns = mem - prev_lat;
+        M.mem_ns = mem;
         if (M.nc == 1) M.restart_ns = mem;
         /* the memory probe's copy bandwidth of one PU (read + write counted) */
         if (p->memory && p->memory->ref_bw > 0.0) M.mem_line_ns = (double)M.c[M.nc - 1].line / p->memory->ref_bw * 1e9;
@@ -7765,7 +7815,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             servet__tile_search(&Q, L->tile);
             L->level = M.c[c].level;
             L->capacity_bytes = M.c[c].usable;
-            servet__tile_traffic(&M, &M.c[c], L->tile, &L->working_set_bytes, NULL, NULL, NULL);
+            servet__tile_traffic(&M, &M.c[c], L->tile, &L->working_set_bytes, NULL, NULL, NULL, NULL);
         }
     }
     /* the level, the working set and the reason (step 6) */
@@ -7778,9 +7828,9 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         int target = -1;
         double win[8], compulsory = 0.0;
         for (c = 0; c < M.ncache; c++) {
-            double tr = servet__tile_traffic(&M, &M.c[c], out->tile, &win[c], NULL, NULL, NULL);
+            double tr = servet__tile_traffic(&M, &M.c[c], out->tile, &win[c], NULL, NULL, NULL, NULL);
             if (M.only >= 0 && c != M.only) continue;
-            if (M.only >= 0 || (target < 0 && !out->untiled && tr <= 0.5 * servet__tile_traffic(&M, &M.c[c], full, NULL, NULL, NULL, NULL)))
+            if (M.only >= 0 || (target < 0 && !out->untiled && tr <= 0.5 * servet__tile_traffic(&M, &M.c[c], full, NULL, NULL, NULL, NULL, NULL)))
                 target = c;
         }
         if (target < 0) { /* no tile, or one that helps no level by half: where the reuse is held */
@@ -7790,7 +7840,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                 compulsory += servet__tile_lines(&M, a, cover, NULL, NULL);
             }
             for (c = 0; c < M.ncache && target < 0; c++)
-                if (servet__tile_traffic(&M, &M.c[c], out->tile, NULL, NULL, NULL, NULL) <= 1.05 * compulsory) target = c;
+                if (servet__tile_traffic(&M, &M.c[c], out->tile, NULL, NULL, NULL, NULL, NULL) <= 1.05 * compulsory) target = c;
             if (target < 0) target = M.ncache - 1;
         }
         out->level = M.c[target].level;

@@ -286,14 +286,45 @@ static void test_tile_sets(void) {
     d.arrays[0].ld = d.arrays[1].ld = 0;
     tile_model(&M, &d);
     T[0] = T[1] = 12;
-    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld12, cf12);
+    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld12, cf12, NULL);
     T[0] = T[1] = 13;
-    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld13, cf13);
+    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld13, cf13, NULL);
     T[0] = T[1] = 16;
-    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld16, cf16);
+    servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, ld16, cf16, NULL);
     CHECK(cf12[1] == 0.0 && cf13[1] > 0.0 && cf16[1] > cf13[1] && ld16[1] <= 4096.0 * 4096.0,
           "B's conflict misses: 0 at 12 rows, %g at 13, %g at 16 (of %g loads)", cf13[1], cf16[1], ld16[1]);
     CHECK(cf16[1] <= 0.25 * 4096.0 * 4096.0 + 1.0, "16 rows over 12 ways lose at most a quarter of the accesses (%g)", cf16[1]);
+    /* the runs a prefetcher sees (step 6), by hand, on the 48 KiB L1 alone.
+       Tile 8: A's 8 rows continue from tile to tile along j, a run per 4 KiB
+       page (4096 rows x 8 pages); B's strip - all 4096 rows, swept by the
+       tile loop jj - is visited afresh by every tile column ii (512 x 4096).
+       Tile 80 of a 4000 x 4000 in a 1 MiB level: the tile is kept, an ii
+       iteration (80 whole rows of A, 2.56 MB in a row: 625 pages) is not, so
+       they come back 50 times (31250); B as before, 50 strips x 4000 rows */
+    {
+        double rn[SERVET_TILE_MAX_ARRAYS], lr[SERVET_TILE_MAX_ARRAYS], cr[SERVET_TILE_MAX_ARRAYS];
+        d.arrays[0].ld = d.arrays[1].ld = 0;
+        tile_model(&M, &d);
+        T[0] = T[1] = 8;
+        servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, lr, cr, rn);
+        CHECK(rn[0] == 4096.0 * 8.0 && rn[1] == 512.0 * 4096.0, "transpose 4096, tile 8: runs of A %g (32768), of B %g (2097152)",
+              rn[0], rn[1]);
+        loops(&d, 2, 4000);
+        d.narrays = 2;
+        array2(&d.arrays[0], "A", 0, 1);
+        array2(&d.arrays[1], "B", 1, 0);
+        tile_model(&M, &d);
+        M.c[0].size = M.c[0].usable = 1048576.0; /* a level the 80 x 80 tile fits */
+        M.c[0].sets = 1024; M.c[0].ways = 16;
+        T[0] = T[1] = 80;
+        servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, lr, cr, rn);
+        CHECK(rn[0] == 31250.0 && rn[1] == 200000.0, "transpose 4000, tile 80: runs of A %g (31250), of B %g (200000)", rn[0], rn[1]);
+        CHECK(rn[1] <= lr[1] - cr[1], "no more runs than lines (%g of %g)", rn[1], lr[1]);
+        loops(&d, 2, 4096);
+        d.narrays = 2;
+        array2(&d.arrays[0], "A", 0, 1);
+        array2(&d.arrays[1], "B", 1, 0);
+    }
     /* a TLB level with a measured curve (step 5): the pages of an iteration
        miss by the share the curve has risen between half and twice the
        reach, not all or nothing. A transpose's strip of B at tile 12 spans
@@ -314,11 +345,11 @@ static void test_tile_sets(void) {
         M.c[0].tlb = 1; M.c[0].deterministic = 0; M.c[0].line = 4096; M.c[0].ways = 1;
         M.c[0].size = 12.0 * 1048576.0; M.c[0].usable = 0.9 * M.c[0].size;
         T[0] = T[1] = 12;
-        servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, lb, cb);
+        servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, lb, cb, NULL);
         M.c[0].tlb_curve = &tc;
         M.c[0].tlb_lo_ns = servet__curve_at(&tc, 0.5 * M.c[0].size);
         M.c[0].tlb_hi_ns = servet__curve_at(&tc, 2.0 * M.c[0].size);
-        servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, lc, cb);
+        servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, lc, cb, NULL);
         frac = (lc[1] - 4096.0 * 8.0) / (lb[1] - 4096.0 * 8.0); /* beyond B's compulsory pages */
         CHECK(lb[1] >= 4096.0 * 4096.0 / 12.0 && frac > 0.1 && frac < 0.35,
               "TLB pages of B at tile 12: %g without the curve (a page per row per strip), %.2f of that with it", lb[1], frac);

@@ -163,7 +163,15 @@ int main(int argc, char **argv) {
                 ci > 1 ? ", " : "", c.level, (unsigned long long)c.size_bytes, (unsigned long long)c.reported_size_bytes,
                 c.reported_ways, c.latency_ns);
     }
-    fprintf(f, "],\n \"cases\": [\n");
+    {
+        /* what the tile model also reads: TLB reach and memory bandwidth */
+        servet_memory_info mem;
+        double reach;
+        fprintf(f, "],\n \"tlb_reach_bytes\": [");
+        for (ci = 0; servet_tlb_get(prof, ci, &reach) == SERVET_OK; ci++) fprintf(f, "%s%.0f", ci ? ", " : "", reach);
+        fprintf(f, "], \"memory_copy_bytes_per_s\": %.4g", servet_memory_get(prof, &mem) == SERVET_OK ? mem.ref_bandwidth_bytes_per_s : 0.0);
+    }
+    fprintf(f, ",\n \"cases\": [\n");
     if (tunepath) {
         tf = fopen(tunepath, "w");
         if (!tf) { fprintf(stderr, "bench_tile: cannot write %s\n", tunepath); return 1; }
