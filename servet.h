@@ -2473,12 +2473,17 @@ static int servet__infer(const double *bytes, const double *latency, const doubl
             L->size_bytes = bytes[k];
             L->method = SERVET_METHOD_STEP;
             L->divergence = 0.0;
-            /* from the last size that fits to just below the first that
-               misses throughout: a co-runner on an SMT sibling keeps some
-               lines hot and starts the ramp early, but every set overflows
-               past the hardware size, whoever else is there */
+            /* from the last size that fits to the first that misses
+               throughout: a co-runner on an SMT sibling keeps some lines hot
+               and starts the ramp early, but every set overflows past the
+               hardware size, whoever else is there; and a walk of exactly
+               the hardware size already misses (the probe's own stack and
+               page-table lines take a way somewhere: the Zen 5 VM's 48 KiB
+               L1 read in one probe as fitting 36 KiB, missing from 48 KiB,
+               and a range that stopped 64 bytes short kept the OS's 48 KiB
+               from being confirmed) */
             L->range_lo_bytes = bytes[k];
-            L->range_hi_bytes = bytes[jj] - 64.0;
+            L->range_hi_bytes = bytes[jj];
         } else {
             servet__fit_transition(bytes, mr, spread, lo, hi, page_bytes, L);
         }
