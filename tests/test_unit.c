@@ -341,27 +341,33 @@ static void test_sim_policies(void) {
                   names[r], incl, part, (unsigned long long)np, full, (unsigned long long)nf);
         }
     }
-    /* an exclusive level adds its capacity: 12 KiB cycles through a 4 KiB L1 and an 8 KiB victim L2
-       (every access an L2 hit), where a non-inclusive 8 KiB L2 misses them all */
+    /* inclusion, each against a non-inclusive level of the same sizes: an
+       exclusive level adds its capacity (12 KiB cycles through a 4 KiB L1
+       and an 8 KiB victim L2: every access an L2 hit, where a non-inclusive
+       8 KiB L2 misses them all); an inclusive level's conflicts evict from
+       the level above (a walk that fits a 4 KiB L1 hits there every time
+       unless a hashed, direct-mapped inclusive L2 throws its lines out) */
     {
-        uint64_t n;
-        double a = replay_avg("level=1 size=4K ways=4 lat=4\nlevel=2 size=8K ways=8 lat=12 incl=exclusive\ncoloring=on\nmemory=100\n", 12288, &n);
-        CHECK(a != -1.0, "the spec parses and replays");
-        CHECK(n == 192 && fabs(a - 12.0) < 1e-9, "exclusive: %.3f cycles an access (12: all L2 hits)", a);
-        a = replay_avg("level=1 size=4K ways=4 lat=4\nlevel=2 size=8K ways=8 lat=12 incl=nine\ncoloring=on\nmemory=100\n", 12288, &n);
-        CHECK(a != -1.0, "the spec parses and replays");
-        CHECK(n == 192 && fabs(a - 100.0) < 1e-9, "non-inclusive: %.3f cycles an access (100: all missed)", a);
-    }
-    /* an inclusive level's conflicts evict from the level above: a walk that fits a 4 KiB L1 hits
-       there every time unless a hashed, direct-mapped inclusive L2 throws its lines out */
-    {
-        uint64_t n;
-        double a = replay_avg("level=1 size=4K ways=4 lat=4\nlevel=2 size=8K ways=1 lat=12 hash=on incl=nine\nmemory=100\n", 4096, &n);
-        CHECK(a != -1.0, "the spec parses and replays");
-        CHECK(n == 64 && fabs(a - 4.0) < 1e-9, "non-inclusive: %.3f (all L1 hits)", a);
-        a = replay_avg("level=1 size=4K ways=4 lat=4\nlevel=2 size=8K ways=1 lat=12 hash=on incl=inclusive\nmemory=100\n", 4096, &n);
-        CHECK(a != -1.0, "the spec parses and replays");
-        CHECK(n == 64 && a > 4.5, "inclusive: %.3f (back-invalidations miss in L1)", a);
+        static const struct {
+            const char *spec, *what;
+            double bytes, lines, lo, hi; /* cycles an access within [lo, hi] */
+        } inc[] = {
+            {"level=1 size=4K ways=4 lat=4\nlevel=2 size=8K ways=8 lat=12 incl=exclusive\ncoloring=on\nmemory=100\n",
+             "exclusive (12: all L2 hits)", 12288, 192, 12.0, 12.0},
+            {"level=1 size=4K ways=4 lat=4\nlevel=2 size=8K ways=8 lat=12 incl=nine\ncoloring=on\nmemory=100\n",
+             "non-inclusive (100: all missed)", 12288, 192, 100.0, 100.0},
+            {"level=1 size=4K ways=4 lat=4\nlevel=2 size=8K ways=1 lat=12 hash=on incl=nine\nmemory=100\n",
+             "non-inclusive (4: all L1 hits)", 4096, 64, 4.0, 4.0},
+            {"level=1 size=4K ways=4 lat=4\nlevel=2 size=8K ways=1 lat=12 hash=on incl=inclusive\nmemory=100\n",
+             "inclusive (over 4.5: back-invalidations miss in L1)", 4096, 64, 4.5 + 2e-9, 1e300},
+        };
+        int q;
+        for (q = 0; q < (int)(sizeof inc / sizeof inc[0]); q++) {
+            uint64_t n;
+            double a = replay_avg(inc[q].spec, inc[q].bytes, &n);
+            CHECK(a != -1.0, "the spec parses and replays");
+            CHECK((double)n == inc[q].lines && a >= inc[q].lo - 1e-9 && a <= inc[q].hi + 1e-9, "%s: %.3f cycles an access", inc[q].what, a);
+        }
     }
     /* backing: 2 MiB pages the walk asked for, placed per 4 KiB */
     {
