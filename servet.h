@@ -137,8 +137,11 @@
        td.elem_bytes = 8;                   // + halo, streamed, packed, ld, threads, level...
        servet_choose_tile(prof, &td, &tile);  // tile.tile[0] x tile.tile[1], tile.reason,
                                             // tile.warnings (rows colliding in sets + padding)
-   The model (reuse and capacity per cache level and TLB, sets, overlap) is
-   one screen at >>decide; `servet tile` is the same from the shell.
+   The model (reuse and capacity per cache level and TLB, sets, overlap,
+   memory at its measured bandwidth) is one screen at >>decide; open the
+   profile with SERVET_PROBE_MEMORY too (the default probes have it), else
+   memory is priced from its latency. `servet tile` is the same from the
+   shell.
 
        int pus[16];
        servet_choose_placement(prof, 16, SERVET_PLACE_SPREAD, pus);  // bandwidth-bound
@@ -280,7 +283,10 @@
           levels count lines per page offset; an overfull set loses the
           share 1 - ways/lines, not everything; a transpose's column misses
           overlap like any other. The 4096 x 4096 transpose gets 12 (was 8,
-          1.7x slower here).
+          1.7x slower here). Then: memory lines at the memory probe's copy
+          bandwidth (no level's dearer), a run's first line out of memory at
+          its latency, TLB misses off the page-walk curve, set counts a power
+          of two; the tile command and examples open the memory probe too.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -7173,6 +7179,14 @@ static void servet__tile_cover(const servet__tmodel *M, const int64_t *T, int k,
     }
 }
 /* lines of array a over a cover; rows and lines per row as well */
+/* Rows of `span` elements (clamped to the last dimension) of array a lie
+   one after the other: packed, or whole rows of a dense array */
+static int servet__tile_whole_rows(const servet__tmodel *M, int a, double span) {
+    const servet_tile_array *A = &M->d->arrays[a];
+    int last = A->nloops - 1;
+    return A->packed || (last > 0 && span >= (double)M->dim[a][last] &&
+                         M->stride[a][last - 1] <= span * (double)M->elem + (double)M->line);
+}
 static double servet__tile_lines(const servet__tmodel *M, int a, const double *cover, double *rows_out, double *lpr_out) {
     const servet_tile_array *A = &M->d->arrays[a];
     double rows = 1.0, span = 1.0, b, lpr, line = (double)M->line, elem = (double)M->elem;
@@ -7183,8 +7197,7 @@ static double servet__tile_lines(const servet__tmodel *M, int a, const double *c
         if (dd < last) rows *= span;
     }
     b = span * elem;
-    if (A->packed || (last > 0 && span >= (double)M->dim[a][last] && M->stride[a][last - 1] <= b + line)) {
-        /* contiguous rows (packed, or whole rows of a dense array) */
+    if (servet__tile_whole_rows(M, a, span)) {
         lpr = ceil(rows * b / line) / rows;
     } else if (A->halo == 0 && fmod(b, line) == 0.0 && fmod(last > 0 ? M->stride[a][last - 1] : 0.0, line) == 0.0) {
         lpr = b / line; /* rows start on a line */
@@ -7200,11 +7213,11 @@ static double servet__tile_lines(const servet__tmodel *M, int a, const double *c
    page: the prefetchers stop there) */
 static double servet__tile_runs(const servet__tmodel *M, int a, const double *cover) {
     const servet_tile_array *A = &M->d->arrays[a];
-    double rows, lpr, lines = servet__tile_lines(M, a, cover, &rows, &lpr), per_page = 4096.0 / (double)M->line, b;
+    double rows, lpr, lines = servet__tile_lines(M, a, cover, &rows, &lpr), per_page = 4096.0 / (double)M->line, span;
     int last = A->nloops - 1;
-    b = (cover[A->loops[last]] + 2.0 * A->halo) * (double)M->elem;
-    if (A->packed || (last > 0 && b >= (double)M->dim[a][last] * M->elem && M->stride[a][last - 1] <= b + M->line))
-        return ceil(lines / per_page); /* contiguous rows: one stream, a restart per page */
+    span = cover[A->loops[last]] + 2.0 * A->halo;
+    if (span > (double)M->dim[a][last]) span = (double)M->dim[a][last];
+    if (servet__tile_whole_rows(M, a, span)) return ceil(lines / per_page); /* one stream, a restart per page */
     return rows * ceil(lpr / per_page);
 }
 /* 4 KiB pages of array a over a cover (what a TLB must map) */
