@@ -69,6 +69,24 @@ static uint64_t next_rand(void) {
     return rng;
 }
 
+/* hwloc's model name plus the family and model numbers /proc/cpuinfo gives
+   (a VM may call a Zen 4 and a Zen 5 both "AMD EPYC") */
+static void cpu_name(const char *model, char *out, size_t cap) {
+    char line[256], vendor[64] = "?", fam[16] = "?", mod[16] = "?";
+    FILE *c = fopen("/proc/cpuinfo", "r");
+    while (c && fgets(line, sizeof line, c)) {
+        char *v = strchr(line, ':');
+        if (!v) continue;
+        v += 2;
+        v[strcspn(v, "\n")] = 0;
+        if (!strncmp(line, "vendor_id", 9) && vendor[0] == '?') snprintf(vendor, sizeof vendor, "%s", v);
+        else if (!strncmp(line, "cpu family", 10) && fam[0] == '?') snprintf(fam, sizeof fam, "%s", v);
+        else if (!strncmp(line, "model\t", 6) && mod[0] == '?') snprintf(mod, sizeof mod, "%s", v);
+    }
+    if (c) fclose(c);
+    snprintf(out, cap, "%s (%s family %s model %s)", model, vendor, fam, mod);
+}
+
 /* the servet description of each kernel, as its example builds it */
 static void describe(const bcase *c, servet_tile_desc *td) {
     memset(td, 0, sizeof *td);
@@ -139,7 +157,7 @@ int main(int argc, char **argv) {
     const char *outpath = argc > 1 ? argv[1] : "bench_data/tile.json", *filter = argc > 3 && argv[3][0] ? argv[3] : NULL;
     const char *tunepath = argc > 4 ? argv[4] : NULL;
     FILE *tf = NULL;
-    char tunedir[128];
+    char tunedir[128], cpu[384];
     int rounds = argc > 2 ? atoi(argv[2]) : 5, ci, first = 1;
     servet_profile *prof = NULL;
     servet_desc d;
@@ -150,11 +168,12 @@ int main(int argc, char **argv) {
     d.probes = SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE | SERVET_PROBE_MEMORY;
     if (servet_open(&prof, &d) != SERVET_OK) { fprintf(stderr, "bench_tile: servet_open failed\n"); return 1; }
     servet_machine_get(prof, &mi);
+    cpu_name(mi.cpu_model, cpu, sizeof cpu);
     f = fopen(outpath, "w");
     if (!f) { fprintf(stderr, "bench_tile: cannot write %s\n", outpath); return 1; }
     fprintf(f, "{\"benchmark\": \"bench_tile: servet_choose_tile vs an exhaustive tile sweep of the real kernel\",\n");
     fprintf(f, " \"cpu_model\": \"%s\", \"pus\": %d, \"rounds\": %d, \"statistic\": \"sweep: median over rounds, order shuffled per round; a kernel under 20 ms is repeated to 20 ms per measurement; ratio: servet's tile and the sweep's best re-timed side by side, 15 rounds in alternating order, the median of the rounds' ratios (sweep_ratio: from the sweep's medians)\",\n",
-            mi.cpu_model, mi.pus, rounds);
+            cpu, mi.pus, rounds);
     fprintf(f, " \"caches\": [");
     for (ci = 1; ci <= servet_cache_count(prof); ci++) {
         servet_cache_info c;
@@ -179,7 +198,7 @@ int main(int argc, char **argv) {
         fprintf(tf, "{\"benchmark\": \"bench_tile: servet_tune seeded by servet_choose_tile vs the exhaustive sweep, same grid\",\n");
         fprintf(tf, " \"cpu_model\": \"%s\", \"pus\": %d, \"sweep_rounds\": %d, \"tune_repeats\": 3,\n"
                     " \"check\": \"tuned, best and seed re-timed side by side, 15 rounds in rotating order; rates from medians, ratios the medians of the rounds' own\",\n \"cases\": [\n",
-                mi.cpu_model, mi.pus, rounds);
+                cpu, mi.pus, rounds);
     }
     for (ci = 0; ci < (int)(sizeof cases / sizeof cases[0]); ci++) {
         const bcase *c = &cases[ci];
