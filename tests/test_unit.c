@@ -68,6 +68,62 @@ static void test_binomial(void) {
     CHECK(isnan(servet_binomial_tail(10, 0.5, -1)), "k < 0 -> NaN");
 }
 
+/* The random-replacement model of the cache fit (>>infer): the per-set root
+   against a straightforward replay of a cyclic walk over X lines in one
+   k-way set with a random victim per miss, and the binomial expectation
+   against the sum over the occupancy written out. */
+static double replay_random_set(int X, int k, unsigned long long seed) {
+    int cached[64], ncached = 0, i, t, misses = 0, counted = 0;
+    for (t = 0; t < 400000; t++) {
+        int line = t % X, hit = 0;
+        for (i = 0; i < ncached; i++) hit |= cached[i] == line;
+        if (hit) { if (t >= 50 * X) counted++; continue; }
+        if (t >= 50 * X) { misses++; counted++; }
+        if (ncached < k) cached[ncached++] = line;
+        else {
+            seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17;
+            cached[seed % (unsigned long long)k] = line;
+        }
+    }
+    return (double)misses / (double)counted;
+}
+static void test_random_model(void) {
+    int ks[] = {4, 8, 16}, i, X;
+    for (i = 0; i < 3; i++) {
+        int k = ks[i];
+        CHECK(servet__rand_root((double)k, k) == 0.0, "k = %d: a set of k lines never misses", k);
+        /* exactly one line out: the victim is uniform over the k ahead */
+        CHECK(fabs(servet__rand_root((double)k + 1.0, k) - 2.0 / (k + 1.0)) < 0.02, "k = %d, X = k+1: %.4f vs 2/(k+1)",
+              k, servet__rand_root((double)k + 1.0, k));
+        for (X = k + 1; X <= 3 * k; X += k / 4 > 0 ? k / 4 : 1) {
+            double r = replay_random_set(X, k, 0x9e3779b97f4a7c15ull + (unsigned long long)X), m = servet__rand_root((double)X, k);
+            CHECK(fabs(r - m) < 0.03, "k = %d X = %d: model %.3f, replay %.3f", k, X, m, r);
+        }
+    }
+    {
+        /* B(n, p) occupancy summed by hand: 64 pages over a 16 KiB 2-way
+           cache of 4 KiB units (p = 0.5), X = Y + 1, Y ~ B(63, 0.5) */
+        double tab[16], sum = 0.0, c = 1.0, v;
+        int y, k = 2;
+        for (X = k + 1; X <= 4 * k; X++) tab[X - k - 1] = servet__rand_root((double)X, k);
+        for (y = 0; y <= 63; y++) {
+            double Xd = y + 1.0, f = Xd <= k ? 0.0 : Xd <= 4 * k ? tab[y - k] : 1.0 - pow(0.5, Xd - 0.5);
+            sum += c * pow(0.5, 63) * f;
+            c = c * (63 - y) / (y + 1);
+        }
+        v = servet__mr_binomial_rand(64 * 4096.0, 16384.0, k, 4096.0, tab);
+        CHECK(fabs(v - sum) < 1e-9, "binomial expectation %.12f vs by hand %.12f", v, sum);
+        CHECK(servet__mr_binomial_rand(4096.0, 16384.0, k, 4096.0, tab) == 0.0, "one page never misses");
+        CHECK(servet__mr_binomial_rand(4096.0, 1024.0, k, 4096.0, tab) < 0.0, "a unit larger than a way: no model");
+        /* monotone in the walk's size */
+        for (v = 0.0, y = 1; y <= 8; y++) {
+            double m = servet__mr_binomial_rand(y * 8192.0, 16384.0, k, 4096.0, tab);
+            CHECK(m >= v - 1e-12, "miss rate grows with the walk (%d: %.4f < %.4f)", y, m, v);
+            v = m;
+        }
+    }
+}
+
 static void test_bad_input(void) {
     double b[4] = {1024, 2048, 4096, 8192}, l[4] = {1, 1, 2, 2};
     servet_cache_level lv[4];
@@ -542,6 +598,7 @@ static void test_misc(void) {
 
 int main(void) {
     test_binomial();
+    test_random_model();
     test_bad_input();
     test_synthetic();
     test_tlb();
