@@ -253,6 +253,13 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
     echo "  rank reordering (servet_mpi_reorder): 2 and 4 ranks"
     run_prog timeout 120 mpirun -np 2 ./tests/test_map_mpi
     run_prog timeout 120 mpirun -np 4 ./tests/test_map_mpi
+    if command -v mpicc.mpich >/dev/null && command -v mpirun.mpich >/dev/null; then
+      echo "  the same under MPICH (which ignores MPI_Dist_graph_create_adjacent's reorder flag)"
+      compile "test_map_mpi with MPICH" mpicc.mpich -std=c99 -Wall -Wextra -Werror -O1 $HW -pthread \
+        -o "$tmp/test_map_mpi_mpich" tests/test_map_mpi.c $LIBS
+      run_prog timeout 120 mpirun.mpich -np 2 "$tmp/test_map_mpi_mpich"
+      run_prog timeout 120 mpirun.mpich -np 4 "$tmp/test_map_mpi_mpich"
+    else echo "  SKIPPED: MPICH not installed (mpicc.mpich, mpirun.mpich): tools/deps.sh test installs it"; fi
     echo "  one node, 2 ranks: one layer, measured, then read"
     run_prog timeout 300 mpirun -np 2 ./tests/test_comm_mpi --cache-dir "$tmp/comm" --force --expect-layers 1 --expect-from-file 0
     run_prog timeout 300 mpirun -np 2 ./tests/test_comm_mpi --cache-dir "$tmp/comm" --expect-layers 1 --expect-from-file 1

@@ -7,7 +7,9 @@
 #                          command is MPI-enabled when mpicc is found)
 #   tools/deps.sh test     the above plus what the tests use (clang and g++
 #                          for the compile matrix, python3, iproute2 and
-#                          util-linux for the emulated cluster)
+#                          util-linux for the emulated cluster, MPICH for the
+#                          rank-reordering tests on a second MPI; Open MPI
+#                          stays the default mpicc)
 #   tools/deps.sh list     print the Debian packages of `test`, one line
 #
 # Missing packages are installed with apt-get when we may (root, or sudo
@@ -16,7 +18,7 @@
 set -eu
 
 PROBE_PKGS="gcc make pkg-config libhwloc-dev hwloc libopenmpi-dev openmpi-bin"
-TEST_PKGS="$PROBE_PKGS g++ clang python3 iproute2 util-linux"
+TEST_PKGS="$PROBE_PKGS g++ clang python3 iproute2 util-linux mpich libmpich-dev"
 
 what=${1:-probe}
 case "$what" in
