@@ -100,6 +100,33 @@ static servet_map_tree tree3(int nodes, double c0, int packs, double c1, int cor
     return t;
 }
 
+/* the tree distance two ways: the library's (a bit scan when every arity
+   is a power of two, divisions otherwise) against the digits of the slots'
+   mixed-radix numbers compared by hand, for every pair */
+static void test_tree_distance(void) {
+    servet_map_tree trees[3];
+    int t;
+    trees[0] = tree3(4, 50, 2, 10, 16, 2);  /* powers of two: the bit scan */
+    trees[1] = tree3(4, 20, 3, 4, 2, 1);    /* Dunnington: divisions */
+    trees[2] = tree3(2, 30, 8, 8, 4, 1);
+    for (t = 0; t < 3; t++) {
+        servet__costfn f;
+        int n = trees[t].arity[0] * trees[t].arity[1] * trees[t].arity[2], a, b, bad = 0;
+        servet__costfn_tree(&f, &trees[t], n);
+        CHECK(f.pow2 == (t != 1), "tree %d: the bit scan is used exactly for power-of-two arities", t);
+        for (a = 0; a < n; a++)
+            for (b = 0; b < n; b++) {
+                int da[3], db[3], L, x = a, y = b;
+                double want = 0.0;
+                for (L = 2; L >= 0; L--) { da[L] = x % trees[t].arity[L]; x /= trees[t].arity[L]; db[L] = y % trees[t].arity[L]; y /= trees[t].arity[L]; }
+                for (L = 0; L < 3; L++)
+                    if (da[L] != db[L]) { int M; for (M = L; M < 3; M++) want += trees[t].link_cost[M]; break; }
+                bad += servet__slot_cost(&f, a, b) != want;
+            }
+        CHECK(bad == 0, "tree %d: %d of %d slot pairs priced wrong", t, bad, n * n);
+    }
+}
+
 static void test_cost_arithmetic(void) {
     /* tree 2 nodes x 2 cores: cost(0,1) = 1 (same node), cost(0,2) = 10 + 1 */
     servet_map_tree tree;
@@ -265,6 +292,7 @@ static void test_bad_input(void) {
 }
 
 int main(void) {
+    test_tree_distance();
     test_cost_arithmetic();
     test_scrambled_halo();
     test_big_sparse();
