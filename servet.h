@@ -292,8 +292,9 @@
           coarsest seeds, alike slots dealt in order, the refinement's prices
           kept and its interchangeable swaps skipped: 4096-rank halos at
           1.01/1.02 of Scotch's cost (were 1.067/1.092), decisions at most
-          Scotch's own mapping time in 20 of 20 bench-map problems,
-          16384-rank 3D halo in 0.21 s (was 0.88).
+          Scotch's own mapping time in 21 of 21 bench-map problems (a
+          real code's among them: LULESH 2.0's 26-neighbour exchange),
+          16384-rank 3D halo in 0.22 s (was 0.88).
           Cache inference: random replacement and half random, half LRU join
           the fitted policies (a Zen 4 VM's 1 MiB L2 read 1.125-1.18 MiB
           under the theta family alone), so a probabilistic level's range is
@@ -8077,8 +8078,12 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
       (swap the pair with the best gain = ext - int of both - 2 w(a, b);
       candidates by gain, gains recomputed on use, negative swaps allowed
       and rolled back to the best prefix). Seeds: pseudo-peripheral
-      vertices and the heaviest rank; for 64 ranks or more one grown part
-      and a multilevel bisection (servet__ml_bisect); the best cut kept.
+      vertices and the heaviest rank; for 64 ranks or more also a
+      multilevel bisection (servet__ml_bisect); the best cut kept (the
+      grown parts still win some: LULESH's 26-neighbour exchange on 16^3
+      ranks was 1.09 of Scotch's cost with one grown part, 1.02 with three;
+      under 256 ranks one grown part, for time: the small problems of
+      bench-map are as good either way).
       Why 64 (it was 256): a 64-way split of 4096 ranks is six levels of
       bisection, and the last two (256 and 128 ranks) grown by hand left
       ragged parts - 13.6% more cut than 8 x 8 blocks on a 64 x 64 torus,
@@ -8877,7 +8882,7 @@ static void servet__bisect(servet__mapwork *w, int *set, int n, int n0, servet__
     seeds[2] = heavy;
     for (s = 0; s < 3; s++) {
         double cut;
-        if (n >= 64 && s > 0) break; /* the multilevel cut below runs there: one grown part beside it */
+        if (n >= 64 && n < 256 && s > 0) break; /* small sets: one grown part beside the multilevel cut */
         if ((s > 0 && seeds[s] == seeds[s - 1]) || (s == 2 && seeds[2] == seeds[0])) continue;
         servet__grow(w, set, n, n0, seeds[s]);
         servet__kl(w, set, n, ka, kb);

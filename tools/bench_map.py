@@ -154,7 +154,43 @@ def mesh_knn(n, k=6):
     return e
 
 
-PATTERNS = {"halo2d": halo2d, "halo3d": halo3d, "ring": ring, "groups": groups_alltoall, "mesh": mesh_knn}
+def lulesh(n, nx=30):
+    """A real code's communication matrix: LULESH 2.0 (LLNL's shock-hydro proxy app), one time
+    step on a tp x tp x tp cube of ranks (rank = plane*tp^2 + row*tp + col, as InitMeshDecomp
+    numbers them; launched in rank order, not scrambled), nx^3 elements per rank (its default
+    -s 30). The bytes are read off its lulesh-comm.cc, not traced: CommSend(MSG_COMM_SBN, 3
+    fields on nodes, to all 26 neighbours), CommSend(MSG_SYNC_POS_VEL, 6 fields on nodes, doSend
+    false: only to the lower-numbered neighbours), CommSend(MSG_MONOQ, 3 fields on elements,
+    planeOnly: the 6 faces). A face carries (nx+1)^2 nodes or nx^2 elements, an edge nx+1 nodes,
+    a corner 1; 8 bytes a value. None when n is not a cube (LULESH needs one)."""
+    tp = round(n ** (1.0 / 3.0))
+    if tp ** 3 != n:
+        return None
+    e = {}
+    nodes = {1: (nx + 1) ** 2, 2: nx + 1, 3: 1}
+    for p_ in range(tp):
+        for r in range(tp):
+            for c in range(tp):
+                me = p_ * tp * tp + r * tp + c
+                for dp in (-1, 0, 1):
+                    for dr in (-1, 0, 1):
+                        for dc in (-1, 0, 1):
+                            k = abs(dp) + abs(dr) + abs(dc)
+                            P, R, C = p_ + dp, r + dr, c + dc
+                            if k == 0 or not (0 <= P < tp and 0 <= R < tp and 0 <= C < tp):
+                                continue
+                            to = P * tp * tp + R * tp + C
+                            b = 3 * nodes[k]                     # MSG_COMM_SBN
+                            if to < me:
+                                b += 6 * nodes[k]                # MSG_SYNC_POS_VEL
+                            if k == 1:
+                                b += 3 * nx * nx                 # MSG_MONOQ
+                            e[(me, to)] = 8.0 * b
+    return e
+
+
+PATTERNS = {"halo2d": halo2d, "halo3d": halo3d, "ring": ring, "groups": groups_alltoall, "mesh": mesh_knn,
+            "lulesh": lulesh}
 
 
 def price(edges, cost, slot):
@@ -247,6 +283,8 @@ def main():
             cost = tree_cost(tree)
             for pname, gen in PATTERNS.items():
                 edges = gen(n)
+                if edges is None:  # the pattern has no instance at this size (lulesh: cubes only)
+                    continue
                 ident = price(edges, cost, list(range(n)))
                 rnd = price(edges, cost, scramble(n, 99))
                 s_slot, s_sec, s_wall = run_servet(tree, n, edges, tmp)
