@@ -65,7 +65,7 @@ bin/bench_pairs: tools/bench_pairs.c servet.h
 	@mkdir -p bin
 	$(CC) $(ALL_CFLAGS) -o $@ tools/bench_pairs.c $(LDLIBS)
 
-bin/bench_comm: tools/bench_comm.c servet.h
+bin/bench_comm: tools/bench_comm.c tools/bench_cpu.h servet.h
 	@mkdir -p bin
 	$(MPICC) $(ALL_CFLAGS) -o $@ tools/bench_comm.c $(LDLIBS)
 
@@ -84,7 +84,7 @@ examples/mbsp_inner_product: examples/mbsp_inner_product.c servet.h
 KERNEL_CFLAGS ?= -O2 -march=native
 examples/tile_%: examples/tile_%.c lib/libservet.a servet.h
 	$(CC) -std=c99 $(WARN) $(KERNEL_CFLAGS) $(HWLOC_CFLAGS) -pthread -I. -o $@ $< lib/libservet.a $(LDLIBS)
-bin/bench_tile: tools/bench_tile.c examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h
+bin/bench_tile: tools/bench_tile.c tools/bench_cpu.h examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h
 	@mkdir -p bin
 	$(CC) -std=c99 $(WARN) $(KERNEL_CFLAGS) $(HWLOC_CFLAGS) -pthread -o $@ tools/bench_tile.c $(LDLIBS)
 # issue 11: servet's tile vs an exhaustive sweep on the real kernels (~10 min)

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench_cpu.h"
 
 #define SIZES 23
 #define MAXR 15
@@ -65,7 +66,7 @@ static double memset_time(char *s_buf, int bytes) {
 int main(int argc, char **argv) {
     static double sv[MAXL][SIZES][MAXR], pv[MAXL][SIZES][MAXR], kv[MAXL][SIZES][MAXR];
     int rank, size, rounds = argc > 2 ? atoi(argv[2]) : 5, r, l, s, nl = 0, rep[MAXL][2], first[MAXL][2];
-    char dir[] = "/tmp/servet-bench-comm-XXXXXX", *s_buf = NULL, *r_buf = NULL, hosts[MAXL][64], cpu[128] = "unknown";
+    char dir[] = "/tmp/servet-bench-comm-XXXXXX", *s_buf = NULL, *r_buf = NULL, hosts[MAXL][64], cpu[384] = "unknown";
     servet_desc d;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -94,7 +95,7 @@ int main(int argc, char **argv) {
         if (servet_open_mpi(&p, &d, NULL) != SERVET_OK || servet_comm_get(p, &ci) != SERVET_OK) MPI_Abort(MPI_COMM_WORLD, 1);
         if (r == 0) {
             servet_machine_info mi;
-            if (servet_machine_get(p, &mi) == SERVET_OK) snprintf(cpu, sizeof cpu, "%s", mi.cpu_model);
+            if (servet_machine_get(p, &mi) == SERVET_OK) cpu_name(mi.cpu_model, cpu, sizeof cpu);
         }
         if (r == 0) nl = servet_comm_layer_count(p) < MAXL ? servet_comm_layer_count(p) : MAXL;
         for (l = 0; l < nl; l++) {

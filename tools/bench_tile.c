@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "bench_cpu.h"
 
 enum { TRANSPOSE, STENCIL, MATMUL };
 typedef struct bcase {
@@ -67,24 +68,6 @@ static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t next_rand(void) {
     rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
     return rng;
-}
-
-/* hwloc's model name plus the family and model numbers /proc/cpuinfo gives
-   (a VM may call a Zen 4 and a Zen 5 both "AMD EPYC") */
-static void cpu_name(const char *model, char *out, size_t cap) {
-    char line[256], vendor[64] = "?", fam[16] = "?", mod[16] = "?";
-    FILE *c = fopen("/proc/cpuinfo", "r");
-    while (c && fgets(line, sizeof line, c)) {
-        char *v = strchr(line, ':');
-        if (!v) continue;
-        v += 2;
-        v[strcspn(v, "\n")] = 0;
-        if (!strncmp(line, "vendor_id", 9) && vendor[0] == '?') snprintf(vendor, sizeof vendor, "%s", v);
-        else if (!strncmp(line, "cpu family", 10) && fam[0] == '?') snprintf(fam, sizeof fam, "%s", v);
-        else if (!strncmp(line, "model\t", 6) && mod[0] == '?') snprintf(mod, sizeof mod, "%s", v);
-    }
-    if (c) fclose(c);
-    snprintf(out, cap, "%s (%s family %s model %s)", model, vendor, fam, mod);
 }
 
 /* the servet description of each kernel, as its example builds it */
