@@ -2321,8 +2321,9 @@ static void servet__fit_transition(const double *bytes, const double *mr, const 
     double rtab[SERVET__RAND_TAB], rcache[3][SERVET_CURVE_MAX], mv[SERVET_CURVE_MAX];
     int roff[sizeof ks / sizeof ks[0]], x;
     for (ik = 0, j = 0; ik < nk; ik++) { /* random replacement's roots, X in (k, 4k] */
-        roff[ik] = j;
-        for (x = ks[ik] + 1; x <= 4 * ks[ik] && j < SERVET__RAND_TAB; x++) rtab[j++] = servet__rand_root((double)x, ks[ik]);
+        roff[ik] = j + 3 * ks[ik] <= SERVET__RAND_TAB ? j : -1; /* -1: no room, no random model for this k */
+        if (roff[ik] < 0) continue;
+        for (x = ks[ik] + 1; x <= 4 * ks[ik]; x++) rtab[j++] = servet__rand_root((double)x, ks[ik]);
     }
     /* candidate sizes m * 2^k, 32 <= m < 64: every size a cache is built
        with to within 1.6% (48 KiB, 1.25 MiB, 2 MiB, 27.5 MiB are exact) */
@@ -2342,6 +2343,7 @@ static void servet__fit_transition(const double *bytes, const double *mr, const 
                 double div = 0.0, wsum = 0.0, theta = pol < 3 ? 0.5 * (double)pol : 0.0, u = im % 3 == 0 ? page : 64.0;
                 int ok = 1;
                 if (im % 3 == 0 && page <= 64.0) continue;
+                if (pol >= 3 && roff[ik] < 0) continue;
                 for (i = lo; i <= hi; i++) {
                     double model, rnd = 0.0;
                     if (pol == 3) /* kept for the half-and-half model (pol 4, same unit) */
