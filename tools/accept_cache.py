@@ -86,14 +86,7 @@ def summary(rs):
                                     r["last_level_latency_at_half_ns"] * 1.5 < r["last_level_latency_at_twice_ns"]),
             "wall_s_median": statistics.median([r["wall_s"] for r in rs]), "wall_s_max": max(r["wall_s"] for r in rs)}
 
-def cpu_model():
-    fam = {}
-    for l in open("/proc/cpuinfo"):
-        k = l.split(":", 1)[0].strip()
-        if k in ("model name", "cpu family", "model", "vendor_id") and k not in fam:
-            fam[k] = l.split(":", 1)[1].strip()
-    return "%s (%s family %s model %s)" % (fam.get("model name", "?"), fam.get("vendor_id", "?"),
-                                           fam.get("cpu family", "?"), fam.get("model", "?"))
+from cpu_model import cpu_model  # tools/cpu_model.py
 
 res = {"benchmark": "servet probe --only cache --force, repeated", "date": time.strftime("%Y-%m-%d"),
        "cpu_model": cpu_model(),

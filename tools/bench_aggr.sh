@@ -63,12 +63,9 @@ fi
 
 python3 - "$tmp/raw" "$out" "$R" "$tmp" <<'PY'
 import glob, json, os, sys
-cpu, fam = "unknown", {}
-for l in open("/proc/cpuinfo"):
-    k = l.split(":", 1)[0].strip()
-    if k in ("model name", "cpu family", "model", "vendor_id") and k not in fam:
-        fam[k] = l.split(":", 1)[1].strip()
-cpu = "%s (%s family %s model %s)" % (fam.get("model name", "unknown"), fam.get("vendor_id", "?"), fam.get("cpu family", "?"), fam.get("model", "?"))
+sys.path.insert(0, "tools")
+from cpu_model import cpu_model
+cpu = cpu_model()
 cases = []
 for line in open(sys.argv[1]):
     name, js = line.split(" ", 1)

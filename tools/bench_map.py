@@ -259,18 +259,7 @@ def run_scotch(tree, n, edges, tmp):
     return slots_seen, best, mapping
 
 
-def cpu_model():
-    """the model name with the vendor's family and model (a VM may call a Zen 4 and a Zen 5 both "AMD EPYC")"""
-    fam = {}
-    try:
-        for line in open("/proc/cpuinfo"):
-            k = line.split(":", 1)[0].strip()
-            if k in ("model name", "cpu family", "model", "vendor_id") and k not in fam:
-                fam[k] = line.split(":", 1)[1].strip()
-    except OSError:
-        return "unknown"
-    return "%s (%s family %s model %s)" % (fam.get("model name", "?"), fam.get("vendor_id", "?"),
-                                           fam.get("cpu family", "?"), fam.get("model", "?"))
+from cpu_model import cpu_model  # tools/cpu_model.py
 
 
 def main():

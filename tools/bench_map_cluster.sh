@@ -37,13 +37,9 @@ for line in open(sys.argv[1]):
     except ValueError:
         continue
     rows.setdefault((int(np_), mode), []).append(j)
-fam = {}
-for l in open("/proc/cpuinfo"):
-    k = l.split(":", 1)[0].strip()
-    if k in ("model name", "cpu family", "model", "vendor_id") and k not in fam:
-        fam[k] = l.split(":", 1)[1].strip()
-cpu = "%s (%s family %s model %s)" % (fam.get("model name", "?"), fam.get("vendor_id", "?"),
-                                      fam.get("cpu family", "?"), fam.get("model", "?"))
+sys.path.insert(0, "tools")
+from cpu_model import cpu_model
+cpu = cpu_model()
 res = []
 for np_ in (4, 8):
     p, q, f = rows.get((np_, "plain"), []), rows.get((np_, "reorder"), []), rows.get((np_, "profile"), [])

@@ -99,13 +99,9 @@ for name in ["run1", "run2", "run3", "all", "tbf"]:
     p = os.path.join(tmp, name + ".json")
     if os.path.exists(p):
         runs[name] = json.load(open(p))["comm"]
-fam = {}
-for l in open("/proc/cpuinfo"):
-    k = l.split(":", 1)[0].strip()
-    if k in ("model name", "cpu family", "model", "vendor_id") and k not in fam:
-        fam[k] = l.split(":", 1)[1].strip()
-cpu = "%s (%s family %s model %s)" % (fam.get("model name", "?"), fam.get("vendor_id", "?"),
-                                      fam.get("cpu family", "?"), fam.get("model", "?"))
+sys.path.insert(0, "tools")
+from cpu_model import cpu_model
+cpu = cpu_model()
 json.dump({"what": "comm probe on the emulated cluster (tests/cluster): 2 network-namespace nodes x 2 ranks, "
                    "Open MPI vader (shared memory) inside a node, TCP over veth+bridge between nodes; "
                    "tbf = 200 Mbit/s token bucket on each node's link", "cpu_model": cpu, "runs": runs},

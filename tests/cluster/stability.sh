@@ -43,12 +43,9 @@ summary = {'runs': len(rows), 'runs_with_2_layers': len(two),
            'max_tolerance': max(r['tolerance'] for r in rows), 'max_small_tolerance': max(r['small_tolerance'] for r in rows),
            'min_inter_over_intra_8B': min(r['small_latency_us'][1] / r['small_latency_us'][0] for r in two) if two else None,
            'probe_seconds': [min(r['probe_seconds'] for r in rows), max(r['probe_seconds'] for r in rows)]}
-fam = {}
-for l in open('/proc/cpuinfo'):
-    k = l.split(':', 1)[0].strip()
-    if k in ('model name', 'cpu family', 'model', 'vendor_id') and k not in fam:
-        fam[k] = l.split(':', 1)[1].strip()
-model = '%s (%s family %s model %s)' % (fam.get('model name', '?'), fam.get('vendor_id', '?'), fam.get('cpu family', '?'), fam.get('model', '?'))
+sys.path.insert(0, 'tools')
+from cpu_model import cpu_model
+model = cpu_model()
 json.dump({'cpu_model': model, 'nproc': os.cpu_count(), 'what': 'comm probe stability on the emulated cluster (tests/cluster/stability.sh): 2 network-namespace nodes x 2 '
                    'unbound ranks on a 2-vCPU VM; r = sampled pairs, a = --all-pairs; pairs_right = measured pairs whose '
                    'layer has their kind (intra/inter node)', 'summary': summary, 'runs': rows}, open(out, 'w'), indent=1)
