@@ -2202,19 +2202,6 @@ static double servet__mr_binomial(double bytes, double cs, int k, double u, doub
     t = tail - theta * (double)k * inv;
     return t < 0.0 ? 0.0 : t;
 }
-/* Deterministic placement (virtually indexed, coloured, huge pages):
-   NL lines over `sets` sets, r sets get q+1 lines and the others q. */
-static double servet__mr_colored(double bytes, double cs, int k, double line, double theta) {
-    double nl = floor(bytes / line), sets = cs / ((double)k * line), q, r, miss = 0.0;
-    if (sets < 1.0) return -1.0;
-    sets = floor(sets + 0.5);
-    q = floor(nl / sets);
-    r = nl - q * sets;
-    if (q + 1.0 > (double)k) miss += r * (q + 1.0 - theta * (double)k);
-    if (q > (double)k) miss += (sets - r) * (q - theta * (double)k);
-    return miss / nl;
-}
-
 /* Random replacement (and what lies between it and LRU). A set holding X > k
    lines of a cyclic walk, with a random victim per miss: between two visits
    of a line the X - 1 others miss a fraction m each, and each miss evicts
@@ -2278,14 +2265,23 @@ static double servet__mr_binomial_rand(double bytes, double cs, int k, double u,
     if (t > 0.0) sum += t;
     return sum < 0.0 ? 0.0 : sum > 1.0 ? 1.0 : sum;
 }
-static double servet__mr_colored_rand(double bytes, double cs, int k, double line) {
+/* Deterministic placement (virtually indexed, coloured, huge pages):
+   NL lines over `sets` sets, r sets get q+1 lines and the others q; a set of
+   X > k lines misses X - theta*k of them per round, or with theta < 0
+   (random replacement) X times the root above. */
+static double servet__mr_colored(double bytes, double cs, int k, double line, double theta) {
     double nl = floor(bytes / line), sets = cs / ((double)k * line), q, r, miss = 0.0;
     if (sets < 1.0) return -1.0;
     sets = floor(sets + 0.5);
     q = floor(nl / sets);
     r = nl - q * sets;
-    miss += r * (q + 1.0) * servet__rand_root(q + 1.0, k);
-    miss += (sets - r) * q * servet__rand_root(q, k);
+    if (theta < 0.0) {
+        miss += r * (q + 1.0) * servet__rand_root(q + 1.0, k);
+        miss += (sets - r) * q * servet__rand_root(q, k);
+    } else {
+        if (q + 1.0 > (double)k) miss += r * (q + 1.0 - theta * (double)k);
+        if (q > (double)k) miss += (sets - r) * (q - theta * (double)k);
+    }
     return nl > 0.0 ? miss / nl : 0.0;
 }
 
@@ -2347,7 +2343,7 @@ static void servet__fit_transition(const double *bytes, const double *mr, const 
                 for (i = lo; i <= hi; i++) {
                     double model, rnd = 0.0;
                     if (pol == 3) /* kept for the half-and-half model (pol 4, same unit) */
-                        rcache[im % 3][i - lo] = rnd = im % 3 == 2 ? servet__mr_colored_rand(bytes[i], cs, ks[ik], 64.0)
+                        rcache[im % 3][i - lo] = rnd = im % 3 == 2 ? servet__mr_colored(bytes[i], cs, ks[ik], 64.0, -1.0)
                                                       : servet__mr_binomial_rand(bytes[i], cs, ks[ik], u, rtab + roff[ik]);
                     else if (pol == 4) rnd = rcache[im % 3][i - lo];
                     if (rnd < 0.0) { ok = 0; break; }
