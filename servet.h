@@ -4694,8 +4694,9 @@ servet_result servet_apex_mpi(const servet_apex_desc *desc, servet_apex_point *o
       another layer than its class's representative is a contradiction:
       flagged, counted, and its own layer kept.
    2. Per layer, on the pair nearest the layer's median: ping-pong curve for
-      1 B .. 4 MiB (powers of two; each size R repeats of enough round trips
-      to last ~10 ms, at least 4; the median kept, Fig. 10c/d); aggregation: N = 32
+      1 B .. 4 MiB (powers of two; repeats of enough round trips to last
+      ~10 ms, at least 4, each size's back to back, in two passes; the lower
+      pass median kept, Fig. 10c/d; why: servet__comm_curve); aggregation: N = 32
       messages of S bytes each way at once (both ranks post their receives
       and sends, then wait: an exchange, as codes that aggregate
       communicate) vs one of N*S bytes each way (S = 8 B .. 32 KiB), the
@@ -5211,6 +5212,49 @@ static void servet__comm_tests(MPI_Comm comm, int b, const servet__commbuf *buf,
     }
 }
 
+/* The ping-pong curve, 1 B .. 4 MiB, as a code that sends one size over
+   and over sees it (and as osu_latency measures it): each size's repeats
+   back to back, after one untimed run of a quarter of a repeat; two passes,
+   sizes up and then down, each giving the median of its repeats; the curve
+   keeps the lower of the two (a slow spell of a second or two hits a few
+   neighbouring sizes of one pass, not the same sizes of both).
+   Why not interleaved with the other tests, as before: a TCP connection
+   switched to a large size runs it 2-3x slower for its first few dozen
+   round trips. Measured on the emulated cluster (2 network-namespace
+   nodes on the 2-vCPU Zen 4 VM, Open MPI 4.1.4 over TCP, 2026-11): a fresh
+   pair's 512 KiB ping-pong in runs of 20 round trips read 160-320 us for
+   its first 15 runs and 93-97 us after; after 150 ms of 4 MiB ping-pongs,
+   the first 1-3 runs of 512 KiB still read 170-290 us. Interleaved, every
+   repeat of a size followed another size and read the transient: against
+   osu_latency's loop (1000 round trips per size) the curve read 256-512
+   KiB 1.15-3.4x slow in 2 of 6 bench runs (bench_data/
+   comm_vs_pingpong_cluster_run*.json, 2026-11-24). Shared memory has no
+   such transient, and one node's curve matched either way. spread: (max -
+   min) / median over all timed repeats. */
+static void servet__comm_curve(MPI_Comm comm, int b, const servet__commbuf *buf, int reps, double target, double *out,
+                               double *spread) {
+    int iters[SERVET__COMM_CURVE], per = (reps + 1) / 2, pass, i, k;
+    double all[SERVET__COMM_CURVE][16];
+    if (per < 2) per = 2;
+    if (per > 8) per = 8;
+    for (i = 0; i < SERVET__COMM_CURVE; i++) iters[i] = servet__comm_iters(comm, b, buf, SERVET__CTL_PINGPONG, 1 << i, 1, target);
+    for (pass = 0; pass < 2; pass++)
+        for (k = 0; k < SERVET__COMM_CURVE; k++) {
+            int s = pass == 0 ? k : SERVET__COMM_CURVE - 1 - k;
+            double v[8], med;
+            int r;
+            servet__comm_drive(comm, b, buf, 0, SERVET__CTL_PINGPONG, 1 << s, 1, iters[s] / 4 + 1);
+            for (r = 0; r < per; r++) v[r] = all[s][pass * per + r] = servet__comm_drive(comm, b, buf, pass * per + r,
+                                                                                       SERVET__CTL_PINGPONG, 1 << s, 1, iters[s]);
+            med = servet__quantile(v, per, 0.5);
+            if (pass == 0 || med < out[s]) out[s] = med;
+        }
+    for (i = 0; i < SERVET__COMM_CURVE; i++) {
+        double med = servet__quantile(all[i], 2 * per, 0.5);
+        spread[i] = med > 0 ? (all[i][2 * per - 1] - all[i][0]) / med : 0.0;
+    }
+}
+
 /* The measurement (see the banner); collective over comm. m->ranks, nranks
    and nnodes are filled on every rank; the results land in m on rank 0. */
 static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, const servet_desc *d, MPI_Comm comm,
@@ -5353,17 +5397,15 @@ static servet_result servet__probe_comm(const servet__ctx *c, servet__comm *m, c
             /* 2a. curve and aggregation on the representative pair */
             servet__mpi_barrier(comm, rank == a || rank == b);
             if (rank == a) {
-                /* the ping-pong curve, the aggregation test (many, one) and
-                   the exchange curve: every test's runs interleaved, rep by
-                   rep (see servet__comm_tests) */
-                servet__commtest t[2 * SERVET__COMM_CURVE + 2 * SERVET__COMM_AGG];
+                /* the ping-pong curve, size by size (servet__comm_curve);
+                   then the aggregation test (many, one) and the exchange
+                   curve: those tests' runs interleaved, rep by rep (see
+                   servet__comm_tests) */
+                servet__commtest t[SERVET__COMM_CURVE + 2 * SERVET__COMM_AGG];
                 double *g = lv + 3 * SERVET__COMM_CURVE + 2 * SERVET__COMM_SCALE;
                 int nt = 0;
-                for (s = 0; s < SERVET__COMM_CURVE; s++) {
-                    lv[s] = (double)(1 << s);
-                    servet__commtest_add(t, &nt, SERVET__CTL_PINGPONG, 1 << s, 1, &lv[SERVET__COMM_CURVE + s],
-                                         &lv[2 * SERVET__COMM_CURVE + s]);
-                }
+                for (s = 0; s < SERVET__COMM_CURVE; s++) lv[s] = (double)(1 << s);
+                servet__comm_curve(comm, b, buf, reps, target, lv + SERVET__COMM_CURVE, lv + 2 * SERVET__COMM_CURVE);
                 for (s = 0; s < nagg; s++) {
                     servet__commtest_add(t, &nt, SERVET__CTL_MANY, agg_sizes[s], agg_n, &g[s], NULL);
                     servet__commtest_add(t, &nt, SERVET__CTL_ONE, agg_sizes[s], agg_n, &g[SERVET__COMM_AGG + s], NULL);
