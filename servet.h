@@ -5217,7 +5217,19 @@ static void servet__comm_tests(MPI_Comm comm, int b, const servet__commbuf *buf,
    back to back, after one untimed run of a quarter of a repeat; two passes,
    sizes up and then down, each giving the median of its repeats; the curve
    keeps the lower of the two (a slow spell of a second or two hits a few
-   neighbouring sizes of one pass, not the same sizes of both).
+   neighbouring sizes of one pass, not the same sizes of both). Not the
+   median of both passes: over TCP 2 KiB (two segments on a 1500 B MTU)
+   then read 12.5-13.4 us where osu_latency's loop, which goes up the
+   sizes, reads 10.5 (1.18-1.39x in 3 of 3 emulated-cluster runs; the lower
+   pass: 0.99-1.05x in 3 of 3, 2026-11-24) - one pass, we think the one
+   coming down from 4 KiB, runs it slower.
+   On one node the 2-vCPU VM itself has two states, for minutes at a time:
+   a 8 B one-way 0.13-0.16 us or 0.36-0.41 us (the host placing the two
+   vCPUs on one core's hardware threads or on two cores, we think), for
+   the probe and osu_latency's loop alike (a job that probes and ping-pongs
+   in turn, 4 jobs: 2 fast throughout, 2 slow from their first or second
+   probe on). A curve is a snapshot of the machine's state; bench-comm
+   compares the two round by round.
    Why not interleaved with the other tests, as before: a TCP connection
    switched to a large size runs it 2-3x slower for its first few dozen
    round trips. Measured on the emulated cluster (2 network-namespace
