@@ -19,7 +19,7 @@ TOOLS   := bin/servet
 EXAMPLES:= examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul
 
 FUZZ_SECONDS ?= 60
-.PHONY: bench-aggr bench-map bench-tune bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
+.PHONY: bench-aggr bench-map bench-tune tune-replay bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
 
 all: check-deps lib tools examples tests
 
@@ -93,6 +93,14 @@ bench-tile: bin/bench_tile bin/servet
 	./bin/servet probe --only cache,shared,memory
 	./bin/bench_tile bench_data/tile.json $(BENCH_TILE_ROUNDS)
 # issue 18: the same sweeps, and servet_tune seeded by the tile model beside them (~15 min)
+# issue 18: servet_tune's search replayed on the measured sweeps (no kernel
+# runs: compares searches, in seconds; the machine's verdict is bench-tune)
+bin/tune_replay: tools/tune_replay.c servet.h
+	@mkdir -p bin
+	$(CC) $(ALL_CFLAGS) -o $@ tools/tune_replay.c $(LDLIBS)
+tune-replay: bin/tune_replay
+	python3 tools/tune_replay.py --pool bench_data/tune_landscapes.txt bench_data/tile_run*.json
+	./bin/tune_replay bench_data/tune_landscapes.txt 400
 bench-tune: bin/bench_tile bin/servet
 	./bin/servet probe --only cache,shared,memory
 	./bin/bench_tile bench_data/tile.json $(BENCH_TILE_ROUNDS) "" bench_data/tune.json
