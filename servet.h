@@ -10134,19 +10134,17 @@ static double servet__tune_median(double *t, int n) {
     memcpy(v, t, (size_t)n * sizeof v[0]);
     return servet__quantile(v, n, 0.5);
 }
-/* whether x has been measured */
-static int servet__tune_seen(const servet__tsearch *S, const int64_t *x) {
+/* the point x if it has been measured, else NULL */
+static servet__tpoint *servet__tune_find_point(const servet__tsearch *S, const int64_t *x) {
     int i;
     for (i = 0; i < S->npts; i++)
-        if (!memcmp(S->pts[i].v, x, (size_t)S->d->nparams * sizeof x[0])) return 1;
-    return 0;
+        if (!memcmp(S->pts[i].v, x, (size_t)S->d->nparams * sizeof x[0])) return &S->pts[i];
+    return NULL;
 }
 /* runs `k` more times at x (a new point if unseen); its median, < 0 invalid */
 static double servet__tune_measure(servet__tsearch *S, const int64_t *x, int k, servet__tpoint **out) {
-    servet__tpoint *P = NULL;
+    servet__tpoint *P = servet__tune_find_point(S, x);
     int i, n = S->d->nparams;
-    for (i = 0; i < S->npts; i++)
-        if (!memcmp(S->pts[i].v, x, (size_t)n * sizeof x[0])) { P = &S->pts[i]; break; }
     if (!P) {
         if (S->npts >= S->maxpts || servet__now() > S->deadline) { if (out) *out = NULL; return -2.0; }
         P = &S->pts[S->npts++];
@@ -10284,7 +10282,7 @@ servet_result servet_tune(const servet_profile *p, const servet_tune_desc *d, se
                     if (v == x[k]) v = servet__tune_step(&d->params[k], x[k], dir);
                     if (v == x[k]) break;
                     y[k] = v;
-                    fy = servet__tune_measure(&S, y, servet__tune_seen(&S, y) ? 0 : S.repeats, NULL);
+                    fy = servet__tune_measure(&S, y, servet__tune_find_point(&S, y) ? 0 : S.repeats, NULL);
                     if (fy == -2.0) goto done; /* budget spent */
                     if (fy >= 0 && fy < fx) { memcpy(x, y, sizeof y); fx = fy; moved = 1; }
                     else break;

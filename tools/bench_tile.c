@@ -281,7 +281,7 @@ int main(int argc, char **argv) {
             int64_t grid[80], tbest[1], seedv[1];
             double side[3][15], m3[3], w0, warm_s = 1e30, pair_tb[15], pair_sb[15];
             long cand[3];
-            int q, rr;
+            int q, rr, src[3];
             char key[128];
             memset(&dd, 0, sizeof dd);
             /* the sweep's tiles, servet's among them (12 is no multiple of 8:
@@ -319,18 +319,14 @@ int main(int argc, char **argv) {
                best, or kept the seed) is timed once per round and its time
                stands for both: a configuration against itself is 1, not the
                2-3% that two timings of one tile differ by on a noisy VM */
+            for (q = 0; q < 3; q++) /* src[q]: the lowest index holding q's tile, the one that times it */
+                for (src[q] = 0; cand[src[q]] != cand[q]; src[q]++) {}
             for (rr = 0; rr < 15; rr++) {
                 for (q = 0; q < 3; q++) {
-                    int qq = (q + rr) % 3, dup = 0, o;
-                    for (o = 0; o < qq; o++) dup |= cand[o] == cand[qq]; /* the lowest index of a tile times it */
-                    side[qq][rr] = dup ? -1.0 : run_once(c, &x, cand[qq]);
+                    int qq = (q + rr) % 3;
+                    if (src[qq] == qq) side[qq][rr] = run_once(c, &x, cand[qq]);
                 }
-                for (q = 0; q < 3; q++)
-                    if (side[q][rr] < 0) {
-                        int o;
-                        for (o = 0; o < q; o++)
-                            if (cand[o] == cand[q] && side[o][rr] >= 0) side[q][rr] = side[o][rr];
-                    }
+                for (q = 0; q < 3; q++) side[q][rr] = side[src[q]][rr];
                 pair_tb[rr] = side[1][rr] / side[0][rr];
                 pair_sb[rr] = side[1][rr] / side[2][rr];
             }
