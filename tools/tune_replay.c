@@ -72,6 +72,14 @@ int main(int argc, char **argv) {
     }
     while (nl < 512) {
         land *L = &Ls[nl];
+        int ch;
+        do ch = fgetc(f);
+        while (ch == '\n' || ch == '\r' || ch == ' ' || ch == '\t');
+        if (ch == '#') { /* a comment line: the CPU model of the group below */
+            while ((ch = fgetc(f)) != EOF && ch != '\n') {}
+            continue;
+        }
+        if (ch != EOF) ungetc(ch, f);
         if (fscanf(f, "%63s %31s %ld %ld %d", L->run, L->kernel, &L->n, &L->seed, &L->np) != 5) break;
         if (L->np < 1 || L->np > MAXP) return 1;
         L->best = 0;

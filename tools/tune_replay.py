@@ -2,7 +2,8 @@
 """Landscapes for tools/tune_replay.c from make bench-tile's JSON files:
     python3 tools/tune_replay.py [--pool] OUT.txt bench_data/tile_run*.json
 one line per kernel and size: run kernel n seed_tile npoints, then
-"tile rate spread" for every tile of the sweep.
+"tile rate spread" for every tile of the sweep; with --pool, a "#" line
+before each group names its CPU model.
 
 One sweep is itself a noisy measurement (spreads of 10-120% per tile on the
 project's VMs): its best tile is partly the luckiest draw. --pool merges the
@@ -49,5 +50,6 @@ with open(args[0], "w") as out:
         sweep = [(t, statistics.median(r for r, _ in v), statistics.median(sp for _, sp in v))
                  for t, v in sorted(g["tiles"].items())]
         tag = "pool%d_%s" % (g["runs"], "".join(ch for ch in cpu.split("(")[0] if ch.isalnum())[:20])
+        out.write("# %s %s %d: %d sweeps on %s\n" % (tag, kernel, n, g["runs"], cpu))
         for seed in sorted(g["seeds"]):
             out.write(line(tag, kernel, n, seed, sweep))
