@@ -19,7 +19,7 @@ TOOLS   := bin/servet
 EXAMPLES:= examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul
 
 FUZZ_SECONDS ?= 60
-.PHONY: bench-aggr bench-map bench-tune tune-replay bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
+.PHONY: bench-accuracy-policies bench-aggr bench-map bench-tune tune-replay bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
 
 all: check-deps lib tools examples tests
 
@@ -205,6 +205,20 @@ bench: all bin/bench_open bin/bench_pairs
 
 bench-accuracy: bin/bench_accuracy
 	./bin/bench_accuracy bench_data/hierarchies bench_data/cache_accuracy.json | tee bench_data/cache_accuracy.txt
+
+# issue 14: every replacement policy x {4 KiB pages, 2 MiB pages on 4 KiB backing, exclusive last level,
+# hashed last level}, all levels given the policy; two simulations at once (deterministic: no timing in them)
+bench-accuracy-policies: bin/bench_accuracy
+	./bin/bench_accuracy bench_data/hierarchies bench_data/cache_accuracy_policies_a.json 1000 lru,plru,nru \
+	  4k,backing,exclusive,hashed > bench_data/cache_accuracy_policies_a.txt & \
+	./bin/bench_accuracy bench_data/hierarchies bench_data/cache_accuracy_policies_b.json 1000 random,srrip \
+	  4k,backing,exclusive,hashed > bench_data/cache_accuracy_policies_b.txt; wait
+	{ printf '# make bench-accuracy-policies, %s, simulated on: ' "$$(date +%F)"; \
+	  python3 -c 'import sys; sys.path.insert(0, "tools"); from cpu_model import cpu_model; print(cpu_model())'; \
+	  cat bench_data/cache_accuracy_policies_a.txt bench_data/cache_accuracy_policies_b.txt; } \
+	  > bench_data/cache_accuracy_policies.txt
+	rm -f bench_data/cache_accuracy_policies_a.txt bench_data/cache_accuracy_policies_b.txt
+	tail -12 bench_data/cache_accuracy_policies.txt
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin

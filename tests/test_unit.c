@@ -575,6 +575,105 @@ static void test_second_look(void) {
     free(c);
 }
 
+/* The second walk (>>probe-cache item 9): independent references give a set
+   of X > k lines k/X hits whatever the policy, so the simulated walk's L2
+   miss rate is the theta = 1 binomial model for every policy; the refit on
+   it places a random-replacement L2 that the cyclic walk misreads; the
+   curve goes through the file and bad input is refused. */
+static void test_irm(void) {
+    static const char *const names[] = {"lru", "plru", "nru", "random", "srrip"};
+    static const double sizes[] = {262144, 524288, 1048576};
+    sim_rstore store;
+    char err[256], text[512];
+    int r, i, q;
+    memset(&store, 0, sizeof store);
+    for (r = 0; r < 5; r++) {
+        sim_spec sp;
+        snprintf(text, sizeof text, "level=1 size=32K ways=8 lat=4 repl=%s\nlevel=2 size=512K ways=8 lat=14 repl=%s\nmemory=200\n",
+                 names[r], names[r]);
+        CHECK(sim_parse_spec(text, &sp, err, sizeof err), "%s", err);
+        for (i = 0; i < 3; i++) {
+            double lat = 0.0, l1, mr, model = servet__mr_binomial(sizes[i], 524288.0, 8, 4096.0, 1.0);
+            for (q = 0; q < 16; q++) lat += sim_irm(&store, &sp, sizes[i], q) / 16.0;
+            l1 = 4.0 + 10.0 * (1.0 - 32768.0 / sizes[i]); /* the L1 keeps 32 KiB / S of the lines */
+            mr = (lat - l1) / 186.0;
+            CHECK(fabs(mr - model) < 0.015, "%s, %.0f KiB: L2 misses %.4f of the accesses, the k/X model %.4f", names[r],
+                  sizes[i] / 1024, mr, model);
+        }
+    }
+    sim_rstore_free(&store);
+    {   /* end to end: a random-replacement L2 and L3 (the cyclic fit alone read 1.75 MiB for a 1.25 MiB L2) */
+        sim_spec sp;
+        servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
+        servet_cache_level lv[8];
+        const double truth[3] = {32768, 1310720, 16777216};
+        int k;
+        CHECK(sim_parse_spec("level=1 size=32K ways=8\nlevel=2 size=1280K ways=20 repl=random\n"
+                             "level=3 size=16M ways=16 repl=random\nnoise=0.02\nseed=11\n", &sp, err, sizeof err), "%s", err);
+        k = sim_detect(&sp, c, lv, 8);
+        CHECK(k == 3, "random replacement: %d levels", k);
+        for (i = 0; i < 3 && i < k; i++)
+            CHECK(fabs(lv[i].size_bytes / truth[i] - 1) <= 0.05, "random replacement, level %d: %.0f vs %.0f", i + 1,
+                  lv[i].size_bytes, truth[i]);
+        free(c);
+    }
+    {   /* bad input */
+        servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
+        servet_cache_level lv[2];
+        double reach = 262144.0;
+        memset(lv, 0, sizeof lv);
+        CHECK(servet_infer_caches_irm(NULL, NULL, lv, 1, 10.0, NULL, NULL, 0) == SERVET_ERROR_INVALID_ARGUMENT, "NULL curve");
+        CHECK(servet_infer_caches_irm(NULL, c, NULL, 1, 10.0, NULL, NULL, 0) == SERVET_ERROR_INVALID_ARGUMENT, "NULL levels");
+        CHECK(servet_infer_caches_irm(NULL, c, lv, 1, 10.0, &reach, NULL, 1) == SERVET_ERROR_INVALID_ARGUMENT, "a TLB reach without its cost");
+        CHECK(servet_infer_caches_irm(NULL, c, lv, 1, 10.0, NULL, NULL, 0) == SERVET_OK, "an empty curve changes nothing");
+        c->n = 3;
+        c->bytes[0] = 4096; c->bytes[1] = 8192; c->bytes[2] = 16384;
+        c->ns[0] = 1; c->ns[1] = NAN; c->ns[2] = 2;
+        CHECK(servet_infer_caches_irm(NULL, c, lv, 1, 10.0, NULL, NULL, 0) == SERVET_ERROR_BAD_DATA, "NaN in the curve");
+        CHECK(servet_sweep_irm(NULL, NULL, NULL, lv, 1, c) == SERVET_ERROR_INVALID_ARGUMENT, "no measure function");
+        free(c);
+    }
+    {   /* the file: the curve comes back; a cache section written without it (before 2026-11) still reads */
+        servet_profile *p = (servet_profile *)calloc(1, sizeof *p), *q = (servet_profile *)calloc(1, sizeof *q),
+                       *o = (servet_profile *)calloc(1, sizeof *o);
+        servet__wbuf w;
+        const char *why = "";
+        const servet_curve *got = NULL;
+        hwloc_topology_t t;
+        hwloc_topology_init(&t);
+        hwloc_topology_set_synthetic(t, "pack:1 core:2 pu:1");
+        hwloc_topology_load(t);
+        servet__topo_extract(p, t);
+        hwloc_topology_destroy(t);
+        p->sections = SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE;
+        p->curve = (servet_curve *)calloc(1, sizeof *p->curve);
+        p->curve_irm = (servet_curve *)calloc(1, sizeof *p->curve_irm);
+        for (i = 0; i < 40; i++) {
+            double b = ceil(4096.0 * pow(2.0, i / 4.0) / 64) * 64;
+            p->curve->bytes[i] = b;
+            p->curve->ns[i] = b <= 32768 ? 1.2 : b <= 1048576 ? 4.0 : 30.0;
+            p->curve_irm->bytes[i] = b * 4096;
+            p->curve_irm->ns[i] = 5.0 + i;
+        }
+        p->curve->n = p->curve_irm->n = 40;
+        servet__infer_profile_caches(p);
+        CHECK(servet__serialize(p, "fp", &w) == SERVET_OK, "serialize with the second walk");
+        CHECK(servet__parse(q, w.d, w.len, "fp", &why) == SERVET_OK, "parse: %s", why);
+        CHECK(servet_cache_irm_curve_get(q, &got) == SERVET_OK && got->n == 40 && got->ns[39] == 44.0,
+              "the second walk's curve round-trips");
+        free(w.d);
+        servet__free(&p->ctx, p->curve_irm);
+        p->curve_irm = NULL;
+        CHECK(servet__serialize(p, "fp", &w) == SERVET_OK, "serialize without it");
+        CHECK(servet__parse(o, w.d, w.len, "fp", &why) == SERVET_OK, "a section without it parses: %s", why);
+        CHECK(servet_cache_irm_curve_get(o, &got) == SERVET_ERROR_NOT_FOUND, "and has no second walk");
+        free(w.d);
+        servet_close(p);
+        servet_close(q);
+        servet_close(o);
+    }
+}
+
 static void test_misc(void) {
     unsigned bits = 0;
     int r;
@@ -606,6 +705,7 @@ int main(void) {
     test_sim_policies();
     test_sim_detect();
     test_second_look();
+    test_irm();
     test_misc();
     TEST_SUMMARY();
 }

@@ -95,7 +95,9 @@ typedef struct sim_state {
     unsigned char *reach;
     size_t reach_cap;
     long evaluations;
-    struct sim_rstore *replay; /* the replay's tag stores (non-LRU hierarchies) */
+    struct sim_rstore *replay; /* the replay's tag stores (non-LRU hierarchies, the second walk) */
+    double irm_bytes, irm_value; /* the second walk's last exact point */
+    int irm_replica;
 } sim_state;
 
 SIM_UNUSED static uint64_t sim_mix(uint64_t z) {
@@ -231,6 +233,7 @@ SIM_UNUSED static void sim_init(sim_state *st, const sim_spec *sp) {
     st->spec = sp;
     st->noise_rng = sp->seed * 7919u + 17u;
     st->last_bytes = -1;
+    st->irm_bytes = -1;
 }
 SIM_UNUSED static void sim_rstore_free(struct sim_rstore *r);
 SIM_UNUSED static void sim_free(sim_state *st) {
@@ -267,19 +270,29 @@ typedef struct sim_replay_ctx {
     const sim_spec *sp;
     sim_rlevel *lv;
     uint64_t G, m, step, rng;  /* residues mod G sampled: 0, step, 2 step, .. (m of them) */
+    int gshift, sshift;        /* log2 of G and step when both are powers of two (else -1) */
+    uint64_t memo_v, memo_a;   /* the last line translated (v + 1; 0: none) and its physical line */
     uint32_t epoch;
     int replica, line;
 } sim_replay_ctx;
 
-SIM_UNUSED static uint64_t sim_r_addr(const sim_replay_ctx *c, int l, uint64_t v) {
-    return l == 0 ? v : sim_phys_line(c->sp, v, c->line, c->replica);
+SIM_UNUSED static uint64_t sim_r_addr(sim_replay_ctx *c, int l, uint64_t v) {
+    if (l == 0) return v;
+    if (v + 1 != c->memo_v) { /* one hash per access, not one per level and fill */
+        c->memo_a = sim_phys_line(c->sp, v, c->line, c->replica);
+        c->memo_v = v + 1;
+    }
+    return c->memo_a;
 }
 /* the simulated set of line v at level l */
-SIM_UNUSED static uint64_t sim_r_set(const sim_replay_ctx *c, int l, uint64_t v) {
+SIM_UNUSED static uint64_t sim_r_set(sim_replay_ctx *c, int l, uint64_t v) {
     sim_rlevel *L = &c->lv[l];
     uint64_t a = sim_r_addr(c, l, v), s;
     if (L->hashed) s = sim_mix(a) % L->nsim;
-    else s = ((a % L->sets) / c->G) * c->m + ((a % L->sets) % c->G) / c->step;
+    else if (c->gshift >= 0 && !(L->sets & (L->sets - 1))) { /* powers of two: no divisions (the replay's hot spot) */
+        uint64_t r = a & (L->sets - 1);
+        s = (r >> c->gshift) * c->m + ((r & (c->G - 1)) >> c->sshift);
+    } else s = ((a % L->sets) / c->G) * c->m + ((a % L->sets) % c->G) / c->step;
     if (L->epoch[s] != c->epoch) { /* first touch in this replay: empty */
         memset(L->tag + s * (uint64_t)L->ways, 0, (size_t)L->ways * sizeof(uint64_t));
         memset(L->meta + s * (uint64_t)L->ways, 0, (size_t)L->ways * sizeof(uint64_t));
@@ -431,12 +444,13 @@ SIM_UNUSED static uint64_t sim_sample_modulus(const sim_spec *sp) {
    the lines whose residue is a multiple of G/report (report divides m: a
    part of the replayed lines, for the tests), *count: how many. 0 on
    allocation failure. */
-SIM_UNUSED static int sim_replay_store(sim_rstore *store, const sim_spec *sp, double bytes, int replica, uint64_t m,
-                                       uint64_t report, uint64_t order, double *sum, uint64_t *count) {
+/* the replay's context: tag stores sized for the
+   sampled sets (m residues of G), emptied; 0 on allocation failure */
+SIM_UNUSED static int sim_replay_setup(sim_replay_ctx *cp, sim_rstore *store, const sim_spec *sp, int replica,
+                                       uint64_t *mp) {
     sim_replay_ctx c;
-    uint64_t nl, i, n = 0, rstep, counted = 0;
-    sim_order_key *ord;
-    int l, pass, ok = 1;
+    uint64_t m = *mp;
+    int l, ok = 1;
     memset(&c, 0, sizeof c);
     c.lv = store->lv;
     if (++store->epoch == 0) { /* wrapped: every epoch stamp is stale or ambiguous */
@@ -451,11 +465,12 @@ SIM_UNUSED static int sim_replay_store(sim_rstore *store, const sim_spec *sp, do
     if (m < 1 || m > c.G || c.G % m) m = c.G;
     c.m = m;
     c.step = c.G / m;
-    if (report < 1 || report > m || m % report) report = m;
-    rstep = c.G / report;
+    c.gshift = c.sshift = -1;
+    if (!(c.G & (c.G - 1)) && !(c.step & (c.step - 1))) {
+        for (c.gshift = 0; ((uint64_t)1 << c.gshift) < c.G; c.gshift++) {}
+        for (c.sshift = 0; ((uint64_t)1 << c.sshift) < c.step; c.sshift++) {}
+    }
     c.rng = sp->seed * 31u + (uint64_t)replica;
-    nl = (uint64_t)(bytes / c.line);
-    if (nl < 1) nl = 1;
     for (l = 0; l < sp->nlevels; l++) {
         sim_rlevel *L = &c.lv[l];
         L->ways = sp->lv[l].ways;
@@ -477,6 +492,20 @@ SIM_UNUSED static int sim_replay_store(sim_rstore *store, const sim_spec *sp, do
         }
         L->clock = 0;
     }
+    *cp = c;
+    *mp = m;
+    return ok;
+}
+SIM_UNUSED static int sim_replay_store(sim_rstore *store, const sim_spec *sp, double bytes, int replica, uint64_t m,
+                                       uint64_t report, uint64_t order, double *sum, uint64_t *count) {
+    sim_replay_ctx c;
+    uint64_t nl, i, n = 0, rstep, counted = 0;
+    sim_order_key *ord;
+    int pass, ok = sim_replay_setup(&c, store, sp, replica, &m);
+    if (report < 1 || report > m || m % report) report = m;
+    rstep = c.G / report;
+    nl = (uint64_t)(bytes / c.line);
+    if (nl < 1) nl = 1;
     ord = ok ? (sim_order_key *)malloc((nl / c.step + 1) * sizeof *ord) : NULL;
     if (ord) {
         for (i = 0; i < nl; i++)
@@ -520,6 +549,82 @@ SIM_UNUSED static double sim_replay(sim_rstore *store, const sim_spec *sp, doubl
     if (!sim_replay_store(store, sp, bytes, replica, m, m, sp->seed * 0x2545F4914F6CDD1Dull + (uint64_t)replica, &sum, &n) || !n)
         return -1;
     return sum / (double)n;
+}
+
+/* The probe's second walk (servet_sweep_irm, >>probe-cache item 9): chunks
+   of 8 distinct lines of a random 4 KiB page (a fixed random order of the
+   page's lines from a random start), every access independent of the past,
+   replayed through the tag stores on the sampled residues (about 2^13
+   lines; a chunk's lines of other residues touch no sampled set and are
+   skipped). Every sampled line is touched once in order, then warm until
+   each was accessed about 3 times at random, then
+   the mean latency of 4 times as many (at least 2^15: a miss rate to
+   within 0.003). No LRU shortcut exists for it: any hierarchy is replayed. */
+SIM_UNUSED static double sim_irm(sim_rstore *store, const sim_spec *sp, double bytes, int replica) {
+    uint64_t G = sim_sample_modulus(sp), m = G, lp, np, nsampled, done = 0, want, warm, rng, perm[512];
+    double lines = bytes / sp->lv[0].line, sum = 0.0;
+    sim_replay_ctx c;
+    int j, fast;
+    unsigned short pick[512][8];
+    unsigned char npick[512];
+    while (m > 1 && (double)m / (double)G * lines > SIM_REPLAY_LINES / 2 && m % 2 == 0) m /= 2;
+    if (!sim_replay_setup(&c, store, sp, replica, &m)) return -1;
+    lp = (uint64_t)(4096 / c.line);
+    if (lp < 8) lp = 8;
+    if (lp > 512) lp = 512;
+    np = (uint64_t)(bytes / ((double)lp * c.line));
+    if (np < 1) return -1;
+    nsampled = (uint64_t)(lines * (double)m / (double)G) + 1;
+    warm = 3 * nsampled > 8192 ? 3 * nsampled : 8192;
+    want = 4 * nsampled > 32768 ? 4 * nsampled : 32768;
+    rng = sim_mix(sp->seed * 0x9E3779B97F4A7C15ull ^ (uint64_t)replica * 0x2545F4914F6CDD1Dull ^ (uint64_t)bytes);
+    for (j = 0; j < (int)lp; j++) perm[j] = (uint64_t)j;
+    for (j = (int)lp - 1; j > 0; j--) {
+        uint64_t k, t;
+        rng = sim_mix(rng);
+        k = rng % (uint64_t)(j + 1);
+        t = perm[j]; perm[j] = perm[k]; perm[k] = t;
+    }
+    /* when G divides a page's lines, a line's residue is its offset's: the
+       sampled lines of the chunk from each start, once (no divisions per access) */
+    fast = lp % c.G == 0;
+    for (j = 0; fast && j < (int)lp; j++) {
+        int q;
+        npick[j] = 0;
+        for (q = 0; q < 8; q++) {
+            uint64_t o = perm[((uint64_t)j + (uint64_t)q) % lp];
+            if ((o % c.G) % c.step == 0) pick[j][npick[j]++] = (unsigned short)o;
+        }
+    }
+    { /* every sampled line once first: a line the random warm-up missed would
+         cost a miss to memory in the timed part (e^-3 of them: 5%) */
+        uint64_t v, nl = (uint64_t)lines;
+        for (v = 0; v < nl; v += c.step)
+            if ((v % c.G) % c.step == 0) sim_r_access(&c, v);
+    }
+    while (done < warm + want) {
+        uint64_t page, start;
+        rng = sim_mix(rng);
+        page = (uint64_t)(((rng >> 32) * np) >> 32);
+        start = (rng & 0xffffu) % lp;
+        if (fast) {
+            for (j = 0; j < npick[start]; j++) {
+                double lat = sim_r_access(&c, page * lp + pick[start][j]);
+                if (done >= warm) sum += lat;
+                done++;
+            }
+            continue;
+        }
+        for (j = 0; j < 8; j++) {
+            uint64_t v = page * lp + perm[(start + (uint64_t)j) % lp];
+            double lat;
+            if ((v % c.G) % c.step) continue;
+            lat = sim_r_access(&c, v);
+            if (done >= warm) sum += lat;
+            done++;
+        }
+    }
+    return sum / (double)want;
 }
 
 /* Exact steady-state cycles per access of the cyclic walk over `bytes`. */
@@ -597,11 +702,35 @@ SIM_UNUSED static double sim_measure(void *user, double bytes, int replica) {
     return st->last_value * (g > 0.05 ? g : 0.05);
 }
 
+/* servet_measure_fn of the second walk: one noisy repetition */
+SIM_UNUSED static double sim_measure_irm(void *user, double bytes, int replica) {
+    sim_state *st = (sim_state *)user;
+    double u, v, g;
+    if (bytes != st->irm_bytes || replica != st->irm_replica) {
+        if (!st->replay && !(st->replay = (sim_rstore *)calloc(1, sizeof *st->replay))) return -1;
+        st->irm_value = sim_irm(st->replay, st->spec, bytes, replica);
+        st->irm_bytes = bytes;
+        st->irm_replica = replica;
+        st->evaluations++;
+    }
+    if (st->spec->noise <= 0 || !(st->irm_value > 0)) return st->irm_value;
+    do {
+        st->noise_rng = sim_mix(st->noise_rng);
+        u = (double)(st->noise_rng >> 11) * (1.0 / 9007199254740992.0);
+    } while (u <= 1e-300);
+    st->noise_rng = sim_mix(st->noise_rng);
+    v = (double)(st->noise_rng >> 11) * (1.0 / 9007199254740992.0);
+    g = sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+    g = 1.0 + st->spec->noise * g;
+    return st->irm_value * (g > 0.05 ? g : 0.05);
+}
+
 /* The sweep + inference the real probe uses, on a simulated machine. */
 SIM_UNUSED static int sim_detect(const sim_spec *sp, servet_curve *curve, servet_cache_level *levels, int max) {
     sim_state st;
     servet_sweep_desc d;
-    double maxb = sp->lv[sp->nlevels - 1].size * 4.0;
+    double maxb = sp->lv[sp->nlevels - 1].size * 4.0, next = 0.0;
+    servet_curve *irm;
     int k;
     sim_init(&st, sp);
     memset(&d, 0, sizeof d);
@@ -610,11 +739,24 @@ SIM_UNUSED static int sim_detect(const sim_spec *sp, servet_curve *curve, servet
     d.line_bytes = sp->lv[0].line;
     d.page_bytes = sp->page;
     d.repeats = 5;
-    d.replicas = 32; /* as the real probe */
+    d.replicas = sim_needs_replay(sp) ? 16 : 32; /* as the real probe; a replayed hierarchy costs 100x more per point */
     d.replica_bytes = 32.0 * 1048576.0;
     if (servet_sweep(sim_measure, &st, &d, curve) != SERVET_OK) { sim_free(&st); return -1; }
+    if (servet_infer_caches(curve->bytes, curve->ns, curve->n, sp->page, levels, max, &k, &next) != SERVET_OK) {
+        sim_free(&st);
+        return -1;
+    }
+    /* the second walk around the levels without a sharp step (no TLB here) */
+    irm = (servet_curve *)calloc(1, sizeof *irm);
+    d.replicas = 8; /* placements averaged per point: enough for a replay without timing noise */
+    if (!irm || servet_sweep_irm(sim_measure_irm, &st, &d, levels, k, irm) != SERVET_OK ||
+        servet_infer_caches_irm(curve, irm, levels, k, next, NULL, NULL, 0) != SERVET_OK) {
+        free(irm);
+        sim_free(&st);
+        return -1;
+    }
+    free(irm);
     sim_free(&st);
-    if (servet_infer_caches(curve->bytes, curve->ns, curve->n, sp->page, levels, max, &k, NULL) != SERVET_OK) return -1;
     return k;
 }
 

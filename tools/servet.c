@@ -747,15 +747,17 @@ static int plot_comm(const servet_profile *p, const char *dir) {
     return 0;
 }
 
-/* cache_curve.svg: the mcalibrator curve with the TLB walk and the detected
-   levels, and its gradient (Servet Fig. 2) */
+/* cache_curve.svg: the mcalibrator curve with the TLB walk, the second
+   (independent-reference) walk and the detected levels, and its gradient
+   (Servet Fig. 2) */
 static int plot_cache(const servet_profile *p, const char *dir) {
     static double x[SERVET_CURVE_MAX], y[SERVET_CURVE_MAX], g[SERVET_CURVE_MAX], tx[SERVET_CURVE_MAX], ty[SERVET_CURVE_MAX];
+    static double ix[SERVET_CURVE_MAX], iy[SERVET_CURVE_MAX];
     static double marks[32];
     static char labels[32][48];
     const char *mark_labels[32];
-    const servet_curve *c, *ct = NULL;
-    chart_series s[2];
+    const servet_curve *c, *ct = NULL, *ci = NULL;
+    chart_series s[3];
     chart ch;
     char path[4096], sz[32];
     FILE *f;
@@ -796,6 +798,15 @@ static int plot_cache(const servet_profile *p, const char *dir) {
         s[1].n = ct->n;
         s[1].dashed = 1;
         ns = 2;
+    }
+    if (servet_cache_irm_curve_get(p, &ci) == SERVET_OK && ci->n > 1) {
+        for (i = 0; i < ci->n; i++) { ix[i] = ci->bytes[i]; iy[i] = ci->ns[i]; }
+        s[ns].name = "second walk, independent random lines (ns)";
+        s[ns].color = "#2ca02c";
+        s[ns].x = ix;
+        s[ns].y = iy;
+        s[ns].n = ci->n;
+        ns++;
     }
     memset(&ch, 0, sizeof ch);
     ch.w = 760;
