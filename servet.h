@@ -2755,6 +2755,7 @@ static int servet__irm_window(const servet_cache_level *lv, int n, int i, double
         double next = lv[i + 1].range_lo_bytes > 0.0 ? lv[i + 1].range_lo_bytes : lv[i + 1].estimate_bytes;
         if (*hi > next / 2.0) *hi = next / 2.0;
     }
+    if (*lo < 8192.0) *lo = 8192.0; /* the walk needs two pages to choose from */
     *lo = ceil(*lo / 4096.0) * 4096.0;
     *hi = floor(*hi / 4096.0) * 4096.0;
     return *lo <= 0.6 * e && *hi >= 1.3 * e;
