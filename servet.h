@@ -2938,8 +2938,10 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       the probe walks that way (servet__irm_run: a random 4 KiB page, 8
       distinct lines of it in a random order, the TLB seeing a page per 8
       accesses as the cyclic walk does) over a window around every level
-      without a sharp step, from a quarter of its range to twice it, 16
-      placements a point, and servet_infer_caches_irm refits those levels
+      without a sharp step up to 4 MiB (larger ones are shared or the
+      host's, and their random walk is memory-bound: seconds), from a
+      quarter of its range to twice it, 16 placements a point, and
+      servet_infer_caches_irm refits those levels
       on it (>>infer says how the levels above and the TLB are taken out).
       Measured on that Zen 1 VM: 496, 512, 496, 512 KiB in a quiet hour
       (1.3 s of walk); 448-480 KiB in most runs of an hour when the host
@@ -3827,6 +3829,12 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
                                 log(1.3));
         ci = (servet_curve *)servet__calloc(&p->ctx, 1, sizeof *ci);
         if (!ci) { servet__chase_free(&ch); r = SERVET_ERROR_OUT_OF_MEMORY; goto done; }
+        /* levels up to 4 MiB (windows up to about 8 MiB): beyond, each
+           access of a random walk is a memory access and often a page walk
+           (an L3 window of 2-16 MiB took 4-9 s on a Zen 1 VM, a third of the
+           probe), and those levels are shared, hashed or the host's; the
+           cyclic fit sizes them. servet_sweep_irm itself has no such cap. */
+        while (nlv > 0 && lv[nlv - 1].estimate_bytes > 4.0 * 1048576.0) nlv--;
         if (nlv > 0 && servet_sweep_irm(servet__irm_measure, &ch, &sd, lv, nlv, ci) != SERVET_OK) ci->n = 0;
         for (i = 0; i < ci->n; i++) ci->cycles[i] = ci->ns[i] * p->ghz;
         servet__logf(&p->ctx, SERVET_LOG_INFO, "cache probe: second walk %.1f s, %d points", servet__now() - tphase,
