@@ -599,8 +599,7 @@ SIM_UNUSED static double sim_irm(sim_rstore *store, const sim_spec *sp, double b
     { /* every sampled line once first: a line the random warm-up missed would
          cost a miss to memory in the timed part (e^-3 of them: 5%) */
         uint64_t v, nl = (uint64_t)lines;
-        for (v = 0; v < nl; v += c.step)
-            if ((v % c.G) % c.step == 0) sim_r_access(&c, v);
+        for (v = 0; v < nl; v += c.step) sim_r_access(&c, v); /* step divides G: these are the sampled lines */
     }
     while (done < warm + want) {
         uint64_t page, start;
@@ -681,16 +680,10 @@ SIM_UNUSED static double sim_exact(sim_state *st, double bytes, int replica) {
     return total / (double)nl;
 }
 
-/* servet_measure_fn: one noisy repetition */
-SIM_UNUSED static double sim_measure(void *user, double bytes, int replica) {
-    sim_state *st = (sim_state *)user;
+/* one repetition of an exact time: times 1 + noise * N(0,1), at least 0.05 */
+SIM_UNUSED static double sim_noisy(sim_state *st, double value) {
     double u, v, g;
-    if (bytes != st->last_bytes || replica != st->last_replica) {
-        st->last_value = sim_exact(st, bytes, replica);
-        st->last_bytes = bytes;
-        st->last_replica = replica;
-    }
-    if (st->spec->noise <= 0) return st->last_value;
+    if (st->spec->noise <= 0) return value;
     do {
         st->noise_rng = sim_mix(st->noise_rng);
         u = (double)(st->noise_rng >> 11) * (1.0 / 9007199254740992.0);
@@ -699,13 +692,23 @@ SIM_UNUSED static double sim_measure(void *user, double bytes, int replica) {
     v = (double)(st->noise_rng >> 11) * (1.0 / 9007199254740992.0);
     g = sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
     g = 1.0 + st->spec->noise * g;
-    return st->last_value * (g > 0.05 ? g : 0.05);
+    return value * (g > 0.05 ? g : 0.05);
+}
+
+/* servet_measure_fn: one noisy repetition */
+SIM_UNUSED static double sim_measure(void *user, double bytes, int replica) {
+    sim_state *st = (sim_state *)user;
+    if (bytes != st->last_bytes || replica != st->last_replica) {
+        st->last_value = sim_exact(st, bytes, replica);
+        st->last_bytes = bytes;
+        st->last_replica = replica;
+    }
+    return sim_noisy(st, st->last_value);
 }
 
 /* servet_measure_fn of the second walk: one noisy repetition */
 SIM_UNUSED static double sim_measure_irm(void *user, double bytes, int replica) {
     sim_state *st = (sim_state *)user;
-    double u, v, g;
     if (bytes != st->irm_bytes || replica != st->irm_replica) {
         if (!st->replay && !(st->replay = (sim_rstore *)calloc(1, sizeof *st->replay))) return -1;
         st->irm_value = sim_irm(st->replay, st->spec, bytes, replica);
@@ -713,16 +716,7 @@ SIM_UNUSED static double sim_measure_irm(void *user, double bytes, int replica) 
         st->irm_replica = replica;
         st->evaluations++;
     }
-    if (st->spec->noise <= 0 || !(st->irm_value > 0)) return st->irm_value;
-    do {
-        st->noise_rng = sim_mix(st->noise_rng);
-        u = (double)(st->noise_rng >> 11) * (1.0 / 9007199254740992.0);
-    } while (u <= 1e-300);
-    st->noise_rng = sim_mix(st->noise_rng);
-    v = (double)(st->noise_rng >> 11) * (1.0 / 9007199254740992.0);
-    g = sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
-    g = 1.0 + st->spec->noise * g;
-    return st->irm_value * (g > 0.05 ? g : 0.05);
+    return st->irm_value > 0 ? sim_noisy(st, st->irm_value) : st->irm_value;
 }
 
 /* The sweep + inference the real probe uses, on a simulated machine. */
