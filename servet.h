@@ -2940,14 +2940,21 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       accesses as the cyclic walk does) over a window around every level
       without a sharp step up to 4 MiB (larger ones are shared or the
       host's, and their random walk is memory-bound: seconds), from a
-      quarter of its range to twice it, 16 placements a point, and
+      quarter of its range to twice it, 32 placements a point, and
       servet_infer_caches_irm refits those levels
       on it (>>infer says how the levels above and the TLB are taken out).
       Measured on that Zen 1 VM: 496, 512, 496, 512 KiB in a quiet hour
       (1.3 s of walk); 448-480 KiB in most runs of an hour when the host
       squeezed the guest's L3 share to 1-3 MiB (an L2 miss that also
       misses the L3 costs 10x more and reads as more L2 misses;
-      bench_data/cache_probe_runs.json). Simulated (make
+      bench_data/cache_probe_runs.json). Why 32 placements: the fit
+      compares the walk with the model's EXPECTED miss curve over random
+      page placements, and one placement's conflicts differ from the
+      expectation; the mean of 32 is sqrt(2) closer than the mean of 16.
+      Measured there in a noisy hour, alternating (16 runs each): 16
+      placements read 424-512 KiB, 8 of 16 within 5%; 32 read 464-512
+      KiB, 11 of 16 (the walk 2-3.6 s instead of 1.2-2 s when the host is
+      calm; bench_data/cache_irm_placements.txt). Simulated (make
       bench-accuracy-policies, bench_data/cache_accuracy_policies.txt, 26
       hierarchies x 4 variants): every level within 5% in 97.8% of 1500,
       per policy lru 99.0%, plru 97.7%, nru 98.0%, random 96.0%, srrip
@@ -3165,8 +3172,10 @@ static servet_result servet__sweep_list(servet_measure_fn measure, void *user, c
 }
 
 /* The second walk's sizes (item 9): every window of servet__irm_window on a
-   1/8-octave grid of 4 KiB multiples; each point the mean over up to 16
-   buffers (placements), two repetitions each; then the consistency pass. */
+   1/8-octave grid of 4 KiB multiples; each point the mean over up to 32
+   buffers (placements: as many as the desc's replicas and replica_bytes
+   allow, >>probe-cache item 9 says why 32), two repetitions each; then the
+   consistency pass. */
 servet_result servet_sweep_irm(servet_measure_fn measure, void *user, const servet_sweep_desc *d,
                                const servet_cache_level *levels, int nlevels, servet_curve *out) {
     int i;
@@ -3183,7 +3192,7 @@ servet_result servet_sweep_irm(servet_measure_fn measure, void *user, const serv
             int nr = servet__nreplicas(d, b), k, have = 0;
             for (k = 0; k < out->n && !have; k++) have = out->bytes[k] == b;
             if (have) continue;
-            if (nr > 16) nr = 16;
+            if (nr > 32) nr = 32; /* the chase's buffers (SERVET__REPLICAS) */
             if (!servet__measure_point(measure, user, b, 2, nr, &v, &sp)) return SERVET_ERROR_PROBE_FAILED;
             servet__curve_insert(out, b, v, sp);
         }
@@ -3202,7 +3211,7 @@ servet_result servet_sweep_irm(servet_measure_fn measure, void *user, const serv
                 for (j = k; j <= k + 1; j++) {
                     double v, sp;
                     int nr = servet__nreplicas(d, out->bytes[j]);
-                    if (nr > 16) nr = 16;
+                    if (nr > 32) nr = 32; /* the chase's buffers (SERVET__REPLICAS) */
                     if (!servet__measure_point(measure, user, out->bytes[j], 2, nr, &v, &sp))
                         return SERVET_ERROR_PROBE_FAILED;
                     if (v < out->ns[j]) { out->ns[j] = v; out->spread[j] = sp; }
