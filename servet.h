@@ -3021,19 +3021,22 @@ static int servet__reps_per(int reps, int nr);
    repetitions could not see (a vCPU descheduled for longer than the whole
    point, bursts from an SMT sibling): measure both again, keep the lower,
    twice at most. A point still above its successor after that is marked
-   unreliable (spread 0.5): no plateau, no step, little weight in a fit. */
-static servet_result servet__sweep_fix(servet_measure_fn measure, void *user, const servet_sweep_desc *d, int reps,
-                                       servet_curve *out) {
+   unreliable (spread 0.5): no plateau, no step, little weight in a fit.
+   servet__sweep_fix_by is the rule with its knobs, which the second walk
+   sets otherwise (item 9: 3% over, 2 repetitions a placement, no mark). */
+static servet_result servet__sweep_fix_by(servet_measure_fn measure, void *user, const servet_sweep_desc *d,
+                                          int reps, double over, int reps_each, int mark, servet_curve *out) {
     int k, i;
     for (k = 0; k < 2; k++) {
         int fixed = 0;
         for (i = 0; i + 1 < out->n; i++) {
             double v, sp;
             int q, nr;
-            if (out->ns[i] <= out->ns[i + 1] * 1.05) continue;
+            if (out->ns[i] <= out->ns[i + 1] * over) continue;
             for (q = i; q <= i + 1; q++) {
                 nr = servet__nreplicas(d, out->bytes[q]);
-                if (!servet__measure_point(measure, user, out->bytes[q], servet__reps_per(reps, nr), nr, &v, &sp))
+                if (!servet__measure_point(measure, user, out->bytes[q], reps_each > 0 ? reps_each : servet__reps_per(reps, nr),
+                                           nr, &v, &sp))
                     return SERVET_ERROR_PROBE_FAILED;
                 if (v < out->ns[q]) { out->ns[q] = v; out->spread[q] = sp; }
             }
@@ -3041,9 +3044,13 @@ static servet_result servet__sweep_fix(servet_measure_fn measure, void *user, co
         }
         if (!fixed) break;
     }
-    for (i = 0; i + 1 < out->n; i++)
-        if (out->ns[i] > out->ns[i + 1] * 1.05 && out->spread[i] < 0.5) out->spread[i] = 0.5;
+    for (i = 0; mark && i + 1 < out->n; i++)
+        if (out->ns[i] > out->ns[i + 1] * over && out->spread[i] < 0.5) out->spread[i] = 0.5;
     return SERVET_OK;
+}
+static servet_result servet__sweep_fix(servet_measure_fn measure, void *user, const servet_sweep_desc *d, int reps,
+                                       servet_curve *out) {
+    return servet__sweep_fix_by(measure, user, d, reps, 1.05, 0, 1, out);
 }
 
 static int servet__nreplicas(const servet_sweep_desc *d, double bytes) {
@@ -3172,9 +3179,9 @@ static servet_result servet__sweep_list(servet_measure_fn measure, void *user, c
 }
 
 /* The second walk's sizes (item 9): every window of servet__irm_window on a
-   1/8-octave grid of 4 KiB multiples; each point the mean over up to 32
-   buffers (placements: as many as the desc's replicas and replica_bytes
-   allow, >>probe-cache item 9 says why 32), two repetitions each; then the
+   1/8-octave grid of 4 KiB multiples; each point the mean over as many
+   buffers (placements) as the desc's replicas and replica_bytes allow (the
+   probe: 32, >>probe-cache item 9 says why), two repetitions each; then the
    consistency pass. */
 servet_result servet_sweep_irm(servet_measure_fn measure, void *user, const servet_sweep_desc *d,
                                const servet_cache_level *levels, int nlevels, servet_curve *out) {
@@ -3192,35 +3199,15 @@ servet_result servet_sweep_irm(servet_measure_fn measure, void *user, const serv
             int nr = servet__nreplicas(d, b), k, have = 0;
             for (k = 0; k < out->n && !have; k++) have = out->bytes[k] == b;
             if (have) continue;
-            if (nr > 32) nr = 32; /* the chase's buffers (SERVET__REPLICAS) */
             if (!servet__measure_point(measure, user, b, 2, nr, &v, &sp)) return SERVET_ERROR_PROBE_FAILED;
             servet__curve_insert(out, b, v, sp);
         }
     }
-    {   /* consistency, as the cyclic sweep's: a larger walk cannot miss less,
-           so a point 3% over a larger one was hit by interference its
-           repetitions shared (a burst that lasts over a point's placements);
-           both are measured again and keep their lower time, twice at most */
-        int round, k;
-        for (round = 0; round < 2; round++) {
-            int again = 0;
-            for (k = 0; k + 1 < out->n; k++) {
-                int j;
-                if (!(out->ns[k] > 1.03 * out->ns[k + 1])) continue;
-                again++;
-                for (j = k; j <= k + 1; j++) {
-                    double v, sp;
-                    int nr = servet__nreplicas(d, out->bytes[j]);
-                    if (nr > 32) nr = 32; /* the chase's buffers (SERVET__REPLICAS) */
-                    if (!servet__measure_point(measure, user, out->bytes[j], 2, nr, &v, &sp))
-                        return SERVET_ERROR_PROBE_FAILED;
-                    if (v < out->ns[j]) { out->ns[j] = v; out->spread[j] = sp; }
-                }
-            }
-            if (!again) break;
-        }
-    }
-    return SERVET_OK;
+    /* consistency, as the cyclic sweep's: a larger walk cannot miss less, so
+       a point 3% over a larger one was hit by interference its repetitions
+       shared (a burst that lasts over a point's placements); both measured
+       again, the lower time kept, twice at most; nothing marked */
+    return servet__sweep_fix_by(measure, user, d, 2, 1.03, 2, 0, out);
 }
 
 /* y at x of n points (x increasing, y > 0): log-log between them, flat outside */
