@@ -2953,7 +2953,7 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       which is the honest answer: a cyclic walk cannot tell a smaller cache
       with a retentive policy from a larger LRU one. The range decides
       whether the OS figure is confirmed (item 7). Not every curve: 20
-      probes there (bench_data/cache_probe_runs.json) put the raw L2
+      probes there (bench_data/cache_probe_runs.json at commit 1044203) put the raw L2
       estimate at 0.81-1.19 MiB and confirmed 1 MiB in 13; where the LRU
       fit beats the others by 2x the range stays narrow and above 1 MiB.
       We also fit the same model with
@@ -3047,7 +3047,7 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       (1.3 s of walk); 448-480 KiB in most runs of an hour when the host
       squeezed the guest's L3 share to 1-3 MiB (an L2 miss that also
       misses the L3 costs 10x more and reads as more L2 misses;
-      bench_data/cache_probe_runs.json). Why 32 placements: the fit
+      bench_data/cache_probe_runs_zen1.json). Why 32 placements: the fit
       compares the walk with the model's EXPECTED miss curve over random
       page placements, and one placement's conflicts differ from the
       expectation; the mean of 32 is sqrt(2) closer than the mean of 16.
