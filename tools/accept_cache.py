@@ -50,7 +50,11 @@ def one_run(busy):
             "memory_latency_ns": j["memory_latency_ns"],
             "tlb_reach_bytes": [t["reach_bytes"] for t in j["tlb"]],
             "last_level_latency_at_half_ns": half, "last_level_latency_at_twice_ns": twice,
-            "curve": pts}
+            "curve": pts,
+            # the TLB walk and the second walk too: with them a run can be inferred again offline
+            # (servet_infer_caches_irm is public) when a reading needs explaining
+            "tlb_curve": j["curves"].get("tlb", {}).get("points"),
+            "independent_curve": j["curves"].get("independent", {}).get("points")}
 
 runs = []
 for busy in (False, True):
