@@ -2836,42 +2836,40 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
         return irm->n == 0 ? SERVET_OK : SERVET_ERROR_BAD_DATA;
     for (i = 0; i < nlevels; i++) {
         double lo, hi, b[SERVET_CURVE_MAX], rise[SERVET_CURVE_MAX], mr[SERVET_CURVE_MAX], sp[SERVET_CURVE_MAX];
-        double cal[2], cb[SERVET_CURVE_MAX], crise[SERVET_CURVE_MAX], base, d, d0;
-        double kb[2 * SERVET_CURVE_MAX], krise[2 * SERVET_CURVE_MAX], dk[2 * SERVET_CURVE_MAX];
-        int nc = 0, ncal, nk;
+        double cal[2], dk[SERVET_CURVE_MAX], top, base, d, d0;
+        int n, ncal, k0;
         servet_cache_level L;
         if (!servet__irm_window(levels, nlevels, i, &lo, &hi)) continue;
         d = d0 = servet__miss_latency(cyclic, levels, nlevels, i, next_latency) - levels[i].latency;
         if (!(d > 0.0)) continue;
         ncal = servet__irm_calibration(levels, nlevels, i, hi, cal);
-        for (q = 0, m = 0; q < irm->n; q++) {
-            double v = irm->ns[q] - servet__irm_above(levels, i, irm->bytes[q], tlb_reach_bytes, tlb_miss_cost, ntlb);
-            if (irm->bytes[q] >= lo * 0.999 && irm->bytes[q] <= hi * 1.001) {
-                b[m] = irm->bytes[q];
-                sp[m] = irm->spread[q];
-                rise[m++] = v;
-            } else if (irm->bytes[q] > hi * 1.001 && ncal > 0 && irm->bytes[q] <= cal[ncal - 1] * 1.001) {
-                cb[nc] = irm->bytes[q];
-                crise[nc++] = v;
-            }
+        top = ncal > 0 ? cal[ncal - 1] : hi;
+        /* the window's points, then the calibration points past it (the
+           curve is sorted: the window is the first m of the n) */
+        for (q = 0, m = 0, n = 0; q < irm->n; q++) {
+            if (irm->bytes[q] < lo * 0.999 || irm->bytes[q] > top * 1.001) continue;
+            b[n] = irm->bytes[q];
+            sp[n] = irm->spread[q];
+            rise[n++] = irm->ns[q] - servet__irm_above(levels, i, irm->bytes[q], tlb_reach_bytes, tlb_miss_cost, ntlb);
+            if (irm->bytes[q] <= hi * 1.001) m = n;
         }
         /* the walk must span the window, to within its 1/8-octave grid (the
            probe walks no window for a level over 4 MiB, and the points that
            other levels' windows and calibration left in it are not one) */
         if (m < 6 || b[0] > lo * 1.0905077326652577 * 1.001 || b[m - 1] * 1.0905077326652577 < hi * 0.999) continue;
         base = 0.5 * (rise[0] + rise[1]); /* the level's own hits, walk overhead included */
-        for (q = 0; q < m; q++) rise[q] -= base;
-        for (q = 0; q < nc; q++) crise[q] -= base;
-        /* fit; then the cost of a miss where the walk overfills every set
-           (S >= 2.5 x the first fit's size, see servet__irm_calibration),
-           and fit again: a size 10% off reads the cost 3-4% off at 3-4x, so
-           the fits settle in two to five. The points are chosen once, by
-           the first fit: chosen again by each fit, a larger size drops the
-           farthest-in ones, and a cost read on the last one or two ran away
-           (a Zen 3 VM's 512 KiB L2 went 424 -> 544 KiB in three rounds). A
-           cost outside [0.8, 1.6] x the cyclic curve's is not believed. */
+        for (q = 0; q < n; q++) rise[q] -= base;
+        /* fit the window; then the cost of a miss where the walk overfills
+           every set (S >= 2.5 x the first fit's size, see
+           servet__irm_calibration), and fit again: a size 10% off reads the
+           cost 3-4% off at 3-4x, so the fits settle in two to five. The
+           points are chosen once, by the first fit: chosen again by each
+           fit, a larger size drops the farthest-in ones, and a cost read on
+           the last one or two ran away (a Zen 3 VM's 512 KiB L2 went 424 ->
+           544 KiB in three rounds). A cost outside [0.8, 1.6] x the cyclic
+           curve's is not believed. */
         memset(&L, 0, sizeof L);
-        for (it = 0, nk = 0; it < 6; it++) {
+        for (it = 0, k0 = n; it < 6; it++) {
             double dn;
             servet_cache_level F;
             for (q = 0; q < m; q++) {
@@ -2882,15 +2880,11 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
             servet__fit_transition(b, mr, sp, 0, m - 1, 4096.0, 1, &F);
             if (!(F.size_bytes > 0.0)) break;
             L = F;
-            if (it == 0) { /* the calibration points, once */
-                for (q = 0; q < m; q++)
-                    if (b[q] >= 2.5 * L.size_bytes) { kb[nk] = b[q]; krise[nk++] = rise[q]; }
-                for (q = 0; q < nc; q++)
-                    if (cb[q] >= 2.5 * L.size_bytes) { kb[nk] = cb[q]; krise[nk++] = crise[q]; }
-            }
-            if (nk == 0) break;
-            for (q = 0; q < nk; q++) dk[q] = krise[q] / (1.0 - L.size_bytes / kb[q]);
-            dn = servet__quantile(dk, nk, 0.5);
+            if (it == 0) /* the calibration points, once: the sizes from 2.5 x this fit's up */
+                while (k0 > 0 && b[k0 - 1] >= 2.5 * L.size_bytes) k0--;
+            if (k0 == n) break;
+            for (q = k0; q < n; q++) dk[q - k0] = rise[q] / (1.0 - L.size_bytes / b[q]);
+            dn = servet__quantile(dk, n - k0, 0.5);
             if (!(dn >= 0.8 * d0 && dn <= 1.6 * d0) || fabs(dn / d - 1.0) < 0.005) break;
             d = dn;
         }
