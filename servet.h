@@ -58,7 +58,8 @@
                        servet_result_string
    The machine         servet_machine_get; servet_pu_count, servet_pu_get
    Caches (measured    servet_cache_count, servet_cache_get (size, latency, method,
-     and reported)       uncertainty, usable capacity, OS figures); servet_cache_reported_group_count/_get,
+     and reported)       uncertainty, usable capacity, OS figures, exclusive);
+                       servet_cache_reported_group_count/_get,
                        servet_cache_shared_group_count/_get (which PUs share a level);
                        servet_cache_pair_count/_get (the measured pairs, Fig. 5);
                        servet_cache_curve_get, servet_tlb_curve_get,
@@ -89,6 +90,7 @@
                        servet_infer_caches (curve -> levels, Fig. 2-4),
                        servet_sweep_irm, servet_infer_caches_irm (the second,
                        policy-free walk and its refit, >>infer),
+                       servet_infer_exclusive (victim levels: a step less the level above),
                        servet_binomial_tail (Fig. 3's model)
    Output              servet_json (the profile as JSON; schema in README.md)
 
@@ -324,6 +326,14 @@
           Cyclic levels within 2.5x of the one below are one level cut in
           two by noise (was 1.5x). Old cache files are read as before; the
           inference of a profile runs when it is probed.
+          Victim caches: a level the OS reports not inclusive of the levels
+          above (hwloc's "Inclusive" info, from cpuid: AMD's L3, Intel's
+          since Skylake-SP) is sized as its measured step less the level
+          above's, which it also holds (>>infer, "exclusive levels");
+          usable_bytes and the tile decision take the sum. New:
+          servet_infer_exclusive, servet_cache_info.exclusive (JSON
+          exclusive). The topology section gains each cache's inclusion at
+          its end: older files read as "not said".
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -536,7 +546,12 @@ typedef struct servet_cache_info {
     uint64_t usable_bytes;        /* the largest walk this level served with at most 5% of its
                                      accesses missing, read off the measured curve: what a working
                                      set placed as malloc places it can use, whatever the
-                                     replacement policy (<= size_bytes; 0 if not measured) */
+                                     replacement policy (<= size_bytes, or the sum below when
+                                     exclusive; 0 if not measured) */
+    int exclusive;                /* 1: the OS says this level is not inclusive of the levels
+                                     above (a victim cache: AMD's L3, Intel's since Skylake-SP):
+                                     size_bytes is the measured step less the level above's size,
+                                     and a working set can use both (>>infer) */
 } servet_cache_info;
 
 /* Data/unified cache levels: max(reported, measured); level 1 is L1. */
@@ -953,6 +968,15 @@ SERVET_API servet_result servet_infer_caches_irm(const servet_curve *cyclic, con
                                                  const double *tlb_reach_bytes, const double *tlb_miss_cost,
                                                  int ntlb);
 
+/* A victim level (>>infer, "exclusive levels"): a cache the OS reports not
+   inclusive of the levels above it holds only what they evicted, so a walk
+   finds its lines and theirs, and the curve's step sits at the sum.
+   exclusive[i] nonzero says levels[i] is such a cache (exclusive[0] is
+   ignored: nothing is above an L1); its size, estimate and range become the
+   measured sum less levels[i-1]'s size (the level above's range widens the
+   range). In place, levels largest first; pure and reentrant. */
+SERVET_API servet_result servet_infer_exclusive(servet_cache_level *levels, int nlevels, const int *exclusive);
+
 /* ------------------------------------------- MPI communication layers */
 /* servet_open_mpi(): collective over the ranks of a communicator (pass a
    pointer to an MPI_Comm; NULL means MPI_COMM_WORLD; MPI must be
@@ -1223,6 +1247,7 @@ typedef struct servet__pu {
 
 typedef struct servet__cacheobj {
     int32_t level, ways, line, first, npus;
+    int32_t inclusive; /* the OS's (cpuid's) word: 1 inclusive of the levels above, 0 not, -1 not said */
     uint64_t size;
 } servet__cacheobj;
 
@@ -1626,12 +1651,14 @@ int servet_cache_count(const servet_profile *p) {
    policy; what a working set can use before misses begin depends on the
    policy, the placement and the ways, and the curve measured it (Zen 5
    VM: L2 1 MiB, about 0.8 MiB usable at 5% under 4 KiB pages). */
+static int servet__level_exclusive(const servet_profile *p, int level);
 static double servet__usable_from_curve(const servet_profile *p, int index) {
     const servet_curve *c = p->curve;
     double hit, next, thr, size;
     int i;
     if (!c || index < 0 || index >= p->nlevels || !(p->levels[index].size_bytes > 0)) return 0.0;
     size = p->levels[index].size_bytes;
+    if (index > 0 && servet__level_exclusive(p, index + 1)) size += p->levels[index - 1].size_bytes; /* a victim level */
     hit = p->levels[index].latency;
     next = index + 1 < p->nlevels ? p->levels[index + 1].latency : p->mem_latency_ns;
     if (!(hit > 0) || !(next > hit)) return 0.0;
@@ -1677,6 +1704,7 @@ servet_result servet_cache_get(const servet_profile *p, int level, servet_cache_
         o->range_bytes[1] = servet__u64(p->levels[index].range_hi_bytes);
         o->usable_bytes = servet__u64(servet__usable_from_curve(p, index));
     }
+    o->exclusive = servet__level_exclusive(p, level);
     return SERVET_OK;
 }
 int servet_cache_reported_group_count(const servet_profile *p, int level) {
@@ -2070,6 +2098,10 @@ static servet_result servet__topo_extract(servet_profile *p, hwloc_topology_t t)
             co->size = o->attr->cache.size;
             co->ways = o->attr->cache.associativity;
             co->line = (int32_t)o->attr->cache.linesize;
+            {   /* hwloc's x86 code reads cpuid's "inclusive of lower levels" bit */
+                const char *inc = hwloc_obj_get_info_by_name(o, "Inclusive");
+                co->inclusive = inc && (inc[0] == '0' || inc[0] == '1') && !inc[1] ? inc[0] - '0' : -1;
+            }
             co->first = npusum;
             co->npus = 0;
             for (sidx = hwloc_bitmap_first(o->cpuset); sidx >= 0; sidx = hwloc_bitmap_next(o->cpuset, sidx)) {
@@ -3056,10 +3088,12 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       98.0, 96.0 and 98.3: 3 levels fewer of 1500, L2s and last levels
       moving both ways by a few percent; the simulator draws its noise in
       the order of the measurements, so the added points redraw the noise
-      of every later one). What it cannot do: an exclusive (victim) level holds its own
+      of every later one). An exclusive (victim) level holds its own
       lines and the level above's, and no latency tells it from an
       inclusive cache of the two sizes together (Athlon's 512 KiB L2 under
-      a 64 KiB L1 reads 544-560 KiB); two levels 4x apart with a retentive
+      a 64 KiB L1 reads 544-560 KiB): the OS says which levels are not
+      inclusive, and servet_infer_exclusive takes the level above out
+      (>>infer, "exclusive levels"). What it cannot do: two levels 4x apart with a retentive
       policy leave no plateau between them to read a miss's cost on
       (Dunnington's 3 and 12 MiB). The cyclic curve still finds the levels
       and their sharp steps; the second walk only sizes the probabilistic
@@ -3660,6 +3694,50 @@ static int servet__pin_here(hwloc_topology_t t, hwloc_bitmap_t old) {
     return ok;
 }
 
+/* Exclusive levels. The step of a walk over a victim cache (AMD's L3 since
+   K10, the L2 of K7/K8, Intel's L3 since Skylake-SP: lines enter it only
+   when the level above evicts them) sits at its size plus the level
+   above's: the two hold different lines, and no latency tells that from an
+   inclusive cache of the sum (simulated: Athlon's 512 KiB L2 under a 64 KiB
+   L1 read 544-560 KiB, Dunnington's 12 MiB L3 under 3 MiB read 14-14.5 MiB).
+   The OS knows which caches are not inclusive (cpuid leaf 4 and 0x8000001D,
+   EDX bit 1, which hwloc passes on as the info "Inclusive"), so the size of
+   such a level is the measured sum less the level above's measured size.
+   A non-inclusive cache that every miss also fills (no x86 part we know of
+   documents one) would read that much small; what a working set can use is
+   the sum either way, and the tile decision and usable_bytes take the sum. */
+servet_result servet_infer_exclusive(servet_cache_level *levels, int nlevels, const int *exclusive) {
+    int i;
+    if (nlevels < 0 || (nlevels > 0 && (!levels || !exclusive))) return SERVET_ERROR_INVALID_ARGUMENT;
+    for (i = nlevels - 1; i >= 1; i--) { /* the level above is still its sum when it is taken out */
+        servet_cache_level *L = &levels[i];
+        const servet_cache_level *A = &levels[i - 1];
+        double above = A->size_bytes, lo = A->range_lo_bytes > 0.0 ? A->range_lo_bytes : above,
+               hi = A->range_hi_bytes > 0.0 ? A->range_hi_bytes : above;
+        if (!exclusive[i] || !(above > 0.0) || !(L->size_bytes > 2.0 * above)) continue;
+        L->size_bytes -= above;
+        if (L->estimate_bytes > 2.0 * above) L->estimate_bytes -= above;
+        if (L->range_lo_bytes > hi) L->range_lo_bytes -= hi;
+        if (L->range_hi_bytes > lo) L->range_hi_bytes -= lo;
+    }
+    return SERVET_OK;
+}
+
+/* Level `level` (1 = L1) is a victim cache: the OS says it is not
+   inclusive of the levels above (every instance that says anything), and
+   the measured levels, if any, are the OS's one for one (else which
+   measured level it is cannot be told). */
+static int servet__level_exclusive(const servet_profile *p, int level) {
+    int i, said = 0;
+    if (level < 2 || (p->nlevels > 0 && p->nlevels != servet__reported_levels(p))) return 0;
+    for (i = 0; i < p->ncacheobjs; i++) {
+        if (p->cacheobjs[i].level != level || p->cacheobjs[i].inclusive < 0) continue;
+        if (p->cacheobjs[i].inclusive) return 0;
+        said = 1;
+    }
+    return said;
+}
+
 /* A probabilistic estimate has a resolution (the fit trades associativity
    and replacement against size): range_lo..range_hi are the sizes the data
    fit as well as the estimate. When the OS reports a size for a cache inside
@@ -3820,6 +3898,11 @@ static void servet__infer_profile_caches(servet_profile *p) {
             if (!(cost[k] > 0.0)) cost[k] = 0.0;
         }
         servet_infer_caches_irm(p->curve, p->curve_irm, p->levels, p->nlevels, next, p->tlb_bytes, cost, p->ntlb);
+    }
+    {
+        int excl[SERVET__MAX_LEVELS] = {0};
+        for (k = 0; k < p->nlevels; k++) excl[k] = servet__level_exclusive(p, k + 1);
+        servet_infer_exclusive(p->levels, p->nlevels, excl);
     }
     servet__confirm_reported(p, p->levels, p->nlevels);
 }
@@ -6220,6 +6303,9 @@ static void servet__write_topology(servet__wbuf *w, const servet_profile *p) {
     }
     servet__put_i32(w, p->ncachepus);
     for (i = 0; i < p->ncachepus; i++) servet__put_i32(w, p->cachepus[i]);
+    /* each cache's inclusion came later (2026-11), after everything else */
+    servet__put_i32(w, p->ncacheobjs);
+    for (i = 0; i < p->ncacheobjs; i++) servet__put_i32(w, p->cacheobjs[i].inclusive);
 }
 
 static void servet__read_topology(servet__rbuf *r, servet_profile *p) {
@@ -6273,6 +6359,16 @@ static void servet__read_topology(servet__rbuf *r, servet_profile *p) {
     for (i = 0; i < p->ncachepus; i++) p->cachepus[i] = servet__get_i32(r);
     for (i = 0; i < p->ncacheobjs; i++)
         if ((int64_t)p->cacheobjs[i].first + p->cacheobjs[i].npus > p->ncachepus) r->bad = 1;
+    /* each cache's inclusion came later (2026-11): a section without it is
+       a file of the version before, read as "not said" */
+    for (i = 0; i < p->ncacheobjs; i++) p->cacheobjs[i].inclusive = -1;
+    if (!r->bad && r->pos < r->len) {
+        if (servet__get_i32(r) != p->ncacheobjs) { r->bad = 1; return; }
+        for (i = 0; i < p->ncacheobjs; i++) {
+            p->cacheobjs[i].inclusive = servet__get_i32(r);
+            if (p->cacheobjs[i].inclusive < -1 || p->cacheobjs[i].inclusive > 1) r->bad = 1;
+        }
+    }
 }
 
 static void servet__write_cache(servet__wbuf *w, const servet_profile *p) {
@@ -8421,6 +8517,9 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         if (!(size > 0)) continue;
         if (!ci.size_bytes) out->capacity_from_os = 1;
         C->level = c;
+        /* a victim level holds what the level above evicted: a working set
+           gets the two together (>>infer, "exclusive levels") */
+        if (ci.exclusive && M.nc > 0 && M.c[M.nc - 1].level == c - 1) size += M.c[M.nc - 1].size;
         C->size = size;
         C->line = ci.line_bytes > 0 ? ci.line_bytes : 64;
         C->ways = ci.reported_ways > 0 ? ci.reported_ways : 8;
@@ -10984,7 +11083,8 @@ static void servet__json_topology(servet__sb *b, const servet_profile *p) {
         servet__sb_printf(b, ",\"reported_size_bytes\":");
         if (c.reported_size_bytes) servet__sb_printf(b, "%llu", (unsigned long long)c.reported_size_bytes);
         else servet__sb_printf(b, "null");
-        servet__sb_printf(b, ",\"reported_ways\":%d,\"line_bytes\":%d,\"reported_shared_by\":", c.reported_ways, c.line_bytes);
+        servet__sb_printf(b, ",\"reported_ways\":%d,\"line_bytes\":%d,\"exclusive\":%s,\"reported_shared_by\":",
+                          c.reported_ways, c.line_bytes, c.exclusive ? "true" : "false");
         servet__json_groups(b, p, servet_cache_reported_group_get, c.level);
         if (p->share && i < p->nshare) {
             const servet__share *S = &p->share[i];

@@ -674,6 +674,119 @@ static void test_irm(void) {
     }
 }
 
+/* Exclusive (victim) levels: the measured step is the level's size plus the
+   level above's; the OS says which levels are not inclusive. */
+static void test_exclusive(void) {
+    servet_cache_level lv[3];
+    int ex[3] = {1, 0, 1}, i;
+    memset(lv, 0, sizeof lv);
+    lv[0].size_bytes = lv[0].estimate_bytes = 65536;
+    lv[0].range_lo_bytes = 60 * 1024.0; lv[0].range_hi_bytes = 66 * 1024.0;
+    lv[1].size_bytes = lv[1].estimate_bytes = 576 * 1024.0; /* not exclusive: stays */
+    lv[1].range_lo_bytes = 560 * 1024.0; lv[1].range_hi_bytes = 600 * 1024.0;
+    lv[2].size_bytes = lv[2].estimate_bytes = 9437184.0;    /* 8 MiB victim under the 1 MiB... read as 576 KiB */
+    lv[2].range_lo_bytes = 9000 * 1024.0; lv[2].range_hi_bytes = 9800 * 1024.0;
+    CHECK(servet_infer_exclusive(lv, 3, ex) == SERVET_OK, "infer_exclusive");
+    CHECK(lv[0].size_bytes == 65536 && lv[1].size_bytes == 576 * 1024.0, "an L1 flag and a non-exclusive level change nothing");
+    CHECK(lv[2].size_bytes == 9437184.0 - 576 * 1024.0 && lv[2].estimate_bytes == lv[2].size_bytes,
+          "the victim level is its step less the level above: %.0f", lv[2].size_bytes);
+    CHECK(lv[2].range_lo_bytes == (9000 - 600) * 1024.0 && lv[2].range_hi_bytes == (9800 - 560) * 1024.0,
+          "its range less the level above's, widened by it: [%.0f, %.0f]", lv[2].range_lo_bytes, lv[2].range_hi_bytes);
+    {   /* levels largest first: two victim levels in a row each lose the sum above them */
+        servet_cache_level v[3];
+        int all[3] = {0, 1, 1};
+        memset(v, 0, sizeof v);
+        v[0].size_bytes = 64; v[1].size_bytes = 64 + 512; v[2].size_bytes = 64 + 512 + 4096;
+        CHECK(servet_infer_exclusive(v, 3, all) == SERVET_OK && v[1].size_bytes == 512 && v[2].size_bytes == 4096,
+              "a chain of victim levels: %.0f %.0f", v[1].size_bytes, v[2].size_bytes);
+        v[0].size_bytes = 1000; v[1].size_bytes = 1800;
+        CHECK(servet_infer_exclusive(v, 2, all) == SERVET_OK && v[1].size_bytes == 1800,
+              "a step under twice the level above is not taken for a sum");
+    }
+    CHECK(servet_infer_exclusive(NULL, 2, ex) == SERVET_ERROR_INVALID_ARGUMENT, "NULL levels");
+    CHECK(servet_infer_exclusive(lv, 2, NULL) == SERVET_ERROR_INVALID_ARGUMENT, "NULL flags");
+    CHECK(servet_infer_exclusive(NULL, 0, NULL) == SERVET_OK, "no levels");
+    CHECK(servet_infer_exclusive(lv, -1, ex) == SERVET_ERROR_INVALID_ARGUMENT, "a negative count");
+    {   /* end to end: the simulator's machine says the L2 is a victim cache (AMD K8's) */
+        sim_spec sp;
+        char err[256];
+        servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
+        servet_cache_level got[8];
+        int k;
+        CHECK(sim_parse_spec("level=1 size=64K ways=2\nlevel=2 size=512K ways=16 incl=exclusive\nnoise=0.02\nseed=3\n", &sp,
+                             err, sizeof err), "%s", err);
+        k = sim_detect(&sp, c, got, 8);
+        CHECK(k == 2, "exclusive L2: %d levels", k);
+        CHECK(k == 2 && fabs(got[1].size_bytes / 524288.0 - 1) <= 0.05, "exclusive L2: %.0f (its step is at 576 KiB)",
+              k == 2 ? got[1].size_bytes : 0.0);
+        free(c);
+    }
+    {   /* the profile: the OS's inclusion flags round-trip, a topology section
+           written before them reads as "not said", and an exclusive L3 is
+           sized as its step less the L2 (usable: both) */
+        servet_profile *p = (servet_profile *)calloc(1, sizeof *p), *q = (servet_profile *)calloc(1, sizeof *q);
+        servet__wbuf w;
+        servet__rbuf r;
+        servet_cache_info ci;
+        const char *why = "";
+        hwloc_topology_t t;
+        hwloc_topology_init(&t);
+        hwloc_topology_set_synthetic(t, "pack:1 l3:1(size=4MB) l2:2(size=512KB) l1d:1(size=32KB) core:1 pu:1");
+        hwloc_topology_load(t);
+        servet__topo_extract(p, t);
+        hwloc_topology_destroy(t);
+        CHECK(p->ncacheobjs == 5, "synthetic: %d caches", p->ncacheobjs);
+        for (i = 0; i < p->ncacheobjs; i++) {
+            CHECK(p->cacheobjs[i].inclusive == -1, "a synthetic topology says nothing of inclusion");
+            p->cacheobjs[i].inclusive = p->cacheobjs[i].level == 3 ? 0 : 1;
+        }
+        p->sections = SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE;
+        p->curve = (servet_curve *)calloc(1, sizeof *p->curve);
+        for (i = 0; i < 48; i++) { /* steps at 32 KiB, 512 KiB and 4.5 MiB */
+            double b = ceil(4096.0 * pow(2.0, i / 4.0) / 64) * 64;
+            p->curve->bytes[i] = b;
+            p->curve->ns[i] = b <= 32768 ? 1.2 : b <= 524288 ? 4.0 : b <= 4718592 ? 12.0 : 80.0;
+        }
+        for (i = 0; i < 48; i++) p->curve->spread[i] = 0.01;
+        p->curve->n = 48;
+        p->curve->page_bytes = 2097152.0;
+        servet__infer_profile_caches(p);
+        CHECK(p->nlevels == 3, "three levels: %d", p->nlevels);
+        CHECK(servet_cache_get(p, 3, &ci) == SERVET_OK && ci.exclusive == 1, "L3 is exclusive");
+        CHECK(ci.size_bytes > 0 && fabs((double)ci.size_bytes / 4194304.0 - 1) <= 0.05,
+              "the L3 step at 4.5 MiB less the L2: %llu", (unsigned long long)ci.size_bytes);
+        CHECK(servet_cache_get(p, 2, &ci) == SERVET_OK && ci.exclusive == 0, "L2 is not");
+        memset(&w, 0, sizeof w);
+        w.ctx = &p->ctx;
+        servet__write_topology(&w, p);
+        memset(&r, 0, sizeof r);
+        r.d = w.d;
+        r.len = w.len;
+        servet__read_topology(&r, q);
+        CHECK(!r.bad && r.pos == r.len && q->ncacheobjs == 5, "the topology round-trips");
+        for (i = 0; i < q->ncacheobjs; i++)
+            CHECK(q->cacheobjs[i].inclusive == (q->cacheobjs[i].level == 3 ? 0 : 1), "cache %d's inclusion round-trips", i);
+        servet__free_topology(q);
+        memset(&r, 0, sizeof r);
+        r.d = w.d;
+        r.len = w.len - 4 - 4 * (size_t)p->ncacheobjs; /* as written before 2026-11 */
+        servet__read_topology(&r, q);
+        CHECK(!r.bad && r.pos == r.len, "a topology section without the flags parses");
+        for (i = 0; i < q->ncacheobjs; i++) CHECK(q->cacheobjs[i].inclusive == -1, "and says nothing of inclusion");
+        servet__free_topology(q);
+        memcpy(w.d + w.len - 4, &(int32_t){2}, 4);
+        memset(&r, 0, sizeof r);
+        r.d = w.d;
+        r.len = w.len;
+        servet__read_topology(&r, q);
+        CHECK(r.bad, "an inclusion flag of 2 rejects the section");
+        free(w.d);
+        (void)why;
+        servet_close(p);
+        servet_close(q);
+    }
+}
+
 static void test_misc(void) {
     unsigned bits = 0;
     int r;
@@ -706,6 +819,7 @@ int main(void) {
     test_sim_detect();
     test_second_look();
     test_irm();
+    test_exclusive();
     test_misc();
     TEST_SUMMARY();
 }

@@ -750,6 +750,11 @@ SIM_UNUSED static int sim_detect(const sim_spec *sp, servet_curve *curve, servet
         return -1;
     }
     free(irm);
+    if (k == sp->nlevels) { /* the machine says which levels are victim caches, as cpuid does */
+        int excl[SIM_MAX_LEVELS] = {0}, l;
+        for (l = 0; l < k; l++) excl[l] = sp->lv[l].incl == SIM_EXCLUSIVE;
+        servet_infer_exclusive(levels, k, excl);
+    }
     sim_free(&st);
     return k;
 }

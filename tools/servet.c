@@ -309,6 +309,9 @@ static void show(const servet_profile *p, const servet_desc *d) {
             human_bytes((double)c.range_bytes[1], hi, sizeof hi);
             printf("%-6s the data fit any size in [%s, %s] as well\n", "", lo, hi);
         }
+        if (c.exclusive && c.size_bytes)
+            printf("%-6s a victim cache (the OS: not inclusive of L%d): the size is the measured step less L%d's\n", "",
+                   c.level - 1, c.level - 1);
         if (c.usable_bytes) {
             char u[32];
             human_bytes((double)c.usable_bytes, u, sizeof u);
