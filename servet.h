@@ -333,7 +333,8 @@
           usable_bytes and the tile decision take the sum. New:
           servet_infer_exclusive, servet_cache_info.exclusive (JSON
           exclusive). The topology section gains each cache's inclusion at
-          its end: older files read as "not said".
+          its end: older files read as "not said"; an older servet.h takes a
+          new file for corrupt and probes again.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
