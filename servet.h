@@ -10532,13 +10532,25 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
    THE SEARCH, noise-aware pattern search on a log scale:
    1. The seed (the model's answer) is measured: `repeats` runs, median; the
       spread of those runs is the noise (at least 1%, at most 20%).
-   2. Each parameter in turn is multiplied and divided by a factor (2 first),
+   2. Each parameter in turn is multiplied and divided by a factor (4 first),
       snapped to its grid; a move whose median is lower is taken, and the
       same move tried again (a pattern move). A point already measured is
       not run again (its median stands: a search stepping back and forth
       spent a third of its runs there). When no move of any parameter
-      helps, the factor shrinks (2, 1.41, 1.19); at the end a one-step move
-      on each side of each parameter.
+      helps, the factor shrinks (4, 2, 1.41); at the end a one-step move
+      on each side of each parameter. Why 4 first: the model's tile
+      is often 4-8x from the measured best on this project's VMs (matmul
+      and transpose seeds 56-64, best tiles 300-500: prefetch rewards long
+      rows the traffic model does not count), and factor-2 steps ran out of
+      points on the way; the factor 1.19 went, to keep the points a search
+      seeded at its optimum takes (9). Replayed (make tune-replay, 48
+      landscapes from 4 VMs, 400 searches each) - within 2% / within 5% /
+      mean ratio / points: 2, 1.41, 1.19 (until 2026-11-25) 72.2% / 85.6% /
+      0.978 / 6.33; 4, 2, 1.41 73.9% / 86.3% / 0.980 / 6.79 (4, 2, 1.41,
+      1.19: 74.0% / 87.1% / 0.981 / 6.87; 8 first: 72.8% / 89.2% / 0.983 /
+      6.92); it gains most where the best is far (a Zen 4 transpose 1000:
+      11% -> 40% within 2%) and loses where a narrow optimum sits near the
+      seed (a Turin transpose 1000 seeded at 80: 17% -> 1%).
    3. Close contenders - the 3 best points within twice the noise of the
       best - and the seed are measured again, `repeats` runs each,
       interleaved (so that a slow spell hits them alike); each one's figure
@@ -10866,7 +10878,7 @@ servet_result servet_tune(const servet_profile *p, const servet_tune_desc *d, se
             }
         }
     }
-    for (factor = 2.0; fx >= 0; ) {
+    for (factor = 4.0; fx >= 0; ) {
         int moved = 0;
         for (k = 0; k < n; k++) {
             int dir;
@@ -10889,7 +10901,7 @@ servet_result servet_tune(const servet_profile *p, const servet_tune_desc *d, se
         }
         if (moved) continue;
         if (factor <= 1.0) break;
-        factor = factor > 1.15 ? sqrt(factor) : 1.0; /* 2, 1.41, 1.19, then single steps */
+        factor = factor > 1.3 ? sqrt(factor) : 1.0; /* 4, 2, 1.41, then single steps */
     }
 done:
     /* close contenders: measured again, the lowest median over all their runs wins */

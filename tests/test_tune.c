@@ -100,7 +100,9 @@ static void test_search(const char *root) {
     seed = 96;
     CHECK(servet_tune(NULL, &d, fcost, &c, best, &info) == SERVET_OK && best[0] >= 88 && best[0] <= 104,
           "seeded at the optimum: stays (%lld)", (long long)best[0]);
-    CHECK(info.evaluations <= 10, "in %d points", info.evaluations);
+    /* the factors 4, 2, 1.41 and single steps, each way: 9 points, and a
+       move or two taken on the 2% noise (12 is under a fifth of a 65-point grid) */
+    CHECK(info.evaluations <= 12, "in %d points", info.evaluations);
     /* a plateau: any point on it is fine */
     memset(&c, 0, sizeof c);
     c.opt = 128; c.plateau = 2.0; c.noise = 0.01; c.rng = 3;
