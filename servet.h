@@ -335,6 +335,13 @@
           exclusive). The topology section gains each cache's inclusion at
           its end: older files read as "not said"; an older servet.h takes a
           new file for corrupt and probes again.
+          Tile model, what overlaps (>>decide, steps 5 and 6): a miss in the
+          first TLB is a pipelined lookup in the second, in the core's time
+          (only the last TLB's misses are walks); L1's conflict misses are
+          served by L2, in the core's time, overlapped over the sets that
+          overflow; a run's first two lines out of memory are demand misses
+          (was one). The 4000 x 4000 transpose on a Zen 3 VM gets 440 (was
+          64: 0.77-0.92 of the best; now 0.99-1.03).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -7839,7 +7846,14 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       reach: this VM's second TLB reads 12 or 24 MiB from one probe to the
       next (its curve rises from 12 to 20 MiB), a transpose's strip of B
       spans 16 MiB of pages, and the all-or-nothing rule sent the 4096
-      transpose to tile 72 (0.19 of the best) on a 12 MiB reading.
+      transpose to tile 72 (0.19 of the best) on a 12 MiB reading. Only the
+      last TLB's misses are page walks; a miss in the first is a lookup in
+      the second, pipelined like an L1 miss, and counts in the core's time
+      (step 6). Measured on the Zen 3 VM (64-entry first TLB): the 4000 x
+      4000 transpose's tiles of 72-500, whose 2 x T pages overflow it, ran
+      1.2-1.3x faster than 64, where the walk's price on every such miss
+      (16 M lookups x 1.45 ns, 23 ms of a 31 ms run) held the choice at 64
+      (0.77-0.92 of the best, bench_data/tile_run20-22_zen3.json).
    6. Cost, in the spirit of the ECM model. A level's misses cost its latency
       step to the next level (measured). Misses overlap (prefetchers, ~10
       misses in flight: a tenth of the step each), an array walked across
@@ -7847,8 +7861,18 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       add to the work (their fills take the load ports; the work is at least
       a cycle per iteration), the deeper levels' overlap with it, so the
       busiest of those bounds the time. Conflict misses inside a tile (step
-      4: lines the next element iteration wants again) and TLB misses add
-      their whole step (page walks: half). Each run of the innermost loop
+      4: lines the next element iteration wants again) beyond L1 and page
+      walks add their whole step (walks: half): they queue on the sets they
+      crowd, on the walker. L1's spread over several sets are served by L2
+      together and count in the core's time, overlapped over the sets that
+      overflow (at most 10): on the Zen 3 VM the 4000 transpose's tiles of
+      256-400, B's rows in 16 of the 64 L1 sets at 2-3x its 8 ways, ran as
+      fast as with ld 4008 (rows in every set: 7.3-8.3 against 7.7-9.2
+      GB/s). Piled into one set they queue: 4096 (every row in one set),
+      tile 64 ran at 0.16-0.22 of the best on the Zen 5 VM. An L2 overfull
+      in its page-offset sets costs the whole step too (4000, tile 1328:
+      0.75 of 936, about 9 ns a conflict where the L3 step is 10.6). Each
+      run of the innermost loop
       that misses L1 restarts a stream (the L2 latency, overlapped as any
       miss), each tile costs 20 ns and each run 1 ns.
       Out of the last level, when the memory probe ran, a line costs what
@@ -7863,8 +7887,11 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       column later, 4096 rows at one page offset that an L3 read at 7 MiB
       cannot keep; priced at the latency they made 8 the choice (0.84 of
       the best) whenever the probe read the VM's shared L3 small.
-      But a run's first line out of memory is a demand miss, the memory's
-      latency over 16 (the L1 miss buffers of today's cores, 16-24). A run
+      But a run's first two lines out of memory are demand misses (the
+      prefetchers train on them), the memory's latency over 16 each (the L1
+      miss buffers of today's cores, 16-24): on the Zen 3 VM, tile 64 -> 128
+      of the 4000 transpose saved 4 ms over 250 k runs, 16 ns a run, where
+      one line priced 3.75 ns and two price 7.5. A run
       is a row of a footprint cut at each 4 KiB page (the prefetchers stop
       there); iterations a level keeps load the runs of their union (a
       tile's rows continue as it steps along them, a stencil's rows are
@@ -7912,10 +7939,12 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    hardware threads competing except as `threads`; arrays on 4 KiB pages. */
 #define SERVET__TILE_MARGIN 0.03
 #define SERVET__TILE_MLP 10.0 /* misses a core keeps in flight on the streams of a tiled loop */
+#define SERVET__TILE_TRAIN 2.0 /* a run's first lines out of memory that are demand misses: the prefetchers train on them */
 #define SERVET__TILE_DEMAND_MLP 16.0 /* demand misses in flight: a core's L1 miss buffers (16-24 today) */
 typedef struct servet__tcache {
     int level, ways, line, sets, deterministic, sharers;
     int tlb;                 /* a TLB: capacity in pages, footprints in 4 KiB pages */
+    int tlb_walk;            /* the last TLB: its misses are page walks (else a lookup in the next TLB) */
     double size, usable, miss_ns;
     const servet_curve *tlb_curve; /* a TLB's measured curve (may be NULL) and its */
     double tlb_lo_ns, tlb_hi_ns;   /* cost at half and twice the reach (step 5) */
@@ -8029,10 +8058,12 @@ static int servet__tile_same_order(const servet__tmodel *M, int a, int b) {
    order sits elsewhere in the cache (a transpose's B[j][i] tile is at
    column ii when A's is at column jj), so it adds to the fullest set of the
    others only what it puts in every set on average, whole lines. */
-static double servet__tile_set_load(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways) {
+static double servet__tile_set_load(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
+                                    int *overfull_sets) {
     double cnt[4096];
-    int a, g, s, na = M->d->narrays;
-    double bound = 0.0, fullest = 0.0, worst[SERVET_TILE_MAX_ARRAYS], total[SERVET_TILE_MAX_ARRAYS];
+    int a, g, s, na = M->d->narrays, over[SERVET_TILE_MAX_ARRAYS];
+    double bound = 0.0, fullest = 0.0, worst[SERVET_TILE_MAX_ARRAYS], total[SERVET_TILE_MAX_ARRAYS], gtot[SERVET_TILE_MAX_ARRAYS];
+    if (overfull_sets) *overfull_sets = 0;
     if (!C->deterministic || C->sets > 4096 || C->sets < 1) return 0.0;
     /* cheap bound first: every row's lines in the fullest set */
     for (a = 0; a < na; a++) {
@@ -8043,9 +8074,18 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
     }
     if (bound <= ways) return bound;
     for (g = 0; g < na; g++) {
+        /* each group's lines (its leader's entry), for the others' average per set */
+        int leader = !M->d->arrays[g].streamed;
+        gtot[g] = 0.0;
+        for (a = 0; a < g && leader; a++) if (servet__tile_same_order(M, a, g)) leader = 0;
+        for (a = g; a < na && leader; a++)
+            if (!M->d->arrays[a].streamed && servet__tile_same_order(M, a, g)) gtot[g] += servet__tile_lines(M, a, cover, NULL, NULL);
+    }
+    for (g = 0; g < na; g++) {
         int leader = 1;
-        double base = 0.0, w = 0.0;
+        double base = 0.0, w = 0.0, others = 0.0;
         worst[g] = total[g] = 0.0;
+        over[g] = 0;
         for (a = 0; a < g && leader; a++) if (servet__tile_same_order(M, a, g)) leader = 0;
         if (!leader || M->d->arrays[g].streamed) continue;
         memset(cnt, 0, (size_t)C->sets * sizeof cnt[0]);
@@ -8127,24 +8167,31 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
         }
         for (s = 0; s < C->sets; s++) if (cnt[s] > w) w = cnt[s];
         worst[g] = w + base;
+        /* how many sets overflow: the misses of one set queue on it, those
+           of many proceed together (the cost, step 6) */
+        for (a = 0; a < na; a++) if (a != g) others += floor(gtot[a] / C->sets);
+        for (s = 0; s < C->sets; s++) over[g] += cnt[s] + base + others > (double)ways;
     }
     for (g = 0; g < na; g++) {
         double f = worst[g];
         if (f <= 0.0) continue;
         for (a = 0; a < na; a++) if (a != g && worst[a] > 0.0) f += floor(total[a] / C->sets);
-        if (f > fullest) fullest = f;
+        if (f > fullest) {
+            fullest = f;
+            if (overfull_sets) *overfull_sets = over[g];
+        }
     }
     return fullest;
 }
 /* lines loaded out of cache C over the whole nest (step 2 of the model);
    *window (may be NULL): the largest footprint of one iteration that C keeps */
 static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, double *window,
-                                   double *conflict, double *per_array, double *conflict_per_array, double *runs_per_array) {
+                                   int *conflict_sets, double *per_array, double *conflict_per_array, double *runs_per_array) {
     double load[SERVET_TILE_MAX_ARRAYS], cap[SERVET_TILE_MAX_ARRAYS], cover[SERVET_TILE_MAX_LOOPS], line = (double)M->line;
     double runs[SERVET_TILE_MAX_ARRAYS];
     int swept[SERVET_TILE_MAX_ARRAYS]; /* a tile loop inside has swept a's rows (a strip) */
     double total = 0.0, overfull = 1.0;
-    int a, k, n = M->n, na = M->d->narrays, nstream = 0, ways, tight = 0;
+    int a, k, n = M->n, na = M->d->narrays, nstream = 0, ways, tight = 0, tight_sets = 1 << 30;
     if (window) *window = 0.0;
     for (a = 0; a < na; a++) nstream += M->d->arrays[a].streamed != 0;
     ways = C->ways - (nstream < C->ways / 2 ? nstream : C->ways / 2);
@@ -8155,7 +8202,6 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
         runs[a] = 1.0;
         swept[a] = 0;
     }
-    if (conflict) *conflict = 0.0;
     for (k = 2 * n - 1; k >= 0; k--) {
         double trip = k < n ? ceil((double)M->d->loops[k].extent / (double)T[k]) : servet__tile_mean(M, T, k - n);
         double ws = 0.0, uni[SERVET_TILE_MAX_ARRAYS], miss = 1.0;
@@ -8174,10 +8220,11 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
         }
         if (C->tlb || !fits) sets_ok = 1;
         else if (C->deterministic) {
-            double f = servet__tile_set_load(M, C, cover, ways);
+            int nover;
+            double f = servet__tile_set_load(M, C, cover, ways, &nover);
             sets_ok = f <= ways;
             if (!sets_ok && f / ways > overfull) overfull = f / ways;
-            if (!sets_ok && k >= n) tight = 1;
+            if (!sets_ok && k >= n) { tight = 1; if ((nover > 1 ? nover : 1) < tight_sets) tight_sets = nover > 1 ? nover : 1; }
         } else {
             /* physically indexed: only the line's offset in its 4 KiB page is
                known, so the level is 4096 / line "sets" of usable / 4 KiB
@@ -8188,10 +8235,11 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
             P.deterministic = 1;
             P.sets = 4096 / C->line > 0 ? 4096 / C->line : 1;
             int pw = (int)(C->usable / 4096.0);
-            double f = servet__tile_set_load(M, &P, cover, pw);
+            int nover;
+            double f = servet__tile_set_load(M, &P, cover, pw, &nover);
             sets_ok = f <= pw;
             if (!sets_ok && pw > 0 && f / pw > overfull) overfull = f / pw;
-            if (!sets_ok && k >= n) tight = 1;
+            if (!sets_ok && k >= n) { tight = 1; if ((nover > 1 ? nover : 1) < tight_sets) tight_sets = nover > 1 ? nover : 1; }
         }
         fits = fits && sets_ok;
         if (fits && window && ws > *window) *window = ws;
@@ -8240,26 +8288,33 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
            come back once, much later: ordinary, overlapped misses. */
         if (!tight) cf = 0.0;
         total += load[a];
-        if (conflict) *conflict += cf;
         if (per_array) per_array[a] = load[a];
         if (conflict_per_array) conflict_per_array[a] = cf;
         if (runs_per_array) runs_per_array[a] = runs[a] < load[a] - cf ? runs[a] : load[a] - cf;
     }
+    if (conflict_sets) *conflict_sets = tight ? tight_sets : 0;
     return total;
 }
 static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
     double cost = 0.0, tiles = 1.0, runs = 1.0, points = 1.0, cover[SERVET_TILE_MAX_LOOPS], stream, bound = 0.0, core;
     int c, l, a, n = M->n;
+    double lds[8][SERVET_TILE_MAX_ARRAYS], cfs[8][SERVET_TILE_MAX_ARRAYS], rns[8][SERVET_TILE_MAX_ARRAYS];
+    int csets[8];
     core = 0.0;
     for (c = 0; c < M->nc; c++)
+        if (M->only < 0 || M->only == c || M->c[c].tlb || c == 0)
+            servet__tile_traffic(M, &M->c[c], T, NULL, &csets[c], lds[c], cfs[c],
+                                 c == M->ncache - 1 && M->mem_line_ns > 0.0 ? rns[c] : NULL);
+    for (c = 0; c < M->nc; c++)
         if (M->only < 0 || M->only == c || M->c[c].tlb || c == 0) {
-            double ld[SERVET_TILE_MAX_ARRAYS], cf[SERVET_TILE_MAX_ARRAYS], rn[SERVET_TILE_MAX_ARRAYS];
+            const double *ld = lds[c], *rn = rns[c];
+            double cf[SERVET_TILE_MAX_ARRAYS];
             int last_level = c == M->ncache - 1 && M->mem_line_ns > 0.0;
             /* a streamed line costs the level's step over 10, the memory's
                bandwidth at most (step 6) */
             double line_ns = M->c[c].miss_ns / SERVET__TILE_MLP;
             if (M->mem_line_ns > 0.0 && (line_ns > M->mem_line_ns || c == M->ncache - 1)) line_ns = M->mem_line_ns;
-            servet__tile_traffic(M, &M->c[c], T, NULL, NULL, ld, cf, last_level ? rn : NULL);
+            for (a = 0; a < M->d->narrays; a++) cf[a] = cfs[c][a];
             if (c == 0) {
                 /* a run of the innermost loop that misses L1 restarts a stream: the
                    prefetchers wait for a few misses before they run ahead; its first
@@ -8287,13 +8342,21 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
                    predicted the 4000 x 4000 transpose 14x slower than it ran. Misses
                    piled into a few sets (conflicts) and TLB walks each add their
                    latency step: they queue on one set, on the page walker */
-                if (M->c[c].tlb) cost += ld[a] * M->c[c].miss_ns / 2.0;
+                if (M->c[c].tlb && M->c[c].tlb_walk) cost += ld[a] * M->c[c].miss_ns / 2.0;
+                else if (M->c[c].tlb) core += ld[a] * M->c[c].miss_ns / SERVET__TILE_MLP; /* a lookup in the next TLB: pipelined */
                 else {
-                    cost += cf[a] * M->c[c].miss_ns;
+                    if (c == 0 && csets[c] > 1) /* in the core, overlapped over the sets they fill */
+                        stream += cf[a] * M->c[c].miss_ns / (csets[c] < SERVET__TILE_MLP ? (double)csets[c] : SERVET__TILE_MLP);
+                    else
+                        cost += cf[a] * M->c[c].miss_ns;
                     stream += (ld[a] - cf[a]) * line_ns;
-                    /* a run's first line out of memory is a demand miss: the
-                       latency over 10 (step 6) */
-                    if (last_level) stream += rn[a] * (M->mem_ns / SERVET__TILE_DEMAND_MLP - line_ns);
+                    /* a run's first lines out of memory are demand misses: the
+                       latency over 16 each (step 6) */
+                    if (last_level) {
+                        double dl = SERVET__TILE_TRAIN * rn[a];
+                        if (dl > ld[a] - cf[a]) dl = ld[a] - cf[a];
+                        stream += dl * (M->mem_ns / SERVET__TILE_DEMAND_MLP - line_ns);
+                    }
                 }
             }
             if (c == 0) core += stream;
@@ -8592,6 +8655,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         }
         if (!(step > 0.2)) step = i == 0 ? 2.0 : 20.0;
         C->miss_ns = step; /* halved in the cost: page walks of independent accesses overlap */
+        C->tlb_walk = i == (p->ntlb > 0 ? p->ntlb : 2) - 1;
     }
     if (d->level > 0) {
         for (c = 0; c < M.ncache; c++) if (M.c[c].level == d->level) M.only = c;

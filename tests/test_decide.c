@@ -254,16 +254,16 @@ static void test_tile_sets(void) {
        order is its own group, 12 lines in its fullest set; the other adds
        floor(36 / 64) = 0 */
     cover[0] = cover[1] = 12.0;
-    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12) == 12.0, "transpose 12 x 12, ld 4096: 12 lines in the fullest L1 set (%g)",
-          servet__tile_set_load(&M, &M.c[0], cover, 12));
+    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, NULL) == 12.0, "transpose 12 x 12, ld 4096: 12 lines in the fullest L1 set (%g)",
+          servet__tile_set_load(&M, &M.c[0], cover, 12, NULL));
     cover[0] = cover[1] = 16.0;
-    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12) == 16.0, "16 x 16: 16 lines, over the 12 ways (%g)",
-          servet__tile_set_load(&M, &M.c[0], cover, 12));
+    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, NULL) == 16.0, "16 x 16: 16 lines, over the 12 ways (%g)",
+          servet__tile_set_load(&M, &M.c[0], cover, 12, NULL));
     /* the same arrays in one loop order (a copy A -> B) share the origin: 24 */
     array2(&d.arrays[1], "B", 0, 1);
     cover[0] = cover[1] = 12.0;
-    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12) == 24.0, "a copy, 12 x 12: both arrays' rows in one set, 24 (%g)",
-          servet__tile_set_load(&M, &M.c[0], cover, 12));
+    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, NULL) == 24.0, "a copy, 12 x 12: both arrays' rows in one set, 24 (%g)",
+          servet__tile_set_load(&M, &M.c[0], cover, 12, NULL));
     array2(&d.arrays[1], "B", 1, 0);
     /* a column of B walked untiled, seen by a physically indexed 1 MiB L2:
        4096 rows at one page offset, where 1 MiB / 4 KiB = 256 lines fit;
@@ -271,8 +271,8 @@ static void test_tile_sets(void) {
     P = M.c[0];
     P.sets = 4096 / 64;
     cover[0] = 1.0; cover[1] = 4096.0;
-    CHECK(servet__tile_set_load(&M, &P, cover, 256) == 4096.0 + 8.0, "an untiled column of B: 4096 + 8 lines at one page offset (%g)",
-          servet__tile_set_load(&M, &P, cover, 256));
+    CHECK(servet__tile_set_load(&M, &P, cover, 256, NULL) == 4096.0 + 8.0, "an untiled column of B: 4096 + 8 lines at one page offset (%g)",
+          servet__tile_set_load(&M, &P, cover, 256, NULL));
     /* the set caps: 12 ways x 1 set the rows start in (ld 4096), for A and B */
     n = servet__tile_set_caps(&M, caps, 8);
     CHECK(n == 2 && caps[0] == 12 && caps[1] == 12, "set caps of a 4096-double ld on a 12-way L1: 12 (%d: %lld)", n,
@@ -281,6 +281,25 @@ static void test_tile_sets(void) {
     tile_model(&M, &d);
     n = servet__tile_set_caps(&M, caps, 8);
     CHECK(n == 2 && caps[0] == 12 * 16, "ld 4000: rows start in 16 sets, cap 192 (%lld)", (long long)(n > 0 ? caps[0] : 0));
+    /* how many sets overflow (the cost's step 6: one set's misses queue,
+       many sets' overlap): one i of a 256-tall tile puts B's 256 rows in 16
+       sets, 16 lines each over 12 ways: 16 overfull sets; A's row of 32
+       lines adds floor(32 / 64) = 0 to each */
+    {
+        int nover = -1;
+        double f;
+        cover[0] = 1.0; cover[1] = 256.0;
+        f = servet__tile_set_load(&M, &M.c[0], cover, 12, &nover);
+        CHECK(f == 16.0 && nover == 16, "ld 4000, a column of 256: 16 lines in the fullest set, 16 sets over 12 ways (%g, %d)", f, nover);
+        d.arrays[0].ld = d.arrays[1].ld = 4096;
+        tile_model(&M, &d);
+        cover[0] = 1.0; cover[1] = 16.0;
+        f = servet__tile_set_load(&M, &M.c[0], cover, 12, &nover);
+        CHECK(f == 16.0 && nover == 1, "ld 4096, a column of 16: every row in one set, 1 set over 12 ways (%g, %d)", f, nover);
+        cover[1] = 12.0;
+        f = servet__tile_set_load(&M, &M.c[0], cover, 12, &nover);
+        CHECK(f == 12.0 && nover == 0, "ld 4096, a column of 12: fits, no set over (%g, %d)", f, nover);
+    }
     /* conflict misses: none at 12, more for 16 rows than for 13 (the share
        1 - 12/X of what LRU would lose), never more than every access */
     d.arrays[0].ld = d.arrays[1].ld = 0;
@@ -390,7 +409,7 @@ static void test_tile_set_convolution(void) {
                 for (k = 0; k < (long)lpr; k++) cnt[(st + k) % 64] += 1.0;
             }
         for (s = 0; s < 64; s++) if (cnt[s] > want) want = cnt[s];
-        got = servet__tile_set_load(&M, &M.c[0], cover, 0);
+        got = servet__tile_set_load(&M, &M.c[0], cover, 0, NULL);
         if (got != want) bad++;
         done++;
     }
