@@ -340,8 +340,9 @@
           (only the last TLB's misses are walks); L1's conflict misses are
           served by L2, in the core's time, overlapped over the sets that
           overflow; a run's first two lines out of memory are demand misses
-          (was one). The 4000 x 4000 transpose on a Zen 3 VM gets 440 (was
-          64: 0.77-0.92 of the best; now 0.99-1.03).
+          (was one). The 4000 x 4000 transpose on a Zen 3 VM gets 400 (was
+          64: 0.77-0.92 of the best; 440 measured 0.99-1.03). A tile is the
+          even cut of its loop (a 512^3 stencil got 504 x 504, now 256).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -7911,7 +7912,9 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       few passes, from the best square and from the best line-aligned one.
       A loop at its full extent is not tiled; all of them: not tiling is the
       answer, taken whenever its cost is within 3% of the best tile's (a
-      tile must pay for what the model leaves out).
+      tile must pay for what the model leaves out). A tile is then made the
+      even cut of its loop (the model prices N / ceil(N / T) a tile: 504 of
+      512 is two tiles of 256 to it, while the kernel would run 504 and 8).
       Measured here (bench_data/tile.json, AMD EPYC Zen 5 VM, 2026-11): the
       first model (latency steps added, no TLB) lost 9-17% on the transpose
       (TLB reach, 4000 and 1000) and the stencil (untiled was best at 4096 and
@@ -8512,16 +8515,36 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T) {
                 best = cost[i];
             }
     }
-    if (M->d->square) return best;
-    best = servet__tile_descend(M, T, best, cand, nc);
-    if (ncap > 0) {
-        /* a set cap may hold the search in its valley: start again from the
-           cheapest line-aligned square too, keep the cheaper end */
-        best_aligned = servet__tile_descend(M, aligned, best_aligned, cand, nc);
-        if (best_aligned < best) {
-            best = best_aligned;
-            memcpy(T, aligned, sizeof aligned[0] * (size_t)n);
+    if (!M->d->square) {
+        best = servet__tile_descend(M, T, best, cand, nc);
+        if (ncap > 0) {
+            /* a set cap may hold the search in its valley: start again from the
+               cheapest line-aligned square too, keep the cheaper end */
+            best_aligned = servet__tile_descend(M, aligned, best_aligned, cand, nc);
+            if (best_aligned < best) {
+                best = best_aligned;
+                memcpy(T, aligned, sizeof aligned[0] * (size_t)n);
+            }
         }
+    }
+    /* the model sees a loop's tiles as N / ceil(N / T) each (step 1), so
+       tiles that cut N into as many pieces cost the same to it: 504 and
+       256 of 512 are both two tiles of 256, but the kernel runs 504 and 8.
+       Take the even cut, the smallest multiple that makes that many tiles,
+       when it costs no more (a 512^3 stencil got 504 x 504) */
+    for (l = 0; l < n; l++) {
+        int64_t N = M->d->loops[l].extent, t = T[l], nt, even;
+        double c;
+        if (t >= N || t % m != 0) continue;
+        nt = (N + t - 1) / t;
+        even = (N + nt - 1) / nt;
+        even = (even + m - 1) / m * m;
+        if (even >= t) continue;
+        memcpy(trial, T, sizeof trial[0] * (size_t)n);
+        if (M->d->square) for (i = 0; i < n; i++) trial[i] = T[i] == t ? even : T[i];
+        else trial[l] = even;
+        c = servet__tile_cost(M, trial);
+        if (c <= best) { best = c; memcpy(T, trial, sizeof trial[0] * (size_t)n); }
     }
     return best;
 }

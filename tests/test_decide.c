@@ -511,6 +511,46 @@ static void test_tile_decisions(void) {
     choose(p, &d, &t);
     for (i = 0, any = 0; i < 3; i++) if (t.tile[i] % 16 && t.tile[i] != 1000) any = 1;
     CHECK(!any, "multiples of 16 (or the extent): %lld %lld %lld", (long long)t.tile[0], (long long)t.tile[1], (long long)t.tile[2]);
+    /* tiles cut their loop evenly: the model prices N / ceil(N / T) per
+       tile, so a tile of 504 of 512 is priced as two of 256 and must be
+       given as 256 (the kernel would run 504 and 8) */
+    {
+        static const int64_t ext[] = {512, 1000, 4000, 2000};
+        int e, l, uneven = 0, tiled = 0;
+        for (e = 0; e < 4; e++) {
+            for (i = 0; i < 3; i++) {
+                servet_tile_desc q;
+                if (i < 2) {
+                    loops(&q, 2, ext[e]);
+                    q.narrays = 2;
+                    array2(&q.arrays[0], "A", 0, 1);
+                    array2(&q.arrays[1], "B", i == 0 ? 1 : 0, i == 0 ? 0 : 1);
+                    if (i == 1) { q.arrays[0].halo = 2; q.arrays[1].streamed = 1; }
+                } else {
+                    /* a 3-D stencil of radius 1 */
+                    loops(&q, 3, ext[e] / 4);
+                    q.narrays = 2;
+                    for (l = 0; l < 2; l++) {
+                        memset(&q.arrays[l], 0, sizeof q.arrays[l]);
+                        q.arrays[l].name = l ? "OUT" : "IN";
+                        q.arrays[l].nloops = 3;
+                        q.arrays[l].loops[0] = 0; q.arrays[l].loops[1] = 1; q.arrays[l].loops[2] = 2;
+                    }
+                    q.arrays[0].halo = 1;
+                    q.arrays[1].streamed = 1;
+                }
+                if (choose(p, &q, &t) != SERVET_OK) { uneven++; continue; }
+                for (l = 0; l < q.nloops; l++) {
+                    int64_t N = q.loops[l].extent, T = t.tile[l], nt;
+                    if (T >= N || T % 8) continue;
+                    tiled++;
+                    nt = (N + T - 1) / T;
+                    if (T != ((N + nt - 1) / nt + 7) / 8 * 8) uneven++;
+                }
+            }
+        }
+        CHECK(uneven == 0 && tiled > 0, "tiles cut their loops evenly: %d uneven of %d tiled loops", uneven, tiled);
+    }
     /* nested tiles per level when asked; a smaller level never gets a larger working set */
     d.multiple = 0;
     d.all_levels = 1;
