@@ -7870,10 +7870,13 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       256-400, B's rows in 16 of the 64 L1 sets at 2-3x its 8 ways, ran as
       fast as with ld 4008 (rows in every set: 7.3-8.3 against 7.7-9.2
       GB/s). Piled into one set they queue: 4096 (every row in one set),
-      tile 64 ran at 0.16-0.22 of the best on the Zen 5 VM. An L2 overfull
-      in its page-offset sets costs the whole step too (4000, tile 1328:
-      0.75 of 936, about 9 ns a conflict where the L3 step is 10.6). Each
-      run of the innermost loop
+      tile 64 ran at 0.16-0.22 of the best on the Zen 5 VM. A deeper
+      level's keep the whole step (the 4096 transpose's B rows at one page
+      offset of the L2: tiles of 64-512 ran 0.45-0.8 of the best on the
+      Zen 3 VM). The 4000 transpose's slow decline past 500 (tile 1328:
+      0.75-0.82 of 416-936, with huge pages too) the model reads as such
+      conflicts; what it really is, is not known. Each run of the innermost
+      loop
       that misses L1 restarts a stream (the L2 latency, overlapped as any
       miss), each tile costs 20 ns and each run 1 ns.
       Out of the last level, when the memory probe ran, a line costs what
@@ -7939,7 +7942,16 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    within 3%, measured 0.8 of a 256 tile); write-only arrays are not told
    from read ones; prefetchers only as the runs above (no stride
    prefetching across pages); no
-   hardware threads competing except as `threads`; arrays on 4 KiB pages. */
+   hardware threads competing except as `threads`; arrays on 4 KiB pages.
+   A physically indexed level's page-offset "sets" (step 4) take its usable
+   capacity as their ways: lines past it are conflicts at the whole step,
+   though they spread over the way size / 4 KiB real sets an offset can
+   reach. That keeps the 4096 transpose off tiles of 64-512 (0.45-0.8 of
+   the best, measured), but overprices rows 8 KiB apart: an unpacked
+   1024^3 matmul (A i,k; B k,j; C i,j; Zen 3 VM) is priced 2-4x dearer at
+   tiles 64-200 than at 56 or 512, where 64-128 ran best (4.7-4.8 GFlop/s)
+   and the 512 the model takes ran 4.05 (0.86). A binomial share of the
+   real sets (tried) sent the 4096 transpose to 64 (0.73-0.8). */
 #define SERVET__TILE_MARGIN 0.03
 #define SERVET__TILE_MLP 10.0 /* misses a core keeps in flight on the streams of a tiled loop */
 #define SERVET__TILE_TRAIN 2.0 /* a run's first lines out of memory that are demand misses: the prefetchers train on them */
@@ -8208,7 +8220,7 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
     for (k = 2 * n - 1; k >= 0; k--) {
         double trip = k < n ? ceil((double)M->d->loops[k].extent / (double)T[k]) : servet__tile_mean(M, T, k - n);
         double ws = 0.0, uni[SERVET_TILE_MAX_ARRAYS], miss = 1.0;
-        int fits, sets_ok, fits_size;
+        int fits, sets_ok, fits_size, nover;
         servet__tile_cover(M, T, k, 1, cover);
         for (a = 0; a < na; a++)
             if (C->tlb) ws += servet__tile_pages(M, a, cover) * 4096.0; /* a TLB maps streams too */
@@ -8221,13 +8233,12 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
             miss = miss < 0.0 ? 0.0 : miss > 1.0 ? 1.0 : miss;
             fits_size = fits = miss <= 0.0;
         }
+        nover = 0;
         if (C->tlb || !fits) sets_ok = 1;
         else if (C->deterministic) {
-            int nover;
             double f = servet__tile_set_load(M, C, cover, ways, &nover);
             sets_ok = f <= ways;
             if (!sets_ok && f / ways > overfull) overfull = f / ways;
-            if (!sets_ok && k >= n) { tight = 1; if ((nover > 1 ? nover : 1) < tight_sets) tight_sets = nover > 1 ? nover : 1; }
         } else {
             /* physically indexed: only the line's offset in its 4 KiB page is
                known, so the level is 4096 / line "sets" of usable / 4 KiB
@@ -8238,11 +8249,14 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
             P.deterministic = 1;
             P.sets = 4096 / C->line > 0 ? 4096 / C->line : 1;
             int pw = (int)(C->usable / 4096.0);
-            int nover;
             double f = servet__tile_set_load(M, &P, cover, pw, &nover);
             sets_ok = f <= pw;
             if (!sets_ok && pw > 0 && f / pw > overfull) overfull = f / pw;
-            if (!sets_ok && k >= n) { tight = 1; if ((nover > 1 ? nover : 1) < tight_sets) tight_sets = nover > 1 ? nover : 1; }
+        }
+        if (!sets_ok && k >= n) { /* inside a tile: the fewest sets that overflow */
+            tight = 1;
+            if (nover < 1) nover = 1;
+            if (nover < tight_sets) tight_sets = nover;
         }
         fits = fits && sets_ok;
         if (fits && window && ws > *window) *window = ws;
@@ -8310,14 +8324,12 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
                                  c == M->ncache - 1 && M->mem_line_ns > 0.0 ? rns[c] : NULL);
     for (c = 0; c < M->nc; c++)
         if (M->only < 0 || M->only == c || M->c[c].tlb || c == 0) {
-            const double *ld = lds[c], *rn = rns[c];
-            double cf[SERVET_TILE_MAX_ARRAYS];
+            const double *ld = lds[c], *rn = rns[c], *cf = cfs[c];
             int last_level = c == M->ncache - 1 && M->mem_line_ns > 0.0;
             /* a streamed line costs the level's step over 10, the memory's
                bandwidth at most (step 6) */
             double line_ns = M->c[c].miss_ns / SERVET__TILE_MLP;
             if (M->mem_line_ns > 0.0 && (line_ns > M->mem_line_ns || c == M->ncache - 1)) line_ns = M->mem_line_ns;
-            for (a = 0; a < M->d->narrays; a++) cf[a] = cfs[c][a];
             if (c == 0) {
                 /* a run of the innermost loop that misses L1 restarts a stream: the
                    prefetchers wait for a few misses before they run ahead; its first
