@@ -23,7 +23,7 @@ TOOLS   := bin/servet
 EXAMPLES:= examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul
 
 FUZZ_SECONDS ?= 60
-.PHONY: bench-accuracy-policies bench-aggr bench-map bench-tune tune-replay bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
+.PHONY: bench-accuracy-policies bench-aggr bench-map bench-tune tune-replay tile-replay bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
 
 all: check-deps lib tools examples tests
 
@@ -102,6 +102,13 @@ bench-tile: bin/bench_tile bin/servet
 bin/tune_replay: tools/tune_replay.c servet.h
 	@mkdir -p bin
 	$(CC) $(ALL_CFLAGS) -o $@ tools/tune_replay.c $(LDLIBS)
+# issue 11: the tile model on profiles rebuilt from every machine's bench-tile
+# record, scored on their sweeps (no kernel runs; seconds)
+bin/tile_replay: tools/tile_replay.c servet.h
+	@mkdir -p bin
+	$(CC) $(ALL_CFLAGS) -o $@ tools/tile_replay.c $(LDLIBS)
+tile-replay: bin/tile_replay
+	python3 tools/tile_replay.py bench_data/tile_replay.txt bench_data/tile_run*.json
 tune-replay: bin/tune_replay
 	python3 tools/tune_replay.py --pool bench_data/tune_landscapes.txt bench_data/tile_run*.json
 	./bin/tune_replay bench_data/tune_landscapes.txt 400

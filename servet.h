@@ -336,13 +336,16 @@
           its end: older files read as "not said"; an older servet.h takes a
           new file for corrupt and probes again.
           Tile model, what overlaps (>>decide, steps 5 and 6): a miss in the
-          first TLB is a pipelined lookup in the second, in the core's time
-          (only the last TLB's misses are walks); L1's conflict misses are
+          first TLB is a pipelined lookup in the second, a third of its step
+          in the core's time (only the last TLB's misses are walks; without
+          the memory probe, as before); L1's conflict misses are
           served by L2, in the core's time, overlapped over the sets that
           overflow; a run's first two lines out of memory are demand misses
-          (was one). The 4000 x 4000 transpose on a Zen 3 VM gets 400 (was
-          64: 0.77-0.92 of the best; 440 measured 0.99-1.03). A tile is the
-          even cut of its loop (a 512^3 stencil got 504 x 504, now 256).
+          (was one). The 4000 x 4000 transpose on a Zen 3 VM gets 336-400
+          (was 64: 0.77-0.92 of the best; 400-440 measured 0.98-1.03). A
+          tile is the even cut of its loop (a 512^3 stencil got 504 x 504,
+          now 256). New: make tile-replay (tools/tile_replay.c, .py): the
+          model on every recorded machine, scored on its sweeps, in seconds.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -7849,12 +7852,19 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       spans 16 MiB of pages, and the all-or-nothing rule sent the 4096
       transpose to tile 72 (0.19 of the best) on a 12 MiB reading. Only the
       last TLB's misses are page walks; a miss in the first is a lookup in
-      the second, pipelined like an L1 miss, and counts in the core's time
-      (step 6). Measured on the Zen 3 VM (64-entry first TLB): the 4000 x
-      4000 transpose's tiles of 72-500, whose 2 x T pages overflow it, ran
+      the second, pipelined, and a third of its step counts in the core's
+      time (step 6): on the Zen 3 VM (64-entry first TLB) the 4000 x 4000
+      transpose's tiles of 72-500, whose 2 x T pages overflow it, ran
       1.2-1.3x faster than 64, where the walk's price on every such miss
       (16 M lookups x 1.45 ns, 23 ms of a 31 ms run) held the choice at 64
-      (0.77-0.92 of the best, bench_data/tile_run20-22_zen3.json).
+      (0.77-0.92 of the best, bench_data/tile_run20-22_zen3.json); on the
+      Zen 5 VM, whose core and not memory bounds that kernel, tiles past the
+      first TLB lost 10-25%. The third is fitted on make tile-replay (the
+      model on profiles rebuilt from 25 bench-tile runs of four VMs, scored
+      on their sweeps; bench_data/tile_replay.txt): a tenth sent the Zen 5
+      VM's transposes to 200-1000 (mean 0.82 of the sweeps' best, was 0.90).
+      Without a measured memory bandwidth the bound is memory's latency
+      (2-3x too dear, see Limits) and would hide them: they add, as walks.
    6. Cost, in the spirit of the ECM model. A level's misses cost its latency
       step to the next level (measured). Misses overlap (prefetchers, ~10
       misses in flight: a tenth of the step each), an array walked across
@@ -7954,6 +7964,7 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    real sets (tried) sent the 4096 transpose to 64 (0.73-0.8). */
 #define SERVET__TILE_MARGIN 0.03
 #define SERVET__TILE_MLP 10.0 /* misses a core keeps in flight on the streams of a tiled loop */
+#define SERVET__TILE_TLB_LOOKUP (1.0 / 3.0) /* the share of a first-TLB miss's step a loop's core pays (step 5) */
 #define SERVET__TILE_TRAIN 2.0 /* a run's first lines out of memory that are demand misses: the prefetchers train on them */
 #define SERVET__TILE_DEMAND_MLP 16.0 /* demand misses in flight: a core's L1 miss buffers (16-24 today) */
 typedef struct servet__tcache {
@@ -8357,8 +8368,8 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
                    predicted the 4000 x 4000 transpose 14x slower than it ran. Misses
                    piled into a few sets (conflicts) and TLB walks each add their
                    latency step: they queue on one set, on the page walker */
-                if (M->c[c].tlb && M->c[c].tlb_walk) cost += ld[a] * M->c[c].miss_ns / 2.0;
-                else if (M->c[c].tlb) core += ld[a] * M->c[c].miss_ns / SERVET__TILE_MLP; /* a lookup in the next TLB: pipelined */
+                if (M->c[c].tlb && (M->c[c].tlb_walk || !(M->mem_line_ns > 0.0))) cost += ld[a] * M->c[c].miss_ns / 2.0;
+                else if (M->c[c].tlb) core += ld[a] * M->c[c].miss_ns * SERVET__TILE_TLB_LOOKUP; /* in the next TLB: pipelined */
                 else {
                     if (c == 0 && csets[c] > 1) /* in the core, overlapped over the sets they fill */
                         stream += cf[a] * M->c[c].miss_ns / (csets[c] < SERVET__TILE_MLP ? (double)csets[c] : SERVET__TILE_MLP);

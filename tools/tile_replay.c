@@ -1,0 +1,113 @@
+/* make tile-replay: servet_choose_tile replayed on the machines that
+   make bench-tile measured (bench_data/tile_run*.json), without running a
+   kernel: each run file records the measured caches (size, ways, latency),
+   the OS's sizes, the TLB reaches and the memory copy bandwidth; a profile
+   is rebuilt from them (an hwloc synthetic topology: one package, an L3
+   over two cores with private L1 and L2) and the tile decided on it, for
+   every kernel and size the run swept. tools/tile_replay.py reads the
+   sweeps and scores the tiles against them. A rebuilt profile is not the
+   probed one: no TLB curve (the walk's default steps, 2 and 20 ns), the
+   memory latency given on the command line when the run did not record
+   it. It tells whether a change to the model helps on the other machines
+   the project has measured, in seconds; the machine's verdict is still
+   make bench-tile.
+       bin/tile_replay < LINES
+   LINE: L1 L2 L3 (measured bytes) L1 L2 L3 (OS bytes) ways x 3, latency
+   ns x 3, memory latency ns, copy bytes/s (0: none), TLB reach bytes x 2
+   (0: none), kernel (transpose|stencil|matmul), n, m, ld. Prints the
+   first loop's square tile per line (-1: the decision failed).          */
+#define SERVET_IMPLEMENTATION
+#include "../servet.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static servet_profile *rebuilt(const double *size, const double *os, const double *ways, const double *lat, double mem,
+                               double bw, double tlb0, double tlb1) {
+    char desc[256];
+    hwloc_topology_t t;
+    servet_profile *p = (servet_profile *)calloc(1, sizeof *p);
+    int i;
+    if (!p) return NULL;
+    snprintf(desc, sizeof desc, "pack:1 l3:1(size=%.0f) l2:2(size=%.0f) l1d:1(size=%.0f) core:1 pu:1", os[2], os[1], os[0]);
+    if (hwloc_topology_init(&t) || hwloc_topology_set_synthetic(t, desc) || hwloc_topology_load(t)) return NULL;
+    if (servet__topo_extract(p, t) != SERVET_OK) return NULL;
+    hwloc_topology_destroy(t);
+    p->sections = SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE;
+    for (i = 0; i < p->ncacheobjs; i++) {
+        p->cacheobjs[i].line = 64;
+        if (p->cacheobjs[i].level >= 1 && p->cacheobjs[i].level <= 3) p->cacheobjs[i].ways = (int)ways[p->cacheobjs[i].level - 1];
+    }
+    p->nlevels = 3;
+    for (i = 0; i < 3; i++) {
+        p->levels[i].size_bytes = p->levels[i].estimate_bytes = size[i];
+        p->levels[i].latency = lat[i];
+        p->levels[i].method = SERVET_METHOD_STEP;
+    }
+    p->mem_latency_ns = mem;
+    if (bw > 0.0) {
+        p->memory = (servet__memory *)calloc(1, sizeof *p->memory);
+        if (p->memory) p->memory->ref_bw = bw;
+    }
+    if (tlb0 > 0.0 && tlb1 > 0.0) {
+        p->ntlb = 2;
+        p->tlb_bytes[0] = tlb0;
+        p->tlb_bytes[1] = tlb1;
+    }
+    return p;
+}
+
+/* the kernels as tools/bench_tile.c describes them */
+static void describe(const char *k, long n, long m, long ld, servet_tile_desc *d) {
+    memset(d, 0, sizeof *d);
+    d->elem_bytes = 8;
+    d->square = 1;
+    if (!strcmp(k, "transpose")) {
+        d->nloops = 2;
+        d->loops[0].name = "i"; d->loops[0].extent = n;
+        d->loops[1].name = "j"; d->loops[1].extent = n;
+        d->narrays = 2;
+        d->arrays[0].name = "A"; d->arrays[0].nloops = 2; d->arrays[0].loops[0] = 0; d->arrays[0].loops[1] = 1; d->arrays[0].ld = ld;
+        d->arrays[1].name = "B"; d->arrays[1].nloops = 2; d->arrays[1].loops[0] = 1; d->arrays[1].loops[1] = 0; d->arrays[1].ld = ld;
+    } else if (!strcmp(k, "stencil")) {
+        d->nloops = 2;
+        d->loops[0].name = "i"; d->loops[0].extent = n - 4;
+        d->loops[1].name = "j"; d->loops[1].extent = n - 4;
+        d->narrays = 2;
+        d->arrays[0].name = "IN"; d->arrays[0].nloops = 2; d->arrays[0].loops[0] = 0; d->arrays[0].loops[1] = 1;
+        d->arrays[0].halo = 2; d->arrays[0].ld = ld;
+        d->arrays[1].name = "OUT"; d->arrays[1].nloops = 2; d->arrays[1].loops[0] = 0; d->arrays[1].loops[1] = 1;
+        d->arrays[1].streamed = 1; d->arrays[1].ld = ld;
+    } else {
+        d->nloops = 3;
+        d->loops[0].name = "i"; d->loops[0].extent = m;
+        d->loops[1].name = "k"; d->loops[1].extent = n;
+        d->loops[2].name = "j"; d->loops[2].extent = n;
+        d->narrays = 3;
+        d->arrays[0].name = "A"; d->arrays[0].nloops = 2; d->arrays[0].loops[0] = 0; d->arrays[0].loops[1] = 1; d->arrays[0].packed = 1;
+        d->arrays[1].name = "B"; d->arrays[1].nloops = 2; d->arrays[1].loops[0] = 1; d->arrays[1].loops[1] = 2; d->arrays[1].packed = 1;
+        d->arrays[2].name = "C"; d->arrays[2].nloops = 2; d->arrays[2].loops[0] = 0; d->arrays[2].loops[1] = 2; d->arrays[2].ld = ld;
+    }
+}
+
+int main(void) {
+    double size[3], os[3], ways[3], lat[3], mem, bw, tlb0, tlb1;
+    char k[32];
+    long n, m, ld;
+    while (scanf("%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %31s %ld %ld %ld", &size[0], &size[1],
+                 &size[2], &os[0], &os[1], &os[2], &ways[0], &ways[1], &ways[2], &lat[0], &lat[1], &lat[2], &mem, &bw, &tlb0,
+                 &tlb1, k, &n, &m, &ld) == 20) {
+        servet_profile *p = rebuilt(size, os, ways, lat, mem, bw, tlb0, tlb1);
+        servet_tile_desc d;
+        servet_tile t;
+        if (!p || n < 8 || (strcmp(k, "transpose") && strcmp(k, "stencil") && strcmp(k, "matmul"))) {
+            printf("-1\n");
+            continue;
+        }
+        describe(k, n, m, ld, &d);
+        printf("%lld\n", servet_choose_tile(p, &d, &t) == SERVET_OK ? (long long)t.tile[0] : -1LL);
+        fflush(stdout);
+    }
+    return 0;
+}
