@@ -88,7 +88,7 @@ examples/mbsp_inner_product: examples/mbsp_inner_product.c servet.h
 KERNEL_CFLAGS ?= -O2 -march=native
 examples/tile_%: examples/tile_%.c lib/libservet.a servet.h
 	$(CC) -std=c99 $(WARN) $(KERNEL_CFLAGS) $(HWLOC_CFLAGS) -pthread -I. -o $@ $< lib/libservet.a $(LDLIBS)
-bin/bench_tile: tools/bench_tile.c tools/bench_cpu.h examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h
+bin/bench_tile: tools/bench_tile.c tools/bench_cpu.h examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h tools/tile_kernels.h
 	@mkdir -p bin
 	$(CC) -std=c99 $(WARN) $(KERNEL_CFLAGS) $(HWLOC_CFLAGS) -pthread -o $@ tools/bench_tile.c $(LDLIBS)
 # issue 11: servet's tile vs an exhaustive sweep on the real kernels (~10 min)
@@ -104,7 +104,7 @@ bin/tune_replay: tools/tune_replay.c servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ tools/tune_replay.c $(LDLIBS)
 # issue 11: the tile model on profiles rebuilt from every machine's bench-tile
 # record, scored on their sweeps (no kernel runs; seconds)
-bin/tile_replay: tools/tile_replay.c servet.h
+bin/tile_replay: tools/tile_replay.c tools/tile_kernels.h servet.h
 	@mkdir -p bin
 	$(CC) $(ALL_CFLAGS) -o $@ tools/tile_replay.c $(LDLIBS)
 tile-replay: bin/tile_replay

@@ -8087,8 +8087,8 @@ static int servet__tile_same_order(const servet__tmodel *M, int a, int b) {
 static double servet__tile_set_load(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
                                     int *overfull_sets) {
     double cnt[4096];
-    int a, g, s, na = M->d->narrays, over[SERVET_TILE_MAX_ARRAYS];
-    double bound = 0.0, fullest = 0.0, worst[SERVET_TILE_MAX_ARRAYS], total[SERVET_TILE_MAX_ARRAYS], gtot[SERVET_TILE_MAX_ARRAYS];
+    int a, g, s, na = M->d->narrays, over;
+    double bound = 0.0, fullest = 0.0, total[SERVET_TILE_MAX_ARRAYS];
     if (overfull_sets) *overfull_sets = 0;
     if (!C->deterministic || C->sets > 4096 || C->sets < 1) return 0.0;
     /* cheap bound first: every row's lines in the fullest set */
@@ -8100,18 +8100,17 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
     }
     if (bound <= ways) return bound;
     for (g = 0; g < na; g++) {
-        /* each group's lines (its leader's entry), for the others' average per set */
+        /* each group's lines (its leader's entry; 0 for the others), for
+           what it adds to every set of the other groups */
         int leader = !M->d->arrays[g].streamed;
-        gtot[g] = 0.0;
+        total[g] = 0.0;
         for (a = 0; a < g && leader; a++) if (servet__tile_same_order(M, a, g)) leader = 0;
         for (a = g; a < na && leader; a++)
-            if (!M->d->arrays[a].streamed && servet__tile_same_order(M, a, g)) gtot[g] += servet__tile_lines(M, a, cover, NULL, NULL);
+            if (!M->d->arrays[a].streamed && servet__tile_same_order(M, a, g)) total[g] += servet__tile_lines(M, a, cover, NULL, NULL);
     }
     for (g = 0; g < na; g++) {
         int leader = 1;
         double base = 0.0, w = 0.0, others = 0.0;
-        worst[g] = total[g] = 0.0;
-        over[g] = 0;
         for (a = 0; a < g && leader; a++) if (servet__tile_same_order(M, a, g)) leader = 0;
         if (!leader || M->d->arrays[g].streamed) continue;
         memset(cnt, 0, (size_t)C->sets * sizeof cnt[0]);
@@ -8121,7 +8120,6 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
             int last = A->nloops - 1, idx[SERVET_TILE_MAX_LOOPS], span[SERVET_TILE_MAX_LOOPS], dd, r, nrows;
             if (A->streamed || !servet__tile_same_order(M, a, g)) continue;
             t = servet__tile_lines(M, a, cover, &rows, &lpr);
-            total[g] += t;
             if (A->packed || last == 0) { base += ceil(t / C->sets); continue; }
             for (dd = 0; dd < last; dd++) {
                 double sp = cover[A->loops[dd]] + 2.0 * A->halo;
@@ -8192,19 +8190,15 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
             }
         }
         for (s = 0; s < C->sets; s++) if (cnt[s] > w) w = cnt[s];
-        worst[g] = w + base;
-        /* how many sets overflow: the misses of one set queue on it, those
-           of many proceed together (the cost, step 6) */
-        for (a = 0; a < na; a++) if (a != g) others += floor(gtot[a] / C->sets);
-        for (s = 0; s < C->sets; s++) over[g] += cnt[s] + base + others > (double)ways;
-    }
-    for (g = 0; g < na; g++) {
-        double f = worst[g];
-        if (f <= 0.0) continue;
-        for (a = 0; a < na; a++) if (a != g && worst[a] > 0.0) f += floor(total[a] / C->sets);
-        if (f > fullest) {
-            fullest = f;
-            if (overfull_sets) *overfull_sets = over[g];
+        if (!(w + base > 0.0)) continue;
+        /* the other groups add what they put in every set, whole lines;
+           and how many sets overflow: the misses of one set queue on it,
+           those of many proceed together (the cost, step 6) */
+        for (a = 0; a < na; a++) if (a != g) others += floor(total[a] / C->sets);
+        for (s = 0, over = 0; s < C->sets; s++) over += cnt[s] + base + others > (double)ways;
+        if (w + base + others > fullest) {
+            fullest = w + base + others;
+            if (overfull_sets) *overfull_sets = over;
         }
     }
     return fullest;

@@ -32,8 +32,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench_cpu.h"
+#include "tile_kernels.h"
 
-enum { TRANSPOSE, STENCIL, MATMUL };
 typedef struct bcase {
     int kernel;
     const char *label;
@@ -72,37 +72,7 @@ static uint64_t next_rand(void) {
 }
 
 /* the servet description of each kernel, as its example builds it */
-static void describe(const bcase *c, servet_tile_desc *td) {
-    memset(td, 0, sizeof *td);
-    td->elem_bytes = 8;
-    td->square = 1;
-    if (c->kernel == TRANSPOSE) {
-        td->nloops = 2;
-        td->loops[0].name = "i"; td->loops[0].extent = c->n;
-        td->loops[1].name = "j"; td->loops[1].extent = c->n;
-        td->narrays = 2;
-        td->arrays[0].name = "A"; td->arrays[0].nloops = 2; td->arrays[0].loops[0] = 0; td->arrays[0].loops[1] = 1; td->arrays[0].ld = c->ld;
-        td->arrays[1].name = "B"; td->arrays[1].nloops = 2; td->arrays[1].loops[0] = 1; td->arrays[1].loops[1] = 0; td->arrays[1].ld = c->ld;
-    } else if (c->kernel == STENCIL) {
-        td->nloops = 2;
-        td->loops[0].name = "i"; td->loops[0].extent = c->n - 4;
-        td->loops[1].name = "j"; td->loops[1].extent = c->n - 4;
-        td->narrays = 2;
-        td->arrays[0].name = "IN"; td->arrays[0].nloops = 2; td->arrays[0].loops[0] = 0; td->arrays[0].loops[1] = 1;
-        td->arrays[0].halo = 2; td->arrays[0].ld = c->ld;
-        td->arrays[1].name = "OUT"; td->arrays[1].nloops = 2; td->arrays[1].loops[0] = 0; td->arrays[1].loops[1] = 1;
-        td->arrays[1].streamed = 1; td->arrays[1].ld = c->ld;
-    } else {
-        td->nloops = 3;
-        td->loops[0].name = "i"; td->loops[0].extent = c->m;
-        td->loops[1].name = "k"; td->loops[1].extent = c->n;
-        td->loops[2].name = "j"; td->loops[2].extent = c->n;
-        td->narrays = 3;
-        td->arrays[0].name = "A"; td->arrays[0].nloops = 2; td->arrays[0].loops[0] = 0; td->arrays[0].loops[1] = 1; td->arrays[0].packed = 1;
-        td->arrays[1].name = "B"; td->arrays[1].nloops = 2; td->arrays[1].loops[0] = 1; td->arrays[1].loops[1] = 2; td->arrays[1].packed = 1;
-        td->arrays[2].name = "C"; td->arrays[2].nloops = 2; td->arrays[2].loops[0] = 0; td->arrays[2].loops[1] = 2; td->arrays[2].ld = c->ld;
-    }
-}
+static void describe(const bcase *c, servet_tile_desc *td) { tile_kernel_describe(c->kernel, c->n, c->m, c->ld, td); }
 
 typedef struct arrays {
     double *a, *b, *c, *pa, *pb;

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tile_kernels.h"
 
 static servet_profile *rebuilt(const double *size, const double *os, const double *ways, const double *lat, double mem,
                                double bw, double tlb0, double tlb1) {
@@ -58,39 +59,6 @@ static servet_profile *rebuilt(const double *size, const double *os, const doubl
     return p;
 }
 
-/* the kernels as tools/bench_tile.c describes them */
-static void describe(const char *k, long n, long m, long ld, servet_tile_desc *d) {
-    memset(d, 0, sizeof *d);
-    d->elem_bytes = 8;
-    d->square = 1;
-    if (!strcmp(k, "transpose")) {
-        d->nloops = 2;
-        d->loops[0].name = "i"; d->loops[0].extent = n;
-        d->loops[1].name = "j"; d->loops[1].extent = n;
-        d->narrays = 2;
-        d->arrays[0].name = "A"; d->arrays[0].nloops = 2; d->arrays[0].loops[0] = 0; d->arrays[0].loops[1] = 1; d->arrays[0].ld = ld;
-        d->arrays[1].name = "B"; d->arrays[1].nloops = 2; d->arrays[1].loops[0] = 1; d->arrays[1].loops[1] = 0; d->arrays[1].ld = ld;
-    } else if (!strcmp(k, "stencil")) {
-        d->nloops = 2;
-        d->loops[0].name = "i"; d->loops[0].extent = n - 4;
-        d->loops[1].name = "j"; d->loops[1].extent = n - 4;
-        d->narrays = 2;
-        d->arrays[0].name = "IN"; d->arrays[0].nloops = 2; d->arrays[0].loops[0] = 0; d->arrays[0].loops[1] = 1;
-        d->arrays[0].halo = 2; d->arrays[0].ld = ld;
-        d->arrays[1].name = "OUT"; d->arrays[1].nloops = 2; d->arrays[1].loops[0] = 0; d->arrays[1].loops[1] = 1;
-        d->arrays[1].streamed = 1; d->arrays[1].ld = ld;
-    } else {
-        d->nloops = 3;
-        d->loops[0].name = "i"; d->loops[0].extent = m;
-        d->loops[1].name = "k"; d->loops[1].extent = n;
-        d->loops[2].name = "j"; d->loops[2].extent = n;
-        d->narrays = 3;
-        d->arrays[0].name = "A"; d->arrays[0].nloops = 2; d->arrays[0].loops[0] = 0; d->arrays[0].loops[1] = 1; d->arrays[0].packed = 1;
-        d->arrays[1].name = "B"; d->arrays[1].nloops = 2; d->arrays[1].loops[0] = 1; d->arrays[1].loops[1] = 2; d->arrays[1].packed = 1;
-        d->arrays[2].name = "C"; d->arrays[2].nloops = 2; d->arrays[2].loops[0] = 0; d->arrays[2].loops[1] = 2; d->arrays[2].ld = ld;
-    }
-}
-
 int main(void) {
     double size[3], os[3], ways[3], lat[3], mem, bw, tlb0, tlb1;
     char k[32];
@@ -105,7 +73,7 @@ int main(void) {
             printf("-1\n");
             continue;
         }
-        describe(k, n, m, ld, &d);
+        tile_kernel_describe(!strcmp(k, "transpose") ? TRANSPOSE : !strcmp(k, "stencil") ? STENCIL : MATMUL, n, m, ld, &d);
         printf("%lld\n", servet_choose_tile(p, &d, &t) == SERVET_OK ? (long long)t.tile[0] : -1LL);
         fflush(stdout);
     }
