@@ -756,10 +756,11 @@ SIM_UNUSED static int sim_detect(const sim_spec *sp, servet_curve *curve, servet
     /* the second walk around the levels without a sharp step (no TLB here);
        with walk_max, the larger levels are marked steps as the probe marks them */
     servet_cache_method method[SIM_MAX_LEVELS];
-    int l;
+    int l, unwalked[SIM_MAX_LEVELS];
     for (l = 0; l < k && l < SIM_MAX_LEVELS; l++) {
         method[l] = levels[l].method;
-        if (sp->walk_max > 0 && levels[l].estimate_bytes > sp->walk_max) levels[l].method = SERVET_METHOD_STEP;
+        unwalked[l] = sp->walk_max > 0 && levels[l].estimate_bytes > sp->walk_max;
+        if (unwalked[l]) levels[l].method = SERVET_METHOD_STEP;
     }
     irm = (servet_curve *)calloc(1, sizeof *irm);
     d.replicas = 8; /* placements averaged per point: enough for a replay without timing noise */
@@ -771,7 +772,7 @@ SIM_UNUSED static int sim_detect(const sim_spec *sp, servet_curve *curve, servet
     }
     free(irm);
     for (l = 0; l < k && l < SIM_MAX_LEVELS; l++) /* a level left unwalked keeps the cyclic fit's label */
-        if (sp->walk_max > 0 && levels[l].estimate_bytes > sp->walk_max) levels[l].method = method[l];
+        if (unwalked[l]) levels[l].method = method[l];
     if (k == sp->nlevels) { /* the machine says which levels are victim caches, as cpuid does */
         int excl[SIM_MAX_LEVELS] = {0};
         for (l = 0; l < k; l++) excl[l] = sp->lv[l].incl == SIM_EXCLUSIVE;
