@@ -51,6 +51,13 @@ static double seed_spell(void *user, const int64_t *x) {
     if (x[0] == 72) return ++c->rng <= 3 ? 1.5 : 0.99;
     return 1.0 + 0.01 * fabs((double)x[0] - 72.0) / 8.0;
 }
+/* a far, narrow optimum (a Zen 5 VM's stencil, 2026-11): tile 8 the best,
+   every tile from 16 to 512 worse than untiled (the seed, 4092) */
+static double far_narrow(void *user, const int64_t *x) {
+    cost *c = (cost *)user;
+    c->calls++;
+    return x[0] == 8 ? 0.9 : x[0] == 4092 ? 1.0 : 1.3 + 0.2 * log2((double)x[0] / 16.0) / 5.0;
+}
 static void desc1(servet_tune_desc *d, const char *dir, const char *key, int64_t *seed) {
     memset(d, 0, sizeof *d);
     d->key = key;
@@ -135,6 +142,25 @@ static void test_search(const char *root) {
         CHECK(servet_tune(NULL, &d, fcost2, &c, best, &info) == SERVET_OK && best[0] >= 80 && best[0] <= 112 &&
                   best[1] >= 16 && best[1] <= 32,
               "2 parameters: (%lld, %lld) for (96, 24)", (long long)best[0], (long long)best[1]);
+    }
+    /* converged with points left: the farthest unmeasured value is tried,
+       so a far optimum that no local move reaches is found (bench-tune's
+       grid: multiples of 8 to 512 and untiled; its 9 points) */
+    {
+        static int64_t grid[65];
+        int64_t sd = 4092, b1[1];
+        servet_tune_desc d1;
+        int g;
+        for (g = 0; g < 64; g++) grid[g] = 8 * (g + 1);
+        grid[64] = 4092;
+        memset(&c, 0, sizeof c);
+        desc1(&d1, dir, "far", &sd);
+        d1.params[0].values = grid;
+        d1.params[0].nvalues = 65;
+        d1.max_evaluations = 9;
+        d1.no_save = 1;
+        CHECK(servet_tune(NULL, &d1, far_narrow, &c, b1, &info) == SERVET_OK && b1[0] == 8 && info.evaluations <= 9,
+              "a far optimum, no local move reaches it: %lld in %d points", (long long)b1[0], info.evaluations);
     }
     /* the budget in points is a hard limit */
     memset(&c, 0, sizeof c);
