@@ -23,7 +23,7 @@ TOOLS   := bin/servet
 EXAMPLES:= examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul
 
 FUZZ_SECONDS ?= 60
-.PHONY: bench-accuracy-policies bench-aggr bench-map bench-tune tune-replay tile-replay bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
+.PHONY: bench-accuracy-policies bench-aggr bench-map bench-tune tune-replay tile-replay cache-replay bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
 
 all: check-deps lib tools examples tests
 
@@ -107,6 +107,14 @@ bin/tune_replay: tools/tune_replay.c servet.h
 bin/tile_replay: tools/tile_replay.c tools/tile_kernels.h servet.h
 	@mkdir -p bin
 	$(CC) $(ALL_CFLAGS) -o $@ tools/tile_replay.c $(LDLIBS)
+# issue 14: the cache inference again on the curves bench-cache recorded
+# (no probing; seconds). CACHE_RUNS= other recorded files
+bin/cache_replay: tools/cache_replay.c servet.h
+	@mkdir -p bin
+	$(CC) $(ALL_CFLAGS) -o $@ tools/cache_replay.c $(LDLIBS)
+CACHE_RUNS ?= bench_data/cache_probe_runs.json
+cache-replay: bin/cache_replay
+	python3 tools/cache_replay.py $(CACHE_RUNS)
 tile-replay: bin/tile_replay
 	python3 tools/tile_replay.py bench_data/tile_replay.txt bench_data/tile_run*.json
 tune-replay: bin/tune_replay

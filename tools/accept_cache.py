@@ -51,6 +51,9 @@ def one_run(busy):
             "tlb_reach_bytes": [t["reach_bytes"] for t in j["tlb"]],
             "last_level_latency_at_half_ns": half, "last_level_latency_at_twice_ns": twice,
             "curve": pts,
+            "page_bytes": {key: j["curves"].get(name, {}).get("page_bytes")
+                           for key, name in (("curve", "primary"), ("tlb_curve", "tlb"),
+                                             ("independent_curve", "independent"))},
             # the TLB walk and the second walk too: with them a run can be inferred again offline
             # (servet_infer_caches_irm is public) when a reading needs explaining
             "tlb_curve": j["curves"].get("tlb", {}).get("points"),

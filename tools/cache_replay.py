@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""Feed the curves a cache_probe_runs*.json recorded to bin/cache_replay.
+
+usage: cache_replay.py RUNS.json [RUNS.json ...]
+Prints, per run, the raw estimates the current inference gives on that run's
+curves, beside what the probe reported then (L2 and the last level). Files
+written before page sizes were recorded: the cyclic curve is taken as
+measured on 2 MiB pages (THP granted), the other two on 4 KiB.
+"""
+import json, os, subprocess, sys
+
+BIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bin", "cache_replay")
+text, names, then, os_l2 = [], [], {}, {}
+for f in sys.argv[1:]:
+    d = json.load(open(f))
+    for i, r in enumerate(d["runs"]):
+        name = "%s#%d%s" % (os.path.basename(f), i + 1, "b" if r.get("busy_neighbour") else "q")
+        text.append("run " + name)
+        pages = r.get("page_bytes", {})
+        for kind, key, page in (("c", "curve", 2097152), ("t", "tlb_curve", 4096), ("i", "independent_curve", 4096)):
+            pts = r.get(key) or []
+            text.append("%s %d" % (kind, pages.get(key) or page))
+            text += ["%r %r %r" % (p[0], p[1], p[2] if len(p) > 2 else 0.0) for p in pts]
+        text.append("end")
+        then[name] = " ".join("L%d %.0fK" % (l["level"], l["estimate_bytes"] / 1024) for l in r["levels"])
+        os_l2[name] = ([l.get("reported_size_bytes") for l in r["levels"] if l["level"] == 2] or [None])[0]
+out = subprocess.run([BIN], input="\n".join(text) + "\n", stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=True).stdout
+ok, total = {}, {}
+for line in out.splitlines():
+    name = line.split()[0]
+    print("%s\n    then: %s" % (line, then.get(name, "?")))
+    f = name.split("#")[0]
+    w = line.split()
+    if os_l2.get(name) and "L2" in w:
+        l2 = float(w[w.index("L2") + 1].rstrip("K")) * 1024
+        total[f] = total.get(f, 0) + 1
+        ok[f] = ok.get(f, 0) + (abs(l2 / os_l2[name] - 1) <= 0.05)
+for f in total:
+    print("%s: L2 within 5%% of the OS figure in %d of %d runs" % (f, ok[f], total[f]))
