@@ -204,17 +204,28 @@ static void test_tile_working_sets(void) {
     array2(&d.arrays[1], "B", 1, 0);
     T[0] = T[1] = 96;
     CHECK(tile_ws(p, &d, T) == 2.0 * 96 * 96 * 8, "transpose 96: 2 x 96 x 96 x 8 (%g)", tile_ws(p, &d, T));
-    /* rows of 12 doubles (96 bytes) that do not start on a line: 2.5 lines each -> 3 */
+    /* rows of 12 doubles (96 bytes): the tiles start at multiples of 96 bytes
+       and the rows 32 KiB apart, so a row starts at 0 or 32 of a line and
+       meets 2 lines either way (until 2026-11-25 counted as 3: any start) */
     T[0] = T[1] = 12;
-    CHECK(tile_ws(p, &d, T) == 2.0 * 12 * 3 * 64, "transpose 12: 12 rows x 3 lines each array (%g)", tile_ws(p, &d, T));
-    /* stencil radius 2 over i,j: IN reads (T+4)^2, each row (T+4)*8 bytes at any alignment -> one extra line; OUT streamed */
+    CHECK(tile_ws(p, &d, T) == 2.0 * 12 * 2 * 64, "transpose 12: 12 rows x 2 lines each array (%g)", tile_ws(p, &d, T));
+    /* 20 doubles (160 bytes): starts at 0 and 32 -> 3 lines each (0..159, 32..191) */
+    T[0] = T[1] = 20;
+    CHECK(tile_ws(p, &d, T) == 2.0 * 20 * 3 * 64, "transpose 20: 20 rows x 3 lines each array (%g)", tile_ws(p, &d, T));
+    /* 10 doubles (80 bytes): starts at 0, 16, 32, 48 -> 2, 2, 2, 2 lines */
+    T[0] = T[1] = 10;
+    CHECK(tile_ws(p, &d, T) == 2.0 * 10 * 2 * 64, "transpose 10: 10 rows x 2 lines each array (%g)", tile_ws(p, &d, T));
+    /* stencil radius 2 over i,j: IN reads (T+4)^2, each row (T+4)*8 = 544 bytes
+       starting on any element (where the loop starts is not said): 9 lines
+       from offsets 0-32, 10 from 40-56, 9.375 on average; OUT streamed */
     d.narrays = 2;
     array2(&d.arrays[0], "IN", 0, 1);
     d.arrays[0].halo = 2;
     array2(&d.arrays[1], "OUT", 0, 1);
     d.arrays[1].streamed = 1;
     T[0] = T[1] = 64;
-    CHECK(tile_ws(p, &d, T) == 68.0 * 10 * 64, "stencil 64, halo 2: 68 rows x 10 lines, OUT streamed (%g)", tile_ws(p, &d, T));
+    CHECK(tile_ws(p, &d, T) == 68.0 * 9.375 * 64, "stencil 64, halo 2: 68 rows x 9.375 lines, OUT streamed (%g)",
+          tile_ws(p, &d, T));
     drop(p);
 }
 
