@@ -346,6 +346,14 @@
           tile is the even cut of its loop (a 512^3 stencil got 504 x 504,
           now 256). New: make tile-replay (tools/tile_replay.c, .py): the
           model on every recorded machine, scored on its sweeps, in seconds.
+          Tile model: a row's lines are the mean over the starts its tiles
+          have (multiples of gcd(T * elem, row stride, line)); a 12-double
+          row counted 3 lines, meets 2, and the 4096^2 transpose on a 12-way
+          L1 gets its set cap 12 again (a Zen 5 VM: 1.45x faster than 8).
+          servet_tune: converged with points left, it runs the value
+          farthest from every measured one (>>tune step 4): a far, narrow
+          optimum (a stencil best at tile 8, seeded untiled) is found.
+          New: make cache-replay, the cache inference on recorded curves.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
