@@ -3909,30 +3909,41 @@ static int servet__second_look(servet_measure_fn measure, void *user, const serv
     return total;
 }
 
+/* The levels, memory's latency and the TLB reaches from the three curves
+   (pure; the second two may be NULL): the cyclic inference, the TLB steps,
+   the second walk's refit. tools/cache_replay.c runs it on recorded curves.
+   Returns the number of levels; *ntlb the TLB reaches. */
+static int servet__infer_curves(const servet_curve *cv, const servet_curve *tlb, const servet_curve *irm,
+                                servet_cache_level *levels, double *next, double *reach, int *ntlb) {
+    int k, n;
+    *next = 0.0;
+    *ntlb = 0;
+    if (!cv) return 0;
+    k = servet__infer(cv->bytes, cv->ns, cv->spread, cv->n, cv->page_bytes, levels, SERVET__MAX_LEVELS, next, log(1.3));
+    n = k > 0 ? k : 0;
+    *ntlb = servet__infer_tlb(cv, tlb, reach, SERVET__MAX_TLB);
+    if (irm) {
+        /* what one TLB miss costs the walk: the TLB walk's rise across each
+           reach, less the cache cost of its lines (one per page) there */
+        double cost[SERVET__MAX_TLB], f = pow(2.0, 0.25);
+        for (k = 0; k < *ntlb; k++) {
+            double R = reach[k];
+            cost[k] = servet__curve_at(tlb, R * f) - servet__curve_at(tlb, R / f) -
+                      (servet__curve_at(cv, R * f / 64.0) - servet__curve_at(cv, R / f / 64.0));
+            if (!(cost[k] > 0.0)) cost[k] = 0.0;
+        }
+        servet_infer_caches_irm(cv, irm, levels, n, *next, reach, cost, *ntlb);
+    }
+    return n;
+}
+
 /* Levels, memory latency and TLB reach from the stored curves (pure). */
 static void servet__infer_profile_caches(servet_profile *p) {
     double next = 0.0;
     int k;
-    p->nlevels = 0;
-    p->ntlb = 0;
+    p->nlevels = servet__infer_curves(p->curve, p->curve_tlb, p->curve_irm, p->levels, &next, p->tlb_bytes, &p->ntlb);
     if (!p->curve) return;
-    k = servet__infer(p->curve->bytes, p->curve->ns, p->curve->spread, p->curve->n, p->curve->page_bytes,
-                      p->levels, SERVET__MAX_LEVELS, &next, log(1.3));
-    p->nlevels = k > 0 ? k : 0;
     p->mem_latency_ns = next;
-    p->ntlb = servet__infer_tlb(p->curve, p->curve_tlb, p->tlb_bytes, SERVET__MAX_TLB);
-    if (p->curve_irm) {
-        /* what one TLB miss costs the walk: the TLB walk's rise across each
-           reach, less the cache cost of its lines (one per page) there */
-        double cost[SERVET__MAX_TLB], f = pow(2.0, 0.25);
-        for (k = 0; k < p->ntlb; k++) {
-            double R = p->tlb_bytes[k];
-            cost[k] = servet__curve_at(p->curve_tlb, R * f) - servet__curve_at(p->curve_tlb, R / f) -
-                      (servet__curve_at(p->curve, R * f / 64.0) - servet__curve_at(p->curve, R / f / 64.0));
-            if (!(cost[k] > 0.0)) cost[k] = 0.0;
-        }
-        servet_infer_caches_irm(p->curve, p->curve_irm, p->levels, p->nlevels, next, p->tlb_bytes, cost, p->ntlb);
-    }
     {
         int excl[SERVET__MAX_LEVELS] = {0};
         for (k = 0; k < p->nlevels; k++) excl[k] = servet__level_exclusive(p, k + 1);

@@ -3,7 +3,7 @@
    bench_data/cache_probe_runs*.json keep every run's three curves (the
    cyclic walk, the TLB walk, the walk of independent references); this
    reads them back (tools/cache_replay.py turns the JSON into the text
-   below) and runs what servet__infer_profile_caches runs on them - the
+   below) and runs servet__infer_curves on them, as the probe does - the
    cyclic inference, the TLB reaches, the second walk's refit - so that a
    change to the inference can be checked on every recorded run in seconds,
    without probing. Exclusive levels and the OS confirmation are left out:
@@ -20,24 +20,16 @@
 #include <stdio.h>
 #include <string.h>
 
-static void infer_run(const char *name, servet_curve *cv, servet_curve *tlb, servet_curve *irm) {
+static void infer_run(const char *name, const servet_curve *cv, const servet_curve *tlb, const servet_curve *irm) {
     servet_cache_level lv[SERVET__MAX_LEVELS];
-    double next = 0.0, reach[SERVET__MAX_TLB], cost[SERVET__MAX_TLB], f = pow(2.0, 0.25);
+    double next, reach[SERVET__MAX_TLB];
     int n, ntlb, k;
     memset(lv, 0, sizeof lv);
-    n = servet__infer(cv->bytes, cv->ns, cv->spread, cv->n, cv->page_bytes, lv, SERVET__MAX_LEVELS, &next, log(1.3));
+    n = servet__infer_curves(cv, tlb->n > 0 ? tlb : NULL, irm->n > 0 ? irm : NULL, lv, &next, reach, &ntlb);
     if (n < 1) {
         printf("%s no levels\n", name);
         return;
     }
-    ntlb = tlb->n > 0 ? servet__infer_tlb(cv, tlb, reach, SERVET__MAX_TLB) : 0;
-    for (k = 0; k < ntlb; k++) {
-        double R = reach[k];
-        cost[k] = servet__curve_at(tlb, R * f) - servet__curve_at(tlb, R / f) -
-                  (servet__curve_at(cv, R * f / 64.0) - servet__curve_at(cv, R / f / 64.0));
-        if (!(cost[k] > 0.0)) cost[k] = 0.0;
-    }
-    if (irm->n > 0) servet_infer_caches_irm(cv, irm, lv, n, next, reach, cost, ntlb);
     printf("%s", name);
     for (k = 0; k < n; k++)
         printf("  L%d %.0fK [%.0fK %.0fK] %s", k + 1, lv[k].estimate_bytes / 1024.0, lv[k].range_lo_bytes / 1024.0,
