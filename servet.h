@@ -352,7 +352,8 @@
           L1 gets its set cap 12 again (a Zen 5 VM: 1.45x faster than 8).
           servet_tune: converged with points left, it runs the value
           farthest from every measured one (>>tune step 4): a far, narrow
-          optimum (a stencil best at tile 8, seeded untiled) is found.
+          optimum (a stencil best at tile 8, seeded untiled) is found; its
+          close contenders are measured again 2 x repeats runs each.
           New: make cache-replay, the cache inference on recorded curves.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
