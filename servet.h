@@ -7987,7 +7987,15 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    1024^3 matmul (A i,k; B k,j; C i,j; Zen 3 VM) is priced 2-4x dearer at
    tiles 64-200 than at 56 or 512, where 64-128 ran best (4.7-4.8 GFlop/s)
    and the 512 the model takes ran 4.05 (0.86). A binomial share of the
-   real sets (tried) sent the 4096 transpose to 64 (0.73-0.8). */
+   real sets (tried) sent the 4096 transpose to 64 (0.73-0.8).
+   Not modelled, measured on a Zen 5 VM (2026-11-25, three sweeps,
+   bench_data/tile_run28-30_zen5.json): a memory-bound stencil that runs
+   best on tiles of 8 (1.04-1.11x untiled in the sweeps and side by side,
+   within 1-2% by hand, best of 5; 16-512 lose 15-70%: more rows in flight
+   at once, not less traffic); and tile-to-tile dips of 5-7% a transpose's
+   sweeps agree on (the 4000^2 one: 56, 80 and 120 at 0.98-1.00 of the
+   best, 64-72 and 88-96 at 0.93-0.94, the model's 96 among them) that no
+   capacity or set count explains. servet_tune is for those. */
 #define SERVET__TILE_MARGIN 0.03
 #define SERVET__TILE_MLP 10.0 /* misses a core keeps in flight on the streams of a tiled loop */
 #define SERVET__TILE_TLB_LOOKUP (1.0 / 3.0) /* the share of a first-TLB miss's step a loop's core pays (step 5) */
