@@ -3063,7 +3063,9 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       something and the L1 step does not agree with the OS figure (or there
       is none), the L1 points alone get up to two more looks. The look's
       budget is a fifth of the sweep's time, at least 0.3 s, smallest level
-      first (a large level on a noisy VM took 32 s otherwise).
+      first (a large level on a noisy VM took 32 s otherwise), and it holds
+      for the consistency pass after each look as well (until 2026-11-25
+      it did not: 3.9-7 s more on a Zen 5 VM's noisy 32-64 MiB points).
       bench_data/noisy_neighbour_runs.json: 20 quiet and 20 loaded quick
       probes, first estimate right in 19 and 18, final L1 right in 20 and 20,
       the look 0.4 s median (make bench-noisy).
@@ -3185,7 +3187,8 @@ static int servet__reps_per(int reps, int nr);
    servet__sweep_fix_by is the rule with its knobs, which the second walk
    sets otherwise (item 9: 3% over, 2 repetitions a placement, no mark). */
 static servet_result servet__sweep_fix_by(servet_measure_fn measure, void *user, const servet_sweep_desc *d,
-                                          int reps, double over, int reps_each, int mark, servet_curve *out) {
+                                          int reps, double over, int reps_each, int mark, double deadline,
+                                          servet_curve *out) {
     int k, i;
     for (k = 0; k < 2; k++) {
         int fixed = 0;
@@ -3193,6 +3196,7 @@ static servet_result servet__sweep_fix_by(servet_measure_fn measure, void *user,
             double v, sp;
             int q, nr;
             if (out->ns[i] <= out->ns[i + 1] * over) continue;
+            if (deadline > 0.0 && servet__now() > deadline) break; /* smallest first: the dear ones are left */
             for (q = i; q <= i + 1; q++) {
                 nr = servet__nreplicas(d, out->bytes[q]);
                 if (!servet__measure_point(measure, user, out->bytes[q], reps_each > 0 ? reps_each : servet__reps_per(reps, nr),
@@ -3209,8 +3213,8 @@ static servet_result servet__sweep_fix_by(servet_measure_fn measure, void *user,
     return SERVET_OK;
 }
 static servet_result servet__sweep_fix(servet_measure_fn measure, void *user, const servet_sweep_desc *d, int reps,
-                                       servet_curve *out) {
-    return servet__sweep_fix_by(measure, user, d, reps, 1.05, 0, 1, out);
+                                       double deadline, servet_curve *out) {
+    return servet__sweep_fix_by(measure, user, d, reps, 1.05, 0, 1, deadline, out);
 }
 
 static int servet__nreplicas(const servet_sweep_desc *d, double bytes) {
@@ -3268,7 +3272,7 @@ servet_result servet_sweep(servet_measure_fn measure, void *user, const servet_s
         if (d && d->progress) d->progress(d->progress_user, "cache", 0.8 * (double)k / (double)total);
     }
     /* the coarse curve made consistent before it chooses where to refine */
-    if (servet__sweep_fix(measure, user, d, reps, out) != SERVET_OK) return SERVET_ERROR_PROBE_FAILED;
+    if (servet__sweep_fix(measure, user, d, reps, 0.0, out) != SERVET_OK) return SERVET_ERROR_PROBE_FAILED;
     for (k = 0; k < nc && k < out->n; k++) { cval[k] = out->ns[k]; cspr[k] = out->spread[k]; }
     /* refine each gradient peak on a 1/32-octave grid; then a second look
        at the coarse points up to 4 MiB (cheap there), minutes later than
@@ -3320,7 +3324,7 @@ servet_result servet_sweep(servet_measure_fn measure, void *user, const servet_s
             if (d && d->progress) d->progress(d->progress_user, "cache", 0.8 + 0.2 * (double)k / (double)nc);
         }
     }
-    if (servet__sweep_fix(measure, user, d, reps, out) != SERVET_OK) return SERVET_ERROR_PROBE_FAILED;
+    if (servet__sweep_fix(measure, user, d, reps, 0.0, out) != SERVET_OK) return SERVET_ERROR_PROBE_FAILED;
     return SERVET_OK;
 }
 
@@ -3373,7 +3377,7 @@ servet_result servet_sweep_irm(servet_measure_fn measure, void *user, const serv
        a point 3% over a larger one was hit by interference its repetitions
        shared (a burst that lasts over a point's placements); both measured
        again, the lower time kept, twice at most; nothing marked */
-    return servet__sweep_fix_by(measure, user, d, 2, 1.03, 2, 0, out);
+    return servet__sweep_fix_by(measure, user, d, 2, 1.03, 2, 0, 0.0, out);
 }
 
 /* y at x of n points (x increasing, y > 0): log-log between them, flat outside */
@@ -3891,15 +3895,20 @@ static int servet__second_look(servet_measure_fn measure, void *user, const serv
     nlv = servet__infer(cv->bytes, cv->ns, cv->spread, cv->n, cv->page_bytes, lv, SERVET__MAX_LEVELS, &next, log(1.3));
     *first_l1 = nlv > 0 ? lv[0].estimate_bytes : 0.0;
     for (round = 0; round < 3 && nlv > 0; round++) {
-        int lowered = round == 0 ? servet__recheck_steps(measure, user, d, cv, lv, nlv, reported, nreported,
-                                                         budget > 0.0 ? servet__now() + budget : 0.0)
-                                 : servet__recheck_steps(measure, user, d, cv, lv, 1, &l1_reported, 1,
-                                                         budget > 0.0 ? servet__now() + budget / 2.0 : 0.0);
+        /* the round's deadline holds for its consistency pass too: the pass
+           re-measures every inconsistent pair of the curve, and the pairs
+           of a noisy large level cost seconds (a Zen 5 VM, 2026-11-25: a
+           look of 1.1 s, then 3.9 s of that pass; 9.1 s in all once, where
+           the budget was 3.6 s) */
+        double deadline = budget > 0.0 ? servet__now() + (round == 0 ? budget : budget / 2.0) : 0.0;
+        int lowered = round == 0 ? servet__recheck_steps(measure, user, d, cv, lv, nlv, reported, nreported, deadline)
+                                 : servet__recheck_steps(measure, user, d, cv, lv, 1, &l1_reported, 1, deadline);
         (*rounds)++;
         if (lowered < 0) return -1;
         total += lowered;
         if (lowered == 0) break;
-        if (servet__sweep_fix(measure, user, d, d && d->repeats > 0 ? d->repeats : 5, cv) != SERVET_OK) return -1;
+        if (servet__sweep_fix(measure, user, d, d && d->repeats > 0 ? d->repeats : 5, deadline, cv) != SERVET_OK)
+            return -1;
         nlv = servet__infer(cv->bytes, cv->ns, cv->spread, cv->n, cv->page_bytes, lv, SERVET__MAX_LEVELS, &next,
                             log(1.3));
         if (nlv < 1) break;
