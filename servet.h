@@ -355,6 +355,8 @@
           optimum (a stencil best at tile 8, seeded untiled) is found; its
           close contenders are measured again 2 x repeats runs each.
           New: make cache-replay, the cache inference on recorded curves.
+          Cache probe: the second look's budget holds for its consistency
+          pass too (it ran 3.9-7 s past a 3.6 s budget on a noisy VM).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
