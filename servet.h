@@ -356,7 +356,10 @@
           close contenders are measured again 2 x repeats runs each.
           New: make cache-replay, the cache inference on recorded curves.
           Cache probe: the second look's budget holds for its consistency
-          pass too (it ran 3.9-7 s past a 3.6 s budget on a noisy VM).
+          pass too (it ran 3.9-7 s past a 3.6 s budget on a noisy VM). The
+          second walk's cost of a miss: the median of its calibration
+          points from the smallest up while each is within 6% of it (a
+          VM's L3 share shrank under the larger ones: L2 read 1.09-1.25 MiB).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -3133,8 +3136,9 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       calm; bench_data/cache_irm_placements.txt). Simulated (make
       bench-accuracy-policies, bench_data/cache_accuracy_policies.txt, 26
       hierarchies x 4 variants): every level within 5% in 98.3% of 1500,
-      per policy lru 99.7%, plru 98.3%, nru 98.3%, random 95.3% (95.7% before the calibration read its cost on the points within 6% of the smallest), srrip
-      99.7% (97.6% with 99.0, 97.0, 97.7, 95.7 and 98.7 before exclusive
+      per policy lru 99.7%, plru 98.3%, nru 98.3%, random 95.3%, srrip
+      99.7% (random 95.7% before the calibration kept only the points
+      within 6% of the smallest; 97.6% with 99.0, 97.0, 97.7, 95.7 and 98.7 before exclusive
       levels were taken out, below; before the walk read its own miss
       cost: 97.8%, with 97.7, 98.0, 96.0 and 98.3: 3 levels fewer of
       1500, L2s and last levels moving both ways by a few percent; the
