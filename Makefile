@@ -61,13 +61,13 @@ bin/servet: tools/servet.c tools/cachesim.h servet.h
 	@mkdir -p bin
 	$(SERVET_CC) $(SERVET_MPI_FLAGS) $(ALL_CFLAGS) -o $@ tools/servet.c $(LDLIBS)
 
-bin/bench_accuracy: tools/bench_accuracy.c tools/cachesim.h servet.h
+# the tools that are one file against servet.h (their extra headers below)
+SINGLE_FILE_TOOLS := bin/bench_accuracy bin/bench_pairs bin/tune_replay bin/tile_replay bin/cache_replay
+$(SINGLE_FILE_TOOLS): bin/%: tools/%.c servet.h
 	@mkdir -p bin
-	$(CC) $(ALL_CFLAGS) -o $@ tools/bench_accuracy.c $(LDLIBS)
-
-bin/bench_pairs: tools/bench_pairs.c servet.h
-	@mkdir -p bin
-	$(CC) $(ALL_CFLAGS) -o $@ tools/bench_pairs.c $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
+bin/bench_accuracy: tools/cachesim.h
+bin/tile_replay: tools/tile_kernels.h
 
 bin/bench_comm: tools/bench_comm.c tools/bench_cpu.h servet.h
 	@mkdir -p bin
@@ -96,30 +96,21 @@ BENCH_TILE_ROUNDS ?= 5
 bench-tile: bin/bench_tile bin/servet
 	./bin/servet probe --only cache,shared,memory
 	./bin/bench_tile bench_data/tile.json $(BENCH_TILE_ROUNDS)
-# issue 18: the same sweeps, and servet_tune seeded by the tile model beside them (~15 min)
-# issue 18: servet_tune's search replayed on the measured sweeps (no kernel
-# runs: compares searches, in seconds; the machine's verdict is bench-tune)
-bin/tune_replay: tools/tune_replay.c servet.h
-	@mkdir -p bin
-	$(CC) $(ALL_CFLAGS) -o $@ tools/tune_replay.c $(LDLIBS)
-# issue 11: the tile model on profiles rebuilt from every machine's bench-tile
-# record, scored on their sweeps (no kernel runs; seconds)
-bin/tile_replay: tools/tile_replay.c tools/tile_kernels.h servet.h
-	@mkdir -p bin
-	$(CC) $(ALL_CFLAGS) -o $@ tools/tile_replay.c $(LDLIBS)
 # issue 14: the cache inference again on the curves bench-cache recorded
 # (no probing; seconds). CACHE_RUNS= other recorded files
-bin/cache_replay: tools/cache_replay.c servet.h
-	@mkdir -p bin
-	$(CC) $(ALL_CFLAGS) -o $@ tools/cache_replay.c $(LDLIBS)
 CACHE_RUNS ?= bench_data/cache_probe_runs.json
 cache-replay: bin/cache_replay
 	python3 tools/cache_replay.py $(CACHE_RUNS)
+# issue 11: the tile model on profiles rebuilt from every machine's bench-tile
+# record, scored on their sweeps (no kernel runs; seconds)
 tile-replay: bin/tile_replay
 	python3 tools/tile_replay.py bench_data/tile_replay.txt bench_data/tile_run*.json
+# issue 18: servet_tune's search replayed on the measured sweeps (no kernel
+# runs: compares searches, in seconds; the machine's verdict is bench-tune)
 tune-replay: bin/tune_replay
 	python3 tools/tune_replay.py --pool bench_data/tune_landscapes.txt bench_data/tile_run*.json
 	./bin/tune_replay bench_data/tune_landscapes.txt 400
+# issue 18: the same sweeps, and servet_tune seeded by the tile model beside them (~15 min)
 bench-tune: bin/bench_tile bin/servet
 	./bin/servet probe --only cache,shared,memory
 	./bin/bench_tile bench_data/tile.json $(BENCH_TILE_ROUNDS) "" bench_data/tune.json
