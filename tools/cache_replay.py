@@ -9,7 +9,7 @@ measured on 2 MiB pages (THP granted), the other two on 4 KiB.
 """
 import json, os, subprocess, sys
 
-BIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bin", "cache_replay")
+BIN = os.environ.get('CACHE_REPLAY_BIN') or os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bin', 'cache_replay')
 text, names, then, os_l2 = [], [], {}, {}
 for f in sys.argv[1:]:
     d = json.load(open(f))
