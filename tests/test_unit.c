@@ -614,6 +614,49 @@ static void test_second_look_ramp(void) {
     free(c);
 }
 
+/* The second walk's consistency pass (>>probe-cache item 9): a slow spell
+   over several of its points leaves them rising among themselves and only
+   the first point after the spell lower; each point is checked against the
+   lowest larger one, so the whole spell is measured again. */
+typedef struct spell_fake {
+    double top;  /* the largest size measured so far: the spell lasts while sizes grow */
+    int over;    /* the spell is over (the first pass ended) */
+    long calls;
+} spell_fake;
+static double spell_measure(void *user, double bytes, int replica) {
+    spell_fake *f = (spell_fake *)user;
+    double t = 4.0 + 10.0 * (bytes > 524288.0 ? 1.0 - 524288.0 / bytes : 0.0) + 0.2 * log2(bytes / 131072.0);
+    (void)replica;
+    f->calls++;
+    if (bytes < f->top) f->over = 1;
+    if (bytes > f->top) f->top = bytes;
+    if (!f->over && bytes >= 150.0 * 1024.0 && bytes <= 430.0 * 1024.0) t *= 1.6;
+    return t * noise(0.002);
+}
+static void test_irm_consistency(void) {
+    spell_fake f;
+    servet_sweep_desc d;
+    servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
+    servet_cache_level lv[2];
+    int i, j, bad = 0, spell = 0;
+    memset(&f, 0, sizeof f);
+    memset(&d, 0, sizeof d);
+    memset(lv, 0, sizeof lv);
+    d.line_bytes = 64;
+    lv[0].size_bytes = lv[0].estimate_bytes = 524288.0;
+    lv[0].range_lo_bytes = 507904.0; lv[0].range_hi_bytes = 540672.0;
+    lv[0].method = SERVET_METHOD_BINOMIAL_LINE;
+    lv[1].size_bytes = lv[1].estimate_bytes = lv[1].range_lo_bytes = lv[1].range_hi_bytes = 8.0 * 1048576.0;
+    lv[1].method = SERVET_METHOD_STEP;
+    CHECK(servet_sweep_irm(spell_measure, &f, &d, lv, 2, c) == SERVET_OK && c->n >= 10, "second walk: %d points", c->n);
+    for (i = 0; i < c->n; i++) {
+        spell += c->bytes[i] >= 150.0 * 1024.0 && c->bytes[i] <= 430.0 * 1024.0;
+        for (j = i + 1; j < c->n; j++) bad += c->ns[i] > c->ns[j] * 1.03;
+    }
+    CHECK(spell >= 4 && bad == 0, "a slow spell over %d points: %d pairs still out of order after the pass", spell, bad);
+    free(c);
+}
+
 /* The second walk (>>probe-cache item 9): independent references give a set
    of X > k lines k/X hits whatever the policy, so the simulated walk's L2
    miss rate is the theta = 1 binomial model for every policy; the refit on
@@ -858,6 +901,7 @@ int main(void) {
     test_sim_detect();
     test_second_look();
     test_second_look_ramp();
+    test_irm_consistency();
     test_irm();
     test_exclusive();
     test_misc();
