@@ -363,6 +363,8 @@
           Cache probe: the second look reaches 1.35x above a step (was a
           quarter octave), as far as the sharp-step test looks: a Zen 3
           VM's retentive 32 KiB L1 read 27.5-29.5 KiB in 3 of 21 probes.
+          The second walk's consistency pass checks each point against the
+          lowest larger one (a slow spell over several points went unseen).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
