@@ -3928,8 +3928,8 @@ static int servet__recheck_steps(servet_measure_fn measure, void *user, const se
 
 /* Item 8 as a whole: infer, look again around every step; while the last
    look changed something and the L1 step does not agree with the OS's L1
-   figure `l1_reported` (or there is none: a look reaches only a quarter
-   octave above the step), look again at the L1 step alone (cheap), three
+   figure `l1_reported` (or there is none: a look reaches only 1.35x
+   above the step), look again at the L1 step alone (cheap), three
    rounds in all. The first look may take `budget` seconds, each later one
    half of that (0: no limit). `first_l1` gets the L1 estimate before any
    second look, `rounds` the number of looks. Returns the points lowered or added
