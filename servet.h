@@ -3231,13 +3231,16 @@ static servet_result servet__sweep_fix_by(servet_measure_fn measure, void *user,
         int fixed = 0;
         for (i = 0; i + 1 < out->n; i++) {
             double v, sp;
-            int q, nr, j = i + 1, m;
+            int pair[2], e, q, nr, j = i + 1, m;
             if (beyond) /* the lowest larger point */
                 for (m = i + 2; m < out->n; m++)
                     if (out->ns[m] < out->ns[j]) j = m;
             if (out->ns[i] <= out->ns[j] * over) continue;
             if (deadline > 0.0 && servet__now() > deadline) break; /* smallest first: the dear ones are left */
-            for (q = i; q <= j; q += j - i) {
+            pair[0] = i;
+            pair[1] = j;
+            for (e = 0; e < 2; e++) {
+                q = pair[e];
                 nr = servet__nreplicas(d, out->bytes[q]);
                 if (!servet__measure_point(measure, user, out->bytes[q], reps_each > 0 ? reps_each : servet__reps_per(reps, nr),
                                            nr, &v, &sp))

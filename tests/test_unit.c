@@ -621,13 +621,11 @@ static void test_second_look_ramp(void) {
 typedef struct spell_fake {
     double top;  /* the largest size measured so far: the spell lasts while sizes grow */
     int over;    /* the spell is over (the first pass ended) */
-    long calls;
 } spell_fake;
 static double spell_measure(void *user, double bytes, int replica) {
     spell_fake *f = (spell_fake *)user;
     double t = 4.0 + 10.0 * (bytes > 524288.0 ? 1.0 - 524288.0 / bytes : 0.0) + 0.2 * log2(bytes / 131072.0);
     (void)replica;
-    f->calls++;
     if (bytes < f->top) f->over = 1;
     if (bytes > f->top) f->top = bytes;
     if (!f->over && bytes >= 150.0 * 1024.0 && bytes <= 430.0 * 1024.0) t *= 1.6;

@@ -6,10 +6,12 @@ Prints, per run, the raw estimates the current inference gives on that run's
 curves, beside what the probe reported then (L2 and the last level). Files
 written before page sizes were recorded: the cyclic curve is taken as
 measured on 2 MiB pages (THP granted), the other two on 4 KiB.
+CACHE_REPLAY_BIN=PATH runs another build of the replayer (one built with
+-DSERVET_DEBUG_IRM prints the second walk's calibration).
 """
 import json, os, subprocess, sys
 
-BIN = os.environ.get('CACHE_REPLAY_BIN') or os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bin', 'cache_replay')
+BIN = os.environ.get("CACHE_REPLAY_BIN") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bin", "cache_replay")
 text, names, then, os_l2 = [], [], {}, {}
 for f in sys.argv[1:]:
     d = json.load(open(f))
