@@ -371,7 +371,11 @@
           timed cyclic walks at least 2^15 steps (was 2^16), the second
           walk's repetitions 2^16 accesses (was 2^17). Zen 3 VM, alternating
           A/B of 8 probes each: median 16.4 -> 11.6 s, L1 and L2 within 5%
-          as often (bench_data/cache_probe_time_ab.txt).
+          as often (bench_data/cache_probe_time_ab.txt). The main sweep's
+          consistency passes re-measure for at most 15% of its time so far
+          (new: servet_sweep_desc.fix_share; 0, no limit, as before): a VM's
+          memory latency moved 73-117 ns under them, and they chased it for
+          up to 3 s a probe (max 19.0 -> 13.5 s in 8 probes each).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -976,6 +980,9 @@ typedef struct servet_sweep_desc {
     int repeats;        /* 0 -> 5: repetitions per point (split over replicas) */
     int replicas;       /* 0 -> 1: independent buffers for sizes <= replica_bytes */
     double replica_bytes; /* size s gets min(replicas, replica_bytes/s) replicas (0 -> 8 MiB) */
+    double fix_share;   /* 0 -> no limit; else a consistency pass of the sweep stops
+                           re-measuring after this share of the sweep's time so far
+                           (at least 0.3 s), smallest points first; the probe: 0.15 */
     servet_progress_fn progress;
     void *progress_user;
 } servet_sweep_desc;
@@ -3055,7 +3062,9 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       25th percentile (interference only ever adds time), the spread
       (median-min)/min is kept with it, and a point whose spread exceeds 10%
       is measured again. The core is warmed up (frequency ramp) and the
-      thread pinned with hwloc before the first point.
+      thread pinned with hwloc before the first point. The consistency
+      passes (servet__sweep_fix) re-measure for at most 15% of the sweep's
+      time so far, smallest points first (servet__fix_deadline says why).
    5. Schedule. Fig. 1 doubles to 2 MiB then adds 1 MiB: slow on a 480 MiB
       claim, coarse for 1.25 or 27.5 MiB. We sweep 4 points per octave and
       then refine every gradient peak (that the measured spread cannot explain)
@@ -3267,6 +3276,22 @@ static servet_result servet__sweep_fix(servet_measure_fn measure, void *user, co
     return servet__sweep_fix_by(measure, user, d, reps, 1.05, 0, 1, 0, deadline, out);
 }
 
+/* The deadline of a consistency pass (desc.fix_share): a share of the
+   sweep's time so far, at least 0.3 s; 0 (none) for the simulators, whose
+   results must not depend on the speed of the machine that runs them.
+   Why a limit: beyond the last level a VM's memory latency moves with the
+   host (a Zen 3 VM, 2026-11-26: 72.8-116.6 ns at 38 MiB from one
+   measurement to the next, each with a spread of 1-5%), the lowest reading
+   stays, and the points below it were re-measured up to 16 times a probe
+   (3 s) without reaching it; the points that decide the private levels are
+   small, cheap, and checked first. */
+static double servet__fix_deadline(const servet_sweep_desc *d, double t0) {
+    double now = servet__now(), b;
+    if (!d || !(d->fix_share > 0.0)) return 0.0;
+    b = d->fix_share * (now - t0);
+    return now + (b > 0.3 ? b : 0.3);
+}
+
 static int servet__nreplicas(const servet_sweep_desc *d, double bytes) {
     double rb = d && d->replica_bytes > 0 ? d->replica_bytes : 8.0 * 1048576.0;
     int r = d && d->replicas > 1 ? d->replicas : 1;
@@ -3294,9 +3319,10 @@ static void servet__curve_insert(servet_curve *c, double bytes, double value, do
 
 servet_result servet_sweep(servet_measure_fn measure, void *user, const servet_sweep_desc *d,
                            servet_curve *out) {
-    double minb, maxb, line, coarse[SERVET_CURVE_MAX], cval[SERVET_CURVE_MAX], cspr[SERVET_CURVE_MAX];
+    double minb, maxb, line, coarse[SERVET_CURVE_MAX], cval[SERVET_CURVE_MAX], cspr[SERVET_CURVE_MAX], t0;
     int reps, nc = 0, k, total, pass;
     if (!measure || !out) return SERVET_ERROR_INVALID_ARGUMENT;
+    t0 = servet__now();
     minb = d && d->min_bytes > 0 ? d->min_bytes : 4096.0;
     maxb = d && d->max_bytes > 0 ? d->max_bytes : 256.0 * 1048576.0;
     line = d && d->line_bytes > 0 ? d->line_bytes : 64.0;
@@ -3322,7 +3348,8 @@ servet_result servet_sweep(servet_measure_fn measure, void *user, const servet_s
         if (d && d->progress) d->progress(d->progress_user, "cache", 0.8 * (double)k / (double)total);
     }
     /* the coarse curve made consistent before it chooses where to refine */
-    if (servet__sweep_fix(measure, user, d, reps, 0.0, out) != SERVET_OK) return SERVET_ERROR_PROBE_FAILED;
+    if (servet__sweep_fix(measure, user, d, reps, servet__fix_deadline(d, t0), out) != SERVET_OK)
+        return SERVET_ERROR_PROBE_FAILED;
     for (k = 0; k < nc && k < out->n; k++) { cval[k] = out->ns[k]; cspr[k] = out->spread[k]; }
     /* refine each gradient peak on a 1/32-octave grid; then a second look
        at the coarse points up to 4 MiB (cheap there), minutes later than
@@ -3374,7 +3401,8 @@ servet_result servet_sweep(servet_measure_fn measure, void *user, const servet_s
             if (d && d->progress) d->progress(d->progress_user, "cache", 0.8 + 0.2 * (double)k / (double)nc);
         }
     }
-    if (servet__sweep_fix(measure, user, d, reps, 0.0, out) != SERVET_OK) return SERVET_ERROR_PROBE_FAILED;
+    if (servet__sweep_fix(measure, user, d, reps, servet__fix_deadline(d, t0), out) != SERVET_OK)
+        return SERVET_ERROR_PROBE_FAILED;
     return SERVET_OK;
 }
 
@@ -4092,6 +4120,7 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
     sd.repeats = d->quick ? 3 : 5;
     sd.replicas = SERVET__REPLICAS;
     sd.replica_bytes = (d->quick ? 8.0 : 32.0) * 1048576.0;
+    sd.fix_share = 0.15;
     sd.progress = d->progress;
     sd.progress_user = d->progress_user;
     tphase = servet__now();
