@@ -3509,8 +3509,9 @@ typedef struct servet__chase {
     int huge;
     int page_stride; /* 1: one random line per 4 KiB page (the TLB curve) */
     unsigned char irm_perm[72]; /* the second walk's line order in a page (64, then its first 8 again) */
-    double irm_last_bytes; /* the second walk's last size and buffer: the caches are warm for them */
+    double irm_last_bytes; /* the second walk's last size and placement: the caches are warm for them */
     int irm_last_q;
+    uint64_t irm_seed;     /* the second walk's placements (servet__irm_place) */
 } servet__chase;
 
 static void *volatile servet__sink;
@@ -3556,6 +3557,7 @@ static int servet__chase_init(servet__chase *c, size_t bytes, int huge, size_t r
                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (c->perm == (uint32_t *)MAP_FAILED) { c->perm = NULL; return 0; }
     c->rng = 0x5e17e7ull ^ (uint64_t)(uintptr_t)c->buf[0].map;
+    c->irm_seed = servet__rng_next(&c->rng);
     {   /* a random order of a page's 64 lines for the second walk (no stride to prefetch) */
         int i;
         for (i = 0; i < 64; i++) c->irm_perm[i] = (unsigned char)i;
@@ -3676,8 +3678,8 @@ static servet__buf *servet__chase_buffer(servet__chase *c, double bytes, int rep
    compiler): dependent loads, one at a time, as in the chase. The random
    numbers do not depend on the loads and overlap them. */
 static volatile uint64_t servet__zero_mask;
-static uint64_t servet__irm_run(const unsigned char *base, uint64_t npages, size_t steps, uint64_t *rng,
-                                const unsigned char *perm) {
+static uint64_t servet__irm_run(const unsigned char *base, const uint32_t *pages, uint64_t npages, size_t steps,
+                                uint64_t *rng, const unsigned char *perm) {
     uint64_t s = *rng, x = 0, mask = servet__zero_mask;
     size_t i;
     for (i = 0; i < steps; i += 8) {
@@ -3685,7 +3687,7 @@ static uint64_t servet__irm_run(const unsigned char *base, uint64_t npages, size
         s ^= s << 13;
         s ^= s >> 7;
         s ^= s << 17;
-        pg = base + (size_t)(((s >> 32) * npages) >> 32) * 4096u;
+        pg = base + (size_t)pages[((s >> 32) * npages) >> 32] * 4096u;
         pm = perm + (s & 63u);
         x = *(const volatile uint64_t *)(pg + (size_t)pm[0] * 64u + (x & mask));
         x = *(const volatile uint64_t *)(pg + (size_t)pm[1] * 64u + (x & mask));
@@ -3699,34 +3701,58 @@ static uint64_t servet__irm_run(const unsigned char *base, uint64_t npages, size
     *rng = s;
     return x;
 }
+/* A placement of the second walk: `np` 4 KiB pages drawn at random, without
+   repetition, from the whole first buffer (the pool), the same ones each
+   time a size and replica come back (the consistency passes re-measure a
+   placement, not a fresh draw, whose lower mean would be chosen by luck).
+   Why not one buffer per replica, as the cyclic walk has: a point's value
+   is the mean over placements, and near the level's size one placement's
+   time differs from the next one's by 7-10% (a Zen 3 VM, 2026-11-26), so
+   32 placements leave 1.2-1.7% of noise on the mean, as much as tells a
+   480 from a 512 KiB L2 apart; 64 buffers of up to 2.5 MiB each cost 300
+   MiB where drawing from the pool costs nothing. And a buffer backed by
+   huge pages (bare metal) is physically contiguous: its pages would fill
+   the sets evenly, not at random as the model of the walk assumes, while
+   random pages of huge pages still have random page offsets in the cache. */
+static void servet__irm_place(servet__chase *c, uint64_t np, double bytes, int replica) {
+    uint64_t pool = (uint64_t)(c->buf[0].cap / 4096u), i, z = c->irm_seed ^ ((uint64_t)bytes * 0x9E3779B97F4A7C15ull) ^
+                                                                         ((uint64_t)replica << 48);
+    uint32_t *pg = c->perm;
+    for (i = 0; i < pool; i++) pg[i] = (uint32_t)i;
+    for (i = 0; i < np && i + 1 < pool; i++) {
+        uint64_t j = i + servet__rng_next(&z) % (pool - i);
+        uint32_t t = pg[i];
+        pg[i] = pg[j];
+        pg[j] = t;
+    }
+}
 static double servet__irm_measure(void *user, double bytes, int replica) {
     servet__chase *c = (servet__chase *)user;
     uint64_t np = (uint64_t)(bytes / 4096.0), s = c->rng | 1u;
     /* 2^16 accesses a repetition (2^17 until 2026-11-26): at a miss rate
-       of 0.3 the count of misses varies by 0.2%, the 32 placements of a
-       point by several percent - those are what the mean is over */
+       of 0.3 the count of misses varies by 0.2%, the placements of a point
+       by 7-10% - those are what the mean is over */
     const size_t steps = (size_t)1 << 16;
-    servet__buf *b;
+    const unsigned char *base = c->buf[0].base;
     double t0, t1;
-    int q;
     if (np < 2 || bytes > (double)c->buf[0].cap) return -1.0;
-    b = servet__chase_buffer(c, bytes, replica);
-    q = (int)(b - c->buf);
-    if (c->irm_last_bytes != bytes || c->irm_last_q != q) {
-        /* warm: every line once in order (a line the random warm-up missed
-           would cost a miss to memory while timed), then each ~4 times at
-           random, at least 2^16 accesses */
+    if (c->irm_last_bytes != bytes || c->irm_last_q != replica) {
+        /* warm: every line once (a line the random warm-up missed would
+           cost a miss to memory while timed), then each ~4 times at random,
+           at least 2^16 accesses */
         size_t warm = (size_t)np * 256u > ((size_t)1 << 16) ? (size_t)np * 256u : ((size_t)1 << 16), o;
-        uint64_t touch = 0;
-        for (o = 0; o < (size_t)np * 4096u; o += 64) touch += *(const volatile uint64_t *)(b->base + o);
+        uint64_t touch = 0, k;
+        servet__irm_place(c, np, bytes, replica);
+        for (k = 0; k < np; k++)
+            for (o = 0; o < 4096u; o += 64) touch += *(const volatile uint64_t *)(base + (size_t)c->perm[k] * 4096u + o);
         servet__sink = (void *)(uintptr_t)touch;
         if (warm > ((size_t)1 << 22)) warm = (size_t)1 << 22;
-        servet__sink = (void *)(uintptr_t)servet__irm_run(b->base, np, warm, &s, c->irm_perm);
+        servet__sink = (void *)(uintptr_t)servet__irm_run(base, c->perm, np, warm, &s, c->irm_perm);
         c->irm_last_bytes = bytes;
-        c->irm_last_q = q;
+        c->irm_last_q = replica;
     }
     t0 = servet__now();
-    servet__sink = (void *)(uintptr_t)servet__irm_run(b->base, np, steps, &s, c->irm_perm);
+    servet__sink = (void *)(uintptr_t)servet__irm_run(base, c->perm, np, steps, &s, c->irm_perm);
     t1 = servet__now();
     c->rng = s;
     return (t1 - t0) * 1e9 / (double)steps;
@@ -4074,7 +4100,7 @@ static void servet__free_cache(servet_profile *p) {
 
 static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, const servet_desc *d) {
     servet__chase ch;
-    servet_sweep_desc sd;
+    servet_sweep_desc sd, sdi;
     servet_curve *cv = NULL, *ct = NULL, *ci = NULL;
     hwloc_bitmap_t old = hwloc_bitmap_alloc();
     double maxb, spin_end, sizes[SERVET_CURVE_MAX], tphase, tsweep, l1os = 0.0; /* the OS's L1 size */
@@ -4180,7 +4206,13 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
            at half their size, as servet_infer_caches_irm expects. */
         for (i = 0; i < nlv; i++)
             if (lv[i].estimate_bytes > 4.0 * 1048576.0) lv[i].method = SERVET_METHOD_STEP;
-        if (nlv > 0 && servet_sweep_irm(servet__irm_measure, &ch, &sd, lv, nlv, ci) != SERVET_OK) ci->n = 0;
+        /* 64 placements a point up to 1 MiB (64 MiB / size above; was 32 up to
+           1 MiB), drawn from the first buffer (servet__irm_place says why) */
+        sdi = sd;
+        sdi.replicas = 64;
+        sdi.replica_bytes = 64.0 * 1048576.0;
+        ch.irm_last_bytes = 0.0;
+        if (nlv > 0 && servet_sweep_irm(servet__irm_measure, &ch, &sdi, lv, nlv, ci) != SERVET_OK) ci->n = 0;
         for (i = 0; i < ci->n; i++) ci->cycles[i] = ci->ns[i] * p->ghz;
         servet__logf(&p->ctx, SERVET_LOG_INFO, "cache probe: second walk %.1f s, %d points", servet__now() - tphase,
                      ci->n);
