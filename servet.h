@@ -376,6 +376,12 @@
           (new: servet_sweep_desc.fix_share; 0, no limit, as before): a VM's
           memory latency moved 73-117 ns under them, and they chased it for
           up to 3 s a probe (max 19.0 -> 13.5 s in 8 probes each).
+          Second walk: 64 placements a point up to 1 MiB (was 32), each a
+          set of random 4 KiB pages of the first buffer (was a buffer of
+          its own: 300 MiB for 64, and contiguous under huge pages on bare
+          metal, where the walk's model wants random pages). Zen 3 VM,
+          make bench-cache: L2 within 5% in 10 and 10 of 10, probes
+          10.2-15.0 s.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -3134,7 +3140,8 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       accesses as the cyclic walk does) over a window around every level
       without a sharp step up to 4 MiB (larger ones are shared or the
       host's, and their random walk is memory-bound: seconds), from a
-      quarter of its range to twice it, 32 placements a point, and
+      quarter of its range to twice it, 64 placements a point up to 1
+      MiB (random pages of one buffer, servet__irm_place), and
       servet_infer_caches_irm refits those levels
       on it (>>infer says how the levels above and the TLB are taken out).
       The cost of a miss it divides by is read on the same walk, at 3 and
@@ -3154,7 +3161,11 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       Measured there in a noisy hour, alternating (16 runs each): 16
       placements read 424-512 KiB, 8 of 16 within 5%; 32 read 464-512
       KiB, 11 of 16 (the walk 2-3.6 s instead of 1.2-2 s when the host is
-      calm; bench_data/cache_irm_placements.txt). Simulated (make
+      calm; bench_data/cache_irm_placements.txt). Why 64 since 2026-11-26:
+      on a Zen 3 VM one placement's time near the L2's size is 7-10% from
+      the next one's, 1.2-1.7% on a mean of 32 - enough to read 480 for
+      512 KiB; with 64 drawn from one buffer, make bench-cache read the L2
+      within 5% in 10 and 10 of 10 (bench_data/cache_probe_time_ab.txt). Simulated (make
       bench-accuracy-policies, bench_data/cache_accuracy_policies.txt, 26
       hierarchies x 4 variants): every level within 5% in 98.3% of 1500,
       per policy lru 99.7%, plru 98.3%, nru 98.3%, random 95.3%, srrip
@@ -3422,8 +3433,8 @@ static servet_result servet__sweep_list(servet_measure_fn measure, void *user, c
 
 /* The second walk's sizes (item 9): every window of servet__irm_window on a
    1/8-octave grid of 4 KiB multiples; each point the mean over as many
-   buffers (placements) as the desc's replicas and replica_bytes allow (the
-   probe: 32, >>probe-cache item 9 says why), two repetitions each; then the
+   placements as the desc's replicas and replica_bytes allow (the probe:
+   64 up to 1 MiB, >>probe-cache item 9 says why), two repetitions each; then the
    consistency pass. */
 servet_result servet_sweep_irm(servet_measure_fn measure, void *user, const servet_sweep_desc *d,
                                const servet_cache_level *levels, int nlevels, servet_curve *out) {
