@@ -4218,10 +4218,13 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
         for (i = 0; i < nlv; i++)
             if (lv[i].estimate_bytes > 4.0 * 1048576.0) lv[i].method = SERVET_METHOD_STEP;
         /* 64 placements a point up to 1 MiB (64 MiB / size above; was 32 up to
-           1 MiB), drawn from the first buffer (servet__irm_place says why) */
+           1 MiB), drawn from the first buffer (servet__irm_place says why);
+           desc.quick: as many as the cyclic walk's replicas, as before */
         sdi = sd;
-        sdi.replicas = 64;
-        sdi.replica_bytes = 64.0 * 1048576.0;
+        if (!d->quick) {
+            sdi.replicas = 64;
+            sdi.replica_bytes = 64.0 * 1048576.0;
+        }
         ch.irm_last_bytes = 0.0;
         if (nlv > 0 && servet_sweep_irm(servet__irm_measure, &ch, &sdi, lv, nlv, ci) != SERVET_OK) ci->n = 0;
         for (i = 0; i < ci->n; i++) ci->cycles[i] = ci->ns[i] * p->ghz;
