@@ -3161,7 +3161,7 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       Measured there in a noisy hour, alternating (16 runs each): 16
       placements read 424-512 KiB, 8 of 16 within 5%; 32 read 464-512
       KiB, 11 of 16 (the walk 2-3.6 s instead of 1.2-2 s when the host is
-      calm; bench_data/cache_irm_placements.txt). Why 64 since 2026-11-26:
+      calm; bench_data/cache_irm_placements.txt). Why 64 since 2026-11-25:
       on a Zen 3 VM one placement's time near the L2's size is 7-10% from
       the next one's, 1.2-1.7% on a mean of 32 - enough to read 480 for
       512 KiB; with 64 drawn from one buffer, make bench-cache read the L2
@@ -3291,7 +3291,7 @@ static servet_result servet__sweep_fix(servet_measure_fn measure, void *user, co
    sweep's time so far, at least 0.3 s; 0 (none) for the simulators, whose
    results must not depend on the speed of the machine that runs them.
    Why a limit: beyond the last level a VM's memory latency moves with the
-   host (a Zen 3 VM, 2026-11-26: 72.8-116.6 ns at 38 MiB from one
+   host (a Zen 3 VM, 2026-11-25: 72.8-116.6 ns at 38 MiB from one
    measurement to the next, each with a spread of 1-5%), the lowest reading
    stays, and the points below it were re-measured up to 16 times a probe
    (3 s) without reaching it; the points that decide the private levels are
@@ -3657,7 +3657,7 @@ static void servet__chase_build(servet__chase *c, servet__buf *b, double bytes) 
     /* warm: one full cycle (2^21 lines, 128 MiB, of one for huge arrays),
        then 3 more and at least 8192 steps, at most 65536: a retentive or
        random policy reaches its steady state in a number of CYCLES that
-       does not depend on the size. Until 2026-11-26 every build added
+       does not depend on the size. Until 2026-11-25 every build added
        65536 steps, 128 cycles of a 32 KiB array: with 32 replicas a point,
        the warm-up was a fifth of the probe (perf, Zen 3 VM) */
     {
@@ -3718,7 +3718,7 @@ static uint64_t servet__irm_run(const unsigned char *base, const uint32_t *pages
    placement, not a fresh draw, whose lower mean would be chosen by luck).
    Why not one buffer per replica, as the cyclic walk has: a point's value
    is the mean over placements, and near the level's size one placement's
-   time differs from the next one's by 7-10% (a Zen 3 VM, 2026-11-26), so
+   time differs from the next one's by 7-10% (a Zen 3 VM, 2026-11-25), so
    32 placements leave 1.2-1.7% of noise on the mean, as much as tells a
    480 from a 512 KiB L2 apart; 64 buffers of up to 2.5 MiB each cost 300
    MiB where drawing from the pool costs nothing. And a buffer backed by
@@ -3740,7 +3740,7 @@ static void servet__irm_place(servet__chase *c, uint64_t np, double bytes, int r
 static double servet__irm_measure(void *user, double bytes, int replica) {
     servet__chase *c = (servet__chase *)user;
     uint64_t np = (uint64_t)(bytes / 4096.0), s = c->rng | 1u;
-    /* 2^16 accesses a repetition (2^17 until 2026-11-26): at a miss rate
+    /* 2^16 accesses a repetition (2^17 until 2026-11-25): at a miss rate
        of 0.3 the count of misses varies by 0.2%, the placements of a point
        by 7-10% - those are what the mean is over */
     const size_t steps = (size_t)1 << 16;
@@ -3773,7 +3773,7 @@ static double servet__chase_measure(void *user, double bytes, int replica) {
     servet__chase *c = (servet__chase *)user;
     /* one cycle of the array, within [2^15, 2^18] steps: 2^15 L1 hits still
        take ~40 us (timer resolution ~20 ns), and small sizes are repeated
-       over 32 replicas anyway (until 2026-11-26 at least 2^16: the timed
+       over 32 replicas anyway (until 2026-11-25 at least 2^16: the timed
        walks of the sizes up to 4 MiB were 2/5 of the probe, and a point is
        the mean of 32 replicas' - the placements' spread, not the walk's
        length, is what limits it) */
