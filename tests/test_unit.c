@@ -888,6 +888,41 @@ static void test_misc(void) {
     CHECK(servet__crc32(0, "123456789", 9) == 0xCBF43926u, "CRC32 check value");
 }
 
+/* The second walk's placements (servet__irm_place): np distinct pages of the
+   pool, the same ones when a size and replica come back, others for another
+   replica; and the consistency passes' budget (servet__fix_deadline): none
+   unless the desc asks, a share of the time so far otherwise. */
+static void test_irm_place(void) {
+    servet__chase ch;
+    servet_sweep_desc d;
+    uint32_t first[128], pool;
+    int i, j, same = 1, dup = 0, out = 0, moved = 0;
+    double now;
+    if (!servet__chase_init(&ch, 8u << 20, 0, 8u << 20)) { CHECK(0, "chase_init failed"); return; }
+    pool = (uint32_t)(ch.buf[0].cap / 4096u);
+    servet__irm_place(&ch, 128, 524288.0, 3);
+    memcpy(first, ch.perm, sizeof first);
+    for (i = 0; i < 128; i++) {
+        out += first[i] >= pool;
+        for (j = 0; j < i; j++) dup += first[i] == first[j];
+    }
+    CHECK(out == 0 && dup == 0, "placement: %d pages outside the pool of %u, %d repeated", out, pool, dup);
+    servet__irm_place(&ch, 128, 524288.0, 3);
+    for (i = 0; i < 128; i++) same &= ch.perm[i] == first[i];
+    CHECK(same, "placement: the same size and replica draw the same pages");
+    servet__irm_place(&ch, 128, 524288.0, 4);
+    for (i = 0; i < 128; i++) moved += ch.perm[i] != first[i];
+    CHECK(moved > 64, "placement: another replica draws other pages (%d of 128 differ)", moved);
+    servet__chase_free(&ch);
+    memset(&d, 0, sizeof d);
+    now = servet__now();
+    CHECK(servet__fix_deadline(&d, now - 10.0) == 0.0 && servet__fix_deadline(NULL, now) == 0.0,
+          "fix_share 0: no deadline");
+    d.fix_share = 0.15;
+    CHECK(servet__fix_deadline(&d, now - 10.0) >= now + 1.5, "fix_share 0.15 after 10 s: at least 1.5 s more");
+    CHECK(servet__fix_deadline(&d, servet__now()) >= now + 0.3, "fix_share: at least 0.3 s");
+}
+
 int main(void) {
     test_binomial();
     test_random_model();
@@ -900,6 +935,7 @@ int main(void) {
     test_second_look();
     test_second_look_ramp();
     test_irm_consistency();
+    test_irm_place();
     test_irm();
     test_exclusive();
     test_misc();
