@@ -382,6 +382,16 @@
           metal, where the walk's model wants random pages). Zen 3 VM,
           make bench-cache: L2 within 5% in 10 and 10 of 10, probes
           10.2-15.0 s.
+          Cache inference, two levels 4x apart (Dunnington's 3 and 12 MiB):
+          the slope's valley splits a transition at half its peaks (was a
+          third: under random replacement they read as one 12 MiB level); a
+          level with no calibration point under the next one fits its miss
+          cost with its size (the cyclic curve's reading there mixes both
+          levels: 2.6-2.75 MiB for 3); the second walk's windows are the
+          ones it walked (a refit L2 moved the L3's past the walk); a last
+          level's cost is not recalibrated on one point. Simulated, make
+          bench-accuracy-policies: 1488 of 1500 levels within 5% (was
+          1474): lru 299, plru 300, nru 297, random 293, srrip 299 of 300.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -2571,10 +2581,19 @@ static int servet__valley(const double *x, const double *y, int a, int b, double
         double left = 0.0, right = 0.0;
         for (j = a; j < i; j++) if (slope[j] > left) left = slope[j];
         for (j = i + 1; j < b; j++) if (slope[j] > right) right = slope[j];
-        /* a real shoulder: the slope drops to under a third of both peaks,
+        /* a real shoulder: the slope drops to under half of both peaks,
            and each side rises by what a cache level costs on its own: at
-           least 30% more latency than the level above it (and the noise) */
-        if (slope[i] * 3.0 < left && slope[i] * 3.0 < right && y[i] - y[a] > rise && y[b] - y[i] > rise &&
+           least 30% more latency than the level above it (and the noise).
+           Why half and not a third (until 2026-11-26): a random-replacement
+           level keeps part of a cyclic walk up to 3x its size (a line
+           survives a round with probability exp(-(S/C)(1 - hits))), so
+           Dunnington's 3 MiB L2 and 12 MiB L3 simulated with random
+           replacement leave a valley of 0.5 between peaks of 1.25 and 1.7,
+           and were read as one level at 11.25-12.75 MiB in all four page
+           settings (PLRU and NRU split, LRU's valley is deep). The split
+           halves still have to be 2.5x apart (servet__infer) and to rise
+           30% each, so one jagged transition is not cut in two. */
+        if (slope[i] * 2.0 < left && slope[i] * 2.0 < right && y[i] - y[a] > rise && y[b] - y[i] > rise &&
             slope[i] < bestv) {
             bestv = slope[i];
             best = i;
@@ -2924,21 +2943,40 @@ static double servet__irm_above(const servet_cache_level *levels, int i, double 
 servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_curve *irm, servet_cache_level *levels,
                                       int nlevels, double next_latency, const double *tlb_reach_bytes,
                                       const double *tlb_miss_cost, int ntlb) {
+    servet_cache_level walked[SERVET__MAX_LEVELS];
     int i, q, m, it;
     if (!irm || (nlevels > 0 && !levels) || nlevels < 0 || nlevels > SERVET__MAX_LEVELS || ntlb < 0 ||
         (ntlb > 0 && (!tlb_reach_bytes || !tlb_miss_cost)))
         return SERVET_ERROR_INVALID_ARGUMENT;
     if (irm->n < 0 || irm->n > SERVET_CURVE_MAX || !servet__check_curve(irm->bytes, irm->ns, irm->n))
         return irm->n == 0 ? SERVET_OK : SERVET_ERROR_BAD_DATA;
+    /* the windows and calibration points are the ones the walk was given
+       (servet_sweep_irm, on these levels before any refit): a refit level
+       moves the window of the next one, whose walk then does not span it
+       (Dunnington's L2 refit from 2.9 to 3.2 MiB started the L3's window
+       at 6.4 MiB, past the walk's first point, and the L3 kept its cyclic
+       fit, 14.5 MiB). What lies above a level is taken refit. */
+    memcpy(walked, levels, (size_t)nlevels * sizeof *levels);
     for (i = 0; i < nlevels; i++) {
         double lo, hi, b[SERVET_CURVE_MAX], rise[SERVET_CURVE_MAX], mr[SERVET_CURVE_MAX], sp[SERVET_CURVE_MAX];
         double cal[2], dk[SERVET_CURVE_MAX], top, base, d, d0;
         int n, ncal, k0, nk;
         servet_cache_level L;
-        if (!servet__irm_window(levels, nlevels, i, &lo, &hi)) continue;
+        if (!servet__irm_window(walked, nlevels, i, &lo, &hi)) {
+#ifdef SERVET_DEBUG_IRM
+            fprintf(stderr, "irm L%d no window: est %.0fK range %.0fK..%.0fK lo %.0fK hi %.0fK\n", i + 1, levels[i].estimate_bytes / 1024,
+                    levels[i].range_lo_bytes / 1024, levels[i].range_hi_bytes / 1024, lo / 1024, hi / 1024);
+#endif
+            continue;
+        }
         d = d0 = servet__miss_latency(cyclic, levels, nlevels, i, next_latency) - levels[i].latency;
-        if (!(d > 0.0)) continue;
-        ncal = servet__irm_calibration(levels, nlevels, i, hi, cal);
+        if (!(d > 0.0)) {
+#ifdef SERVET_DEBUG_IRM
+            fprintf(stderr, "irm L%d: no cost (%.2f)\n", i + 1, d);
+#endif
+            continue;
+        }
+        ncal = servet__irm_calibration(walked, nlevels, i, hi, cal);
         top = ncal > 0 ? cal[ncal - 1] : hi;
         /* the window's points, then the calibration points past it (the
            curve is sorted: the window is the first m of the n) */
@@ -2952,8 +2990,19 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
         /* the walk must span the window, to within its 1/8-octave grid (the
            probe walks no window for a level over 4 MiB, and the points that
            other levels' windows and calibration left in it are not one) */
-        if (m < 6 || b[0] > lo * 1.0905077326652577 * 1.001 || b[m - 1] * 1.0905077326652577 < hi * 0.999) continue;
+        if (m < 6 || b[0] > lo * 1.0905077326652577 * 1.001 || b[m - 1] * 1.0905077326652577 < hi * 0.999) {
+#ifdef SERVET_DEBUG_IRM
+            fprintf(stderr, "irm L%d window %.0fK..%.0fK not walked: %d points, %.0fK..%.0fK\n", i + 1, lo / 1024, hi / 1024, m,
+                    n ? b[0] / 1024 : 0.0, m ? b[m - 1] / 1024 : 0.0);
+#endif
+            continue;
+        }
         base = 0.5 * (rise[0] + rise[1]); /* the level's own hits, walk overhead included */
+#ifdef SERVET_DEBUG_IRM
+        for (q = 0; q < n; q++)
+            fprintf(stderr, "  irm L%d %.0fK: walk %.2f above %.2f rise %.2f\n", i + 1, b[q] / 1024, rise[q] + servet__irm_above(levels, i, b[q], tlb_reach_bytes, tlb_miss_cost, ntlb),
+                    servet__irm_above(levels, i, b[q], tlb_reach_bytes, tlb_miss_cost, ntlb), rise[q] - base);
+#endif
         for (q = 0; q < n; q++) rise[q] -= base;
         /* fit the window; then the cost of a miss where the walk overfills
            every set (S >= 2.5 x the first fit's size, see
@@ -2986,6 +3035,14 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
                 if (nk > 0 && !(c <= 1.06 * dk[0])) break;
                 dk[nk++] = c;
             }
+            /* The last level's calibration points are the window's own,
+               past 2.5x its fit (none are added past it: its misses go to
+               memory). One alone is not believed: a point of the walk is
+               off by 3-4% (simulated: sampled tag stores, 8 placements),
+               and the loop of size and cost doubles that - a simulated
+               27.5 MiB random-replacement L3 went 27.1 -> 30.5 MiB as the
+               cost went 151 -> 181 ns on one point (true: 158 ns). */
+            if (i + 1 == nlevels && nk < 2) break;
             dn = servet__quantile(dk, nk, 0.5);
 #ifdef SERVET_DEBUG_IRM
             fprintf(stderr, "irm L%d it %d: %.0fK cost %.2f (cyclic %.2f) -> %.2f from", i + 1, it, L.size_bytes / 1024.0,
@@ -2996,6 +3053,46 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
             if (!(dn >= 0.8 * d0 && dn <= 1.6 * d0) || fabs(dn / d - 1.0) < 0.005) break;
             d = dn;
         }
+        if (L.size_bytes > 0.0 && i + 1 < nlevels && k0 == n && b[m - 1] >= 1.5 * L.size_bytes) {
+            /* No calibration point: the next level lies within about 5x
+               (Dunnington's 3 MiB L2 under a 12 MiB L3), so the cost is the
+               cyclic curve's latency at the split between the two levels,
+               where both still hit: simulated with random replacement it
+               read 21.4 ns for a 28 ns miss, and the L2 read as 2.625 MiB
+               (PLRU: 2.75 MiB). Fit the cost with the size instead, from
+               0.8 to 1.6 times that reading: the window reaches 1.5-2x the
+               level, where the k/X model's miss rate grows as 1 - C/S, and
+               only the right cost puts one model through the whole window.
+               The cost whose best fit lies closest to the walk, in ns (no
+               cost under the window's highest rise: a clamped miss rate
+               would hide the misfit). Not the last level: memory's
+               latency is read past it. */
+            double best = 1e300, top_rise = 0.0, dd;
+            int j;
+            for (q = 0; q < m; q++) if (rise[q] > top_rise) top_rise = rise[q];
+            for (j = 0; j <= 40; j++) {
+                servet_cache_level F;
+                dd = d0 * (0.8 + 0.02 * (double)j);
+                if (dd < top_rise) continue;
+                for (q = 0; q < m; q++) {
+                    double v = rise[q] / dd;
+                    mr[q] = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+                }
+                memset(&F, 0, sizeof F);
+                servet__fit_transition(b, mr, sp, 0, m - 1, 4096.0, 1, &F);
+#ifdef SERVET_DEBUG_IRM
+                fprintf(stderr, "irm L%d joint: cost %.2f -> %.0fK div %.5f (%.4f ns)\n", i + 1, dd, F.size_bytes / 1024, F.divergence, F.divergence * dd);
+#endif
+                if (F.size_bytes > 0.0 && F.divergence * dd < best) {
+                    best = F.divergence * dd;
+                    L = F;
+                }
+            }
+        }
+#ifdef SERVET_DEBUG_IRM
+        fprintf(stderr, "irm L%d window %.0fK..%.0fK top %.0fK n %d m %d k0 %d d0 %.2f lat %.2f -> %.0fK\n", i + 1, lo / 1024, hi / 1024,
+                top / 1024, n, m, k0, d0, levels[i].latency, L.size_bytes / 1024);
+#endif
         if (!(L.size_bytes > 0.0)) continue;
         levels[i].size_bytes = levels[i].estimate_bytes = L.size_bytes;
         levels[i].range_lo_bytes = L.range_lo_bytes;
@@ -3169,7 +3266,8 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       bench-accuracy-policies, bench_data/cache_accuracy_policies.txt, 26
       hierarchies x 4 variants): every level within 5% in 98.3% of 1500,
       per policy lru 99.7%, plru 98.3%, nru 98.3%, random 95.3%, srrip
-      99.7% (random 95.7% before the calibration kept only the points
+      99.7% until 2026-11-26, 99.2% since (lru 99.7%, plru 100%, nru 99.0%,
+      random 97.7%, srrip 99.7%: Dunnington, below) (random 95.7% before the calibration kept only the points
       within 6% of the smallest; 97.6% with 99.0, 97.0, 97.7, 95.7 and 98.7 before exclusive
       levels were taken out, below; before the walk read its own miss
       cost: 97.8%, with 97.7, 98.0, 96.0 and 98.3: 3 levels fewer of
@@ -3180,9 +3278,20 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       inclusive cache of the two sizes together (Athlon's 512 KiB L2 under
       a 64 KiB L1 reads 544-560 KiB): the OS says which levels are not
       inclusive, and servet_infer_exclusive takes the level above out
-      (>>probe-cache, "Exclusive levels"). What it cannot do: two levels 4x apart with a retentive
-      policy leave no plateau between them to read a miss's cost on
-      (Dunnington's 3 and 12 MiB). The cyclic curve still finds the levels
+      (>>probe-cache, "Exclusive levels"). Two levels 4x apart with a
+      retentive policy leave no plateau between them to read a miss's cost
+      on (Dunnington's 3 and 12 MiB): the L2's window ends at half the L3
+      with no calibration point, and its cost is fitted with its size
+      (servet_infer_caches_irm); PLRU, NRU and random Dunnington now read
+      2.88-3.13 MiB and 11.25-12.5 MiB (were 2.69-2.94 MiB, or one level;
+      the two misses left are victim L3s at 11.25-11.31 MiB, below).
+      What it still misses (simulated): a victim last level under random
+      replacement reads 6-8% under its size (4 of random's 7 misses). Why:
+      a victim set is filled by the level above's evictions, which land
+      in other sets than the hits that empty it, so near its size a set
+      holds fewer lines than its ways (a truncated Poisson: 13 of 16 where
+      the walk's mean is 16 lines a set), and the k/X model, which fills
+      every set, reads that as a smaller cache. The cyclic curve still finds the levels
       and their sharp steps; the second walk only sizes the probabilistic
       ones.
 

@@ -697,6 +697,28 @@ static void test_irm(void) {
                   lv[i].size_bytes, truth[i]);
         free(c);
     }
+    for (r = 1; r <= 3; r += 2) {
+        /* end to end: Dunnington's 3 MiB L2 and 12 MiB L3 under tree-PLRU and
+           random replacement: no plateau between them, a shallow valley of
+           the slope (split at half its peaks, not a third: one level read
+           at 11-12.75 MiB), and the L2's window ends at half the L3 with no
+           point to read a miss's cost (fitted with the size: the L3's
+           latency read on the curve put the L2 at 2.6-2.75 MiB) */
+        sim_spec sp;
+        servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
+        servet_cache_level lv[8];
+        const double truth[3] = {32768, 3145728, 12582912};
+        int k;
+        snprintf(text, sizeof text, "level=1 size=32K ways=8 repl=%s\nlevel=2 size=3M ways=12 repl=%s\n"
+                 "level=3 size=12M ways=16 repl=%s\nnoise=0.02\nseed=1000\n", names[r], names[r], names[r]);
+        CHECK(sim_parse_spec(text, &sp, err, sizeof err), "%s", err);
+        k = sim_detect(&sp, c, lv, 8);
+        CHECK(k == 3, "Dunnington, %s: %d levels", names[r], k);
+        for (i = 0; i < 3 && i < k; i++)
+            CHECK(fabs(lv[i].size_bytes / truth[i] - 1) <= 0.05, "Dunnington, %s, level %d: %.0f vs %.0f", names[r],
+                  i + 1, lv[i].size_bytes, truth[i]);
+        free(c);
+    }
     {   /* bad input */
         servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
         servet_cache_level lv[2];
