@@ -214,7 +214,12 @@ bench: all bin/bench_open bin/bench_pairs
 	./bin/bench_pairs bench_data/pair_counts.json
 
 bench-accuracy: bin/bench_accuracy
-	./bin/bench_accuracy bench_data/hierarchies bench_data/cache_accuracy.json | tee bench_data/cache_accuracy.txt
+	./bin/bench_accuracy bench_data/hierarchies bench_data/cache_accuracy.json > bench_data/cache_accuracy.tmp
+	{ printf '# make bench-accuracy, %s, simulated on: ' "$$(date +%F)"; \
+	  python3 -c 'import sys; sys.path.insert(0, "tools"); from cpu_model import cpu_model; print(cpu_model())'; \
+	  cat bench_data/cache_accuracy.tmp; } > bench_data/cache_accuracy.txt
+	rm -f bench_data/cache_accuracy.tmp
+	tail -5 bench_data/cache_accuracy.txt
 
 # issue 14: every replacement policy x {4 KiB pages, 2 MiB pages on 4 KiB backing, exclusive last level,
 # hashed last level}, all levels given the policy; two simulations at once (deterministic: no timing in them)
