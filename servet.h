@@ -2940,6 +2940,21 @@ static double servet__irm_above(const servet_cache_level *levels, int i, double 
     return up;
 }
 
+/* One fit of the second walk's window: its rises over the level's own
+   hits as miss rates at a miss cost of `cost` (clamped to [0, 1]), fitted
+   with the k/X model (theta = 1) */
+static void servet__irm_fit(const double *bytes, const double *rise, const double *spread, int m, double cost,
+                            servet_cache_level *out) {
+    double mr[SERVET_CURVE_MAX];
+    int q;
+    for (q = 0; q < m; q++) {
+        double v = rise[q] / cost;
+        mr[q] = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+    }
+    memset(out, 0, sizeof *out);
+    servet__fit_transition(bytes, mr, spread, 0, m - 1, 4096.0, 1, out);
+}
+
 servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_curve *irm, servet_cache_level *levels,
                                       int nlevels, double next_latency, const double *tlb_reach_bytes,
                                       const double *tlb_miss_cost, int ntlb) {
@@ -2958,7 +2973,7 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
        fit, 14.5 MiB). What lies above a level is taken refit. */
     memcpy(walked, levels, (size_t)nlevels * sizeof *levels);
     for (i = 0; i < nlevels; i++) {
-        double lo, hi, b[SERVET_CURVE_MAX], rise[SERVET_CURVE_MAX], mr[SERVET_CURVE_MAX], sp[SERVET_CURVE_MAX];
+        double lo, hi, b[SERVET_CURVE_MAX], rise[SERVET_CURVE_MAX], sp[SERVET_CURVE_MAX];
         double cal[2], dk[SERVET_CURVE_MAX], top, base, d, d0;
         int n, ncal, k0, nk;
         servet_cache_level L;
@@ -2999,9 +3014,11 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
         }
         base = 0.5 * (rise[0] + rise[1]); /* the level's own hits, walk overhead included */
 #ifdef SERVET_DEBUG_IRM
-        for (q = 0; q < n; q++)
-            fprintf(stderr, "  irm L%d %.0fK: walk %.2f above %.2f rise %.2f\n", i + 1, b[q] / 1024, rise[q] + servet__irm_above(levels, i, b[q], tlb_reach_bytes, tlb_miss_cost, ntlb),
-                    servet__irm_above(levels, i, b[q], tlb_reach_bytes, tlb_miss_cost, ntlb), rise[q] - base);
+        for (q = 0; q < n; q++) {
+            double above = servet__irm_above(levels, i, b[q], tlb_reach_bytes, tlb_miss_cost, ntlb);
+            fprintf(stderr, "  irm L%d %.0fK: walk %.2f above %.2f rise %.2f\n", i + 1, b[q] / 1024, rise[q] + above, above,
+                    rise[q] - base);
+        }
 #endif
         for (q = 0; q < n; q++) rise[q] -= base;
         /* fit the window; then the cost of a miss where the walk overfills
@@ -3017,12 +3034,7 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
         for (it = 0, k0 = n; it < 6; it++) {
             double dn;
             servet_cache_level F;
-            for (q = 0; q < m; q++) {
-                double v = rise[q] / d;
-                mr[q] = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
-            }
-            memset(&F, 0, sizeof F);
-            servet__fit_transition(b, mr, sp, 0, m - 1, 4096.0, 1, &F);
+            servet__irm_fit(b, rise, sp, m, d, &F);
             if (!(F.size_bytes > 0.0)) break;
             L = F;
             if (it == 0) /* the calibration points, once: the sizes from 2.5 x this fit's up */
@@ -3074,12 +3086,7 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
                 servet_cache_level F;
                 dd = d0 * (0.8 + 0.02 * (double)j);
                 if (dd < top_rise) continue;
-                for (q = 0; q < m; q++) {
-                    double v = rise[q] / dd;
-                    mr[q] = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
-                }
-                memset(&F, 0, sizeof F);
-                servet__fit_transition(b, mr, sp, 0, m - 1, 4096.0, 1, &F);
+                servet__irm_fit(b, rise, sp, m, dd, &F);
 #ifdef SERVET_DEBUG_IRM
                 fprintf(stderr, "irm L%d joint: cost %.2f -> %.0fK div %.5f (%.4f ns)\n", i + 1, dd, F.size_bytes / 1024, F.divergence, F.divergence * dd);
 #endif
