@@ -1020,14 +1020,18 @@ SERVET_API servet_result servet_sweep(servet_measure_fn measure, void *user,
    returned it. tlb_reach_bytes and tlb_miss_cost (ntlb of each, may be 0):
    the TLB reaches and what a miss of each costs per page change, in the
    curve's unit (the walk changes page every 8 accesses; that cost is
-   subtracted before the fit). Both are pure and reentrant but for the
-   measure callback's own state. */
+   subtracted before the fit). exclusive (may be NULL: none): exclusive[i]
+   nonzero says levels[i] is a victim cache of the levels above, as for
+   servet_infer_exclusive, which still takes them out afterwards: such a
+   level is fitted with its own occupancy model and reported, as the
+   cyclic inference reports it, as its sum with the level above. Both are
+   pure and reentrant but for the measure callback's own state. */
 SERVET_API servet_result servet_sweep_irm(servet_measure_fn measure, void *user, const servet_sweep_desc *desc,
                                           const servet_cache_level *levels, int nlevels, servet_curve *out);
 SERVET_API servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_curve *irm,
                                                  servet_cache_level *levels, int nlevels, double next_latency,
                                                  const double *tlb_reach_bytes, const double *tlb_miss_cost,
-                                                 int ntlb);
+                                                 int ntlb, const int *exclusive);
 
 /* A victim level (>>probe-cache, "Exclusive levels"): a cache the OS reports not
    inclusive of the levels above it holds only what they evicted, so a walk
@@ -1712,14 +1716,14 @@ int servet_cache_count(const servet_profile *p) {
    policy; what a working set can use before misses begin depends on the
    policy, the placement and the ways, and the curve measured it (Zen 5
    VM: L2 1 MiB, about 0.8 MiB usable at 5% under 4 KiB pages). */
-static int servet__level_exclusive(const servet_profile *p, int level);
+static int servet__level_exclusive(const servet_profile *p, int nlevels, int level);
 static double servet__usable_from_curve(const servet_profile *p, int index) {
     const servet_curve *c = p->curve;
     double hit, next, thr, size;
     int i;
     if (!c || index < 0 || index >= p->nlevels || !(p->levels[index].size_bytes > 0)) return 0.0;
     size = p->levels[index].size_bytes;
-    if (index > 0 && servet__level_exclusive(p, index + 1)) size += p->levels[index - 1].size_bytes; /* a victim level */
+    if (index > 0 && servet__level_exclusive(p, p->nlevels, index + 1)) size += p->levels[index - 1].size_bytes; /* a victim level */
     hit = p->levels[index].latency;
     next = index + 1 < p->nlevels ? p->levels[index + 1].latency : p->mem_latency_ns;
     if (!(hit > 0) || !(next > hit)) return 0.0;
@@ -1765,7 +1769,7 @@ servet_result servet_cache_get(const servet_profile *p, int level, servet_cache_
         o->range_bytes[1] = servet__u64(p->levels[index].range_hi_bytes);
         o->usable_bytes = servet__u64(servet__usable_from_curve(p, index));
     }
-    o->exclusive = servet__level_exclusive(p, level);
+    o->exclusive = servet__level_exclusive(p, p->nlevels, level);
     return SERVET_OK;
 }
 int servet_cache_reported_group_count(const servet_profile *p, int level) {
@@ -2435,6 +2439,127 @@ static double servet__mr_colored(double bytes, double cs, int k, double line, do
     }
     return nl > 0.0 ? miss / nl : 0.0;
 }
+/* A victim (exclusive) level under independent references. Its lines come
+   only from the levels above's evictions and leave it on a hit (back up)
+   or when an arriving victim finds its set full (to memory). The k/X
+   model fills every set of X > k lines, and a victim set is not full: the
+   victims refilling it land in other sets than the hits emptying it.
+   Simulated (random replacement, the last level exclusive), that model read
+   the victim levels 1-8% under their size (Tiger Lake's 12 MiB L3 at 11.25
+   MiB, Ice Lake's 60 MiB at 55.75 MiB, Athlon's 512 KiB L2 at 496 KiB).
+   A set of the victim level, X of the walk's lines, W ways, under levels
+   above of A bytes and a walk of S: each line is up there (a), here (v)
+   or in memory (m). In accesses times S: a line up there comes down at
+   r = (S - A) / A (the above miss at 1 - A/S and evict one of A lines),
+   one here or in memory is accessed at 1. It is a Markov chain on (v, m);
+   solved exactly (Gauss-Seidel), it matches a tag-store replay within
+   0.006 of the miss rate from 0.5x to 3x the level. Its exact solution is
+   too slow for a fit (ms a set), and a mean field is within 0.002 of it
+   (W = 8-20, r = 0.5-40, X = W-4 .. 3W): the lines not in memory,
+   N = X - M, are Engset's finite sources (idle up there at rate r, busy
+   here until their hit at 1, lost when the set is full: P(v) ~ C(N, v)
+   r^v, v <= W), and the memory holds what they lose, M = loss(X - M)
+   (Little: a line stays there 1). The miss rate is M / X per set, over
+   the same distribution of X as the k/X models (a unit sharing its sets
+   with Y ~ B(NU-1, p) others, or coloured). Erlang's loss formula with
+   rho = (1 - A/S) X (infinite sources) is what the chain gives when the
+   memory pool is ignored: it read the same levels 3-8% large. */
+static double servet__engset_loss(double N, int W, double r) {
+    double term = 1.0, sum = 1.0;
+    int v;
+    if (N <= (double)W) return 0.0;
+    for (v = W; v >= 1; v--) { /* P(v-1)/P(v) = v / ((N - v + 1) r), from v = W down */
+        term *= (double)v / ((N - (double)v + 1.0) * r);
+        sum += term;
+        if (term < 1e-17 * sum) break;
+    }
+    return r * (N - (double)W) / sum;
+}
+static double servet__victim_set(int X, int W, double r) {
+    double a = 0.0, b = (double)(X - W), fa, fb, c = 0.0, fc;
+    int it, side = 0;
+    if (X <= W || !(r > 0.0)) return 0.0; /* X <= W: no line is ever pushed out */
+    fa = servet__engset_loss((double)X, W, r);
+    fb = -b;
+    for (it = 0; it < 100; it++) { /* Illinois: M = loss(X - M), decreasing in M */
+        c = (a * fb - b * fa) / (fb - fa);
+        fc = servet__engset_loss((double)X - c, W, r) - c;
+        if (fabs(fc) < 1e-10 * (double)X || b - a < 1e-10 * (double)X) break;
+        if (fc > 0.0) { a = c; fa = fc; if (side == 1) fb *= 0.5; side = 1; }
+        else { b = c; fb = fc; if (side == -1) fa *= 0.5; side = -1; }
+    }
+    return c / (double)X;
+}
+/* The victim model of one fit: what lies above, and a memo of
+   servet__victim_set per (window point, ways, X): the fit asks for the
+   same sets again for every candidate size and placement unit (millions of
+   solves for one level without it). X reaches k S / cs: up to k times 2x
+   the window's span over the smallest candidate (half its first size). */
+static const int servet__fit_ways[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 24, 32};
+#define SERVET__FIT_NWAYS ((int)(sizeof servet__fit_ways / sizeof servet__fit_ways[0]))
+typedef struct servet__victim {
+    double above;
+    int npoints;
+    int off[SERVET__FIT_NWAYS], cap[SERVET__FIT_NWAYS]; /* X < cap[ik] at off[ik] of a point's stride */
+    size_t stride;
+    double *memo; /* [npoints][stride], < 0: not solved yet; NULL: no memo */
+} servet__victim;
+static void servet__victim_layout(servet__victim *V, double first_bytes, double last_bytes) {
+    int ik;
+    V->stride = 0;
+    for (ik = 0; ik < SERVET__FIT_NWAYS; ik++) {
+        double mean = (double)servet__fit_ways[ik] * last_bytes / (0.5 * first_bytes);
+        V->off[ik] = (int)V->stride;
+        V->cap[ik] = (int)ceil(mean + 10.0 * sqrt(mean) + 8.0);
+        V->stride += (size_t)V->cap[ik];
+    }
+}
+static double servet__victim_memo(const servet__victim *V, int q, int ik, int X, double r) {
+    double *cell;
+    if (!V->memo || q < 0 || q >= V->npoints || X >= V->cap[ik]) return servet__victim_set(X, servet__fit_ways[ik], r);
+    cell = V->memo + (size_t)q * V->stride + (size_t)V->off[ik] + (size_t)X;
+    if (*cell < 0.0) *cell = servet__victim_set(X, servet__fit_ways[ik], r);
+    return *cell;
+}
+/* the miss rate of a walk of `bytes` (window point q, or -1) over a victim
+   level of its own size cs, ways servet__fit_ways[ik], placed in units of u
+   bytes or coloured */
+static double servet__mr_victim(const servet__victim *V, int q, double bytes, double cs, int ik, double u, int colored) {
+    int k = servet__fit_ways[ik];
+    double r = bytes > V->above && V->above > 0.0 ? (bytes - V->above) / V->above : 0.0, sum = 0.0;
+    if (!(r > 0.0)) return 0.0;
+    if (colored) {
+        double nl = floor(bytes / 64.0), sets = floor(cs / ((double)k * 64.0) + 0.5), qq, rr;
+        if (sets < 1.0) return -1.0;
+        if (nl <= 0.0) return 0.0;
+        qq = floor(nl / sets);
+        rr = nl - qq * sets;
+        return (rr * (qq + 1.0) * servet__victim_memo(V, q, ik, (int)qq + 1, r) +
+                (sets - rr) * qq * servet__victim_memo(V, q, ik, (int)qq, r)) / nl;
+    } else {
+        double nu = bytes / u, p = (double)k * u / cs, n, mean, sd, lo, hi, t, ratio;
+        int y;
+        if (p > 1.0) return -1.0;
+        if (nu < 1.0) return 0.0;
+        if (p >= 1.0) return servet__victim_memo(V, q, ik, (int)floor(nu + 0.5), r);
+        n = floor(nu + 0.5) - 1.0;
+        if (n < 0.0) return 0.0;
+        mean = n * p;
+        sd = sqrt(n * p * (1.0 - p));
+        lo = floor(mean - 10.0 * sd - 1.0);
+        if (lo < (double)k - 1.0) lo = (double)k - 1.0; /* X = Y + 1 <= k: nothing is pushed out */
+        hi = ceil(mean + 10.0 * sd + 1.0);
+        if (hi > n) hi = n;
+        if (lo > hi) return 0.0;
+        ratio = p / (1.0 - p);
+        t = exp(lgamma(n + 1.0) - lgamma(lo + 1.0) - lgamma(n - lo + 1.0) + lo * log(p) + (n - lo) * log1p(-p));
+        for (y = (int)lo; (double)y <= hi; y++) { /* X = Y + 1 lines in the unit's sets */
+            sum += t * servet__victim_memo(V, q, ik, y + 1, r);
+            t *= (n - (double)y) / ((double)y + 1.0) * ratio;
+        }
+        return sum < 0.0 ? 0.0 : sum > 1.0 ? 1.0 : sum;
+    }
+}
 
 typedef struct servet__run {
     int start, end;
@@ -2457,16 +2582,17 @@ typedef struct servet__cand {
 /* Probabilistic fit of one transition (Fig. 3). mr[] holds the normalised
    miss rate at bytes[lo..hi]. */
 static void servet__fit_transition(const double *bytes, const double *mr, const double *spread, int lo, int hi,
-                                   double page, int irm, servet_cache_level *out) {
-    static const int ks[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 24, 32};
-    const int nk = (int)(sizeof ks / sizeof ks[0]);
+                                   double page, int irm, const servet__victim *victim, int *ways_out,
+                                   servet_cache_level *out) {
+    const int *ks = servet__fit_ways, nk = SERVET__FIT_NWAYS;
+    double victim_above = victim ? victim->above : 0.0;
     servet__cand best[5];
     int nb = 0, ik, im, i, j;
     double cs, cs_lo = bytes[lo] * 0.5, cs_hi = bytes[hi] * 2.0, gran;
     int cluster[5], bestc = 0, ncs = 0;
     double cs_list[512], cs_mind[512], thr;
     double rtab[SERVET__RAND_TAB], rcache[3][SERVET_CURVE_MAX], mv[SERVET_CURVE_MAX];
-    int roff[sizeof ks / sizeof ks[0]], x;
+    int roff[SERVET__FIT_NWAYS], x;
     for (ik = 0, j = 0; ik < nk; ik++) { /* random replacement's roots, X in (k, 4k] */
         roff[ik] = j + 3 * ks[ik] <= SERVET__RAND_TAB ? j : -1; /* -1: no room, no random model for this k */
         if (roff[ik] < 0) continue;
@@ -2477,7 +2603,7 @@ static void servet__fit_transition(const double *bytes, const double *mr, const 
     gran = pow(2.0, floor(log2(cs_lo)) - 5.0);
     for (cs = ceil(cs_lo / gran) * gran; cs <= cs_hi && ncs < 512; cs += gran) {
         if (cs >= 64.0 * gran) gran *= 2.0;
-        cs_list[ncs] = cs;
+        cs_list[ncs] = cs + victim_above; /* a victim level is reported as its sum with the levels above */
         cs_mind[ncs] = 1e300;
         for (ik = 0; ik < nk; ik++) {
             for (i = 0; i <= hi - lo; i++) rcache[0][i] = rcache[1][i] = rcache[2][i] = -1.0;
@@ -2500,6 +2626,8 @@ static void servet__fit_transition(const double *bytes, const double *mr, const 
                     else if (pol == 4) rnd = rcache[im % 3][i - lo];
                     if (rnd < 0.0) { ok = 0; break; }
                     if (pol == 3) model = rnd;
+                    else if (victim) /* irm, pol 2: a victim level of its own size cs */
+                        model = servet__mr_victim(victim, i, bytes[i], cs, ik, u, im % 3 == 2);
                     else {
                         model = im % 3 == 2 ? servet__mr_colored(bytes[i], cs, ks[ik], 64.0, theta)
                                             : servet__mr_binomial(bytes[i], cs, ks[ik], u, theta);
@@ -2521,7 +2649,7 @@ static void servet__fit_transition(const double *bytes, const double *mr, const 
                 if (nb < 5 || div < best[nb - 1].div) {
                     j = nb < 5 ? nb++ : 4;
                     while (j > 0 && best[j - 1].div > div) { best[j] = best[j - 1]; j--; }
-                    best[j].cs = cs; best[j].div = div; best[j].k = ks[ik]; best[j].m = m; best[j].theta = theta; best[j].pol = pol;
+                    best[j].cs = cs + victim_above; best[j].div = div; best[j].k = ks[ik]; best[j].m = m; best[j].theta = theta; best[j].pol = pol;
                 }
             }
         }
@@ -2544,6 +2672,7 @@ static void servet__fit_transition(const double *bytes, const double *mr, const 
         if (cluster[i] > cluster[bestc]) bestc = i;
     }
     out->size_bytes = best[bestc].cs;
+    if (ways_out) *ways_out = best[bestc].k;
     out->method = best[bestc].m;
     out->divergence = best[bestc].div;
     /* uncertainty: every candidate size whose best fit is as good as the
@@ -2759,7 +2888,7 @@ static int servet__infer(const double *bytes, const double *latency, const doubl
             L->range_lo_bytes = bytes[k];
             L->range_hi_bytes = bytes[jj];
         } else {
-            servet__fit_transition(bytes, mr, spread, lo, hi, page_bytes, 0, L);
+            servet__fit_transition(bytes, mr, spread, lo, hi, page_bytes, 0, NULL, NULL, L);
         }
         L->estimate_bytes = L->size_bytes;
         if (L->size_bytes <= 0) continue;
@@ -2942,9 +3071,10 @@ static double servet__irm_above(const servet_cache_level *levels, int i, double 
 
 /* One fit of the second walk's window: its rises over the level's own
    hits as miss rates at a miss cost of `cost` (clamped to [0, 1]), fitted
-   with the k/X model (theta = 1) */
+   with the k/X model (theta = 1), or for a victim level (victim not NULL)
+   with its own (servet__mr_victim); *ways: the fit's k */
 static void servet__irm_fit(const double *bytes, const double *rise, const double *spread, int m, double cost,
-                            servet_cache_level *out) {
+                            const servet__victim *victim, int *ways, servet_cache_level *out) {
     double mr[SERVET_CURVE_MAX];
     int q;
     for (q = 0; q < m; q++) {
@@ -2952,12 +3082,28 @@ static void servet__irm_fit(const double *bytes, const double *rise, const doubl
         mr[q] = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
     }
     memset(out, 0, sizeof *out);
-    servet__fit_transition(bytes, mr, spread, 0, m - 1, 4096.0, 1, out);
+    servet__fit_transition(bytes, mr, spread, 0, m - 1, 4096.0, 1, victim, ways, out);
+}
+
+/* The share of a walk of `bytes` that misses the fitted level L (k ways)
+   where every set overflows: 1 - size/S for a level filled by its own
+   misses; a victim level's own model (its sets are not all full there:
+   1% more misses at 2.5x a 16-way level) */
+static double servet__irm_overflow_mr(const servet_cache_level *L, int k, const servet__victim *victim, double bytes) {
+    int ik;
+    for (ik = 0; victim && ik < SERVET__FIT_NWAYS; ik++) {
+        double v;
+        if (servet__fit_ways[ik] != k) continue;
+        v = servet__mr_victim(victim, -1, bytes, L->size_bytes - victim->above, ik,
+                              L->method == SERVET_METHOD_BINOMIAL_LINE ? 64.0 : 4096.0, L->method == SERVET_METHOD_COLORED);
+        if (v > 0.0) return v;
+    }
+    return 1.0 - L->size_bytes / bytes;
 }
 
 servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_curve *irm, servet_cache_level *levels,
                                       int nlevels, double next_latency, const double *tlb_reach_bytes,
-                                      const double *tlb_miss_cost, int ntlb) {
+                                      const double *tlb_miss_cost, int ntlb, const int *exclusive) {
     servet_cache_level walked[SERVET__MAX_LEVELS];
     int i, q, m, it;
     if (!irm || (nlevels > 0 && !levels) || nlevels < 0 || nlevels > SERVET__MAX_LEVELS || ntlb < 0 ||
@@ -2975,8 +3121,9 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
     for (i = 0; i < nlevels; i++) {
         double lo, hi, b[SERVET_CURVE_MAX], rise[SERVET_CURVE_MAX], sp[SERVET_CURVE_MAX];
         double cal[2], dk[SERVET_CURVE_MAX], top, base, d, d0;
-        int n, ncal, k0, nk;
+        int n, ncal, k0, nk, ways = 0;
         servet_cache_level L;
+        servet__victim vic, *victim = NULL;
         if (!servet__irm_window(walked, nlevels, i, &lo, &hi)) {
 #ifdef SERVET_DEBUG_IRM
             fprintf(stderr, "irm L%d no window: est %.0fK range %.0fK..%.0fK lo %.0fK hi %.0fK\n", i + 1, levels[i].estimate_bytes / 1024,
@@ -3021,6 +3168,19 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
         }
 #endif
         for (q = 0; q < n; q++) rise[q] -= base;
+        /* a victim level: what lies above it (their sum, as refit), and the
+           memo of its sets' model over the window (temporary; without it
+           the fits are the same, only slower) */
+        if (i > 0 && exclusive && exclusive[i] && levels[i - 1].size_bytes > 0.0) {
+            size_t cells, c;
+            vic.above = levels[i - 1].size_bytes;
+            vic.npoints = m;
+            servet__victim_layout(&vic, b[0], b[m - 1]);
+            cells = (size_t)m * vic.stride;
+            vic.memo = (double *)malloc(cells * sizeof(double));
+            for (c = 0; vic.memo && c < cells; c++) vic.memo[c] = -1.0;
+            victim = &vic;
+        }
         /* fit the window; then the cost of a miss where the walk overfills
            every set (S >= 2.5 x the first fit's size, see
            servet__irm_calibration), and fit again: a size 10% off reads the
@@ -3034,7 +3194,7 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
         for (it = 0, k0 = n; it < 6; it++) {
             double dn;
             servet_cache_level F;
-            servet__irm_fit(b, rise, sp, m, d, &F);
+            servet__irm_fit(b, rise, sp, m, d, victim, &ways, &F);
             if (!(F.size_bytes > 0.0)) break;
             L = F;
             if (it == 0) /* the calibration points, once: the sizes from 2.5 x this fit's up */
@@ -3043,7 +3203,7 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
             /* the points from the smallest up while each stays within 6% of
                it (servet__irm_calibration says why) */
             for (q = k0, nk = 0; q < n; q++) {
-                double c = rise[q] / (1.0 - L.size_bytes / b[q]);
+                double c = rise[q] / servet__irm_overflow_mr(&L, ways, victim, b[q]);
                 if (nk > 0 && !(c <= 1.06 * dk[0])) break;
                 dk[nk++] = c;
             }
@@ -3086,7 +3246,7 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
                 servet_cache_level F;
                 dd = d0 * (0.8 + 0.02 * (double)j);
                 if (dd < top_rise) continue;
-                servet__irm_fit(b, rise, sp, m, dd, &F);
+                servet__irm_fit(b, rise, sp, m, dd, victim, NULL, &F);
 #ifdef SERVET_DEBUG_IRM
                 fprintf(stderr, "irm L%d joint: cost %.2f -> %.0fK div %.5f (%.4f ns)\n", i + 1, dd, F.size_bytes / 1024, F.divergence, F.divergence * dd);
 #endif
@@ -3100,6 +3260,7 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
         fprintf(stderr, "irm L%d window %.0fK..%.0fK top %.0fK n %d m %d k0 %d d0 %.2f lat %.2f -> %.0fK\n", i + 1, lo / 1024, hi / 1024,
                 top / 1024, n, m, k0, d0, levels[i].latency, L.size_bytes / 1024);
 #endif
+        if (victim) free(victim->memo);
         if (!(L.size_bytes > 0.0)) continue;
         levels[i].size_bytes = levels[i].estimate_bytes = L.size_bytes;
         levels[i].range_lo_bytes = L.range_lo_bytes;
@@ -4013,9 +4174,9 @@ servet_result servet_infer_exclusive(servet_cache_level *levels, int nlevels, co
    inclusive of the levels above (every instance that says anything), and
    the measured levels, if any, are the OS's one for one (else which
    measured level it is cannot be told). */
-static int servet__level_exclusive(const servet_profile *p, int level) {
+static int servet__level_exclusive(const servet_profile *p, int nlevels, int level) {
     int i, said = 0;
-    if (level < 2 || (p->nlevels > 0 && p->nlevels != servet__reported_levels(p))) return 0;
+    if (level < 2 || (nlevels > 0 && nlevels != servet__reported_levels(p))) return 0;
     for (i = 0; i < p->ncacheobjs; i++) {
         if (p->cacheobjs[i].level != level || p->cacheobjs[i].inclusive < 0) continue;
         if (p->cacheobjs[i].inclusive) return 0;
@@ -4179,8 +4340,9 @@ static int servet__second_look(servet_measure_fn measure, void *user, const serv
    the second walk's refit. tools/cache_replay.c runs it on recorded curves.
    Returns the number of levels; *ntlb the TLB reaches. */
 static int servet__infer_curves(const servet_curve *cv, const servet_curve *tlb, const servet_curve *irm,
-                                servet_cache_level *levels, double *next, double *reach, int *ntlb) {
-    int k, n;
+                                const servet_profile *os, servet_cache_level *levels, double *next, double *reach,
+                                int *ntlb) {
+    int k, n, excl[SERVET__MAX_LEVELS] = {0};
     *next = 0.0;
     *ntlb = 0;
     if (!cv) return 0;
@@ -4197,7 +4359,8 @@ static int servet__infer_curves(const servet_curve *cv, const servet_curve *tlb,
                       (servet__curve_at(cv, R * f / 64.0) - servet__curve_at(cv, R / f / 64.0));
             if (!(cost[k] > 0.0)) cost[k] = 0.0;
         }
-        servet_infer_caches_irm(cv, irm, levels, n, *next, reach, cost, *ntlb);
+        for (k = 0; os && k < n; k++) excl[k] = servet__level_exclusive(os, n, k + 1); /* victim levels, as cpuid says */
+        servet_infer_caches_irm(cv, irm, levels, n, *next, reach, cost, *ntlb, excl);
     }
     return n;
 }
@@ -4206,12 +4369,12 @@ static int servet__infer_curves(const servet_curve *cv, const servet_curve *tlb,
 static void servet__infer_profile_caches(servet_profile *p) {
     double next = 0.0;
     int k;
-    p->nlevels = servet__infer_curves(p->curve, p->curve_tlb, p->curve_irm, p->levels, &next, p->tlb_bytes, &p->ntlb);
+    p->nlevels = servet__infer_curves(p->curve, p->curve_tlb, p->curve_irm, p, p->levels, &next, p->tlb_bytes, &p->ntlb);
     if (!p->curve) return;
     p->mem_latency_ns = next;
     {
         int excl[SERVET__MAX_LEVELS] = {0};
-        for (k = 0; k < p->nlevels; k++) excl[k] = servet__level_exclusive(p, k + 1);
+        for (k = 0; k < p->nlevels; k++) excl[k] = servet__level_exclusive(p, p->nlevels, k + 1);
         servet_infer_exclusive(p->levels, p->nlevels, excl);
     }
     servet__confirm_reported(p, p->levels, p->nlevels);

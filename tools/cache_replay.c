@@ -25,7 +25,7 @@ static void infer_run(const char *name, const servet_curve *cv, const servet_cur
     double next, reach[SERVET__MAX_TLB];
     int n, ntlb, k;
     memset(lv, 0, sizeof lv);
-    n = servet__infer_curves(cv, tlb->n > 0 ? tlb : NULL, irm->n > 0 ? irm : NULL, lv, &next, reach, &ntlb);
+    n = servet__infer_curves(cv, tlb->n > 0 ? tlb : NULL, irm->n > 0 ? irm : NULL, NULL, lv, &next, reach, &ntlb);
     if (n < 1) {
         printf("%s no levels\n", name);
         return;

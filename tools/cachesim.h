@@ -762,10 +762,13 @@ SIM_UNUSED static int sim_detect(const sim_spec *sp, servet_curve *curve, servet
         unwalked[l] = sp->walk_max > 0 && levels[l].estimate_bytes > sp->walk_max;
         if (unwalked[l]) levels[l].method = SERVET_METHOD_STEP;
     }
+    int excl[SIM_MAX_LEVELS] = {0}; /* the machine says which levels are victim caches, as cpuid does */
+    if (k == sp->nlevels)
+        for (l = 0; l < k; l++) excl[l] = sp->lv[l].incl == SIM_EXCLUSIVE;
     irm = (servet_curve *)calloc(1, sizeof *irm);
     d.replicas = 8; /* placements averaged per point: enough for a replay without timing noise */
     if (!irm || servet_sweep_irm(sim_measure_irm, &st, &d, levels, k, irm) != SERVET_OK ||
-        servet_infer_caches_irm(curve, irm, levels, k, next, NULL, NULL, 0) != SERVET_OK) {
+        servet_infer_caches_irm(curve, irm, levels, k, next, NULL, NULL, 0, excl) != SERVET_OK) {
         free(irm);
         sim_free(&st);
         return -1;
@@ -773,11 +776,7 @@ SIM_UNUSED static int sim_detect(const sim_spec *sp, servet_curve *curve, servet
     free(irm);
     for (l = 0; l < k && l < SIM_MAX_LEVELS; l++) /* a level left unwalked keeps the cyclic fit's label */
         if (unwalked[l]) levels[l].method = method[l];
-    if (k == sp->nlevels) { /* the machine says which levels are victim caches, as cpuid does */
-        int excl[SIM_MAX_LEVELS] = {0};
-        for (l = 0; l < k; l++) excl[l] = sp->lv[l].incl == SIM_EXCLUSIVE;
-        servet_infer_exclusive(levels, k, excl);
-    }
+    if (k == sp->nlevels) servet_infer_exclusive(levels, k, excl);
     sim_free(&st);
     return k;
 }
