@@ -392,6 +392,13 @@
           level's cost is not recalibrated on one point. Simulated, make
           bench-accuracy-policies: 1488 of 1500 levels within 5% (was
           1474): lru 299, plru 300, nru 297, random 293, srrip 299 of 300.
+          Victim levels in the second walk: a level the OS calls exclusive
+          is fitted with its own occupancy model (servet__mr_victim: its
+          sets are not full near its size), not the k/X model of a full
+          cache, which read random-replacement victim levels 1-8% small.
+          servet_infer_caches_irm takes the exclusive flags (new argument,
+          NULL: none). make bench-accuracy-policies: 1492 of 1500 (lru 300,
+          plru 300, nru 298, random 295, srrip 299).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -4152,7 +4159,11 @@ static int servet__pin_here(hwloc_topology_t t, hwloc_bitmap_t old) {
    a step that reads 5-8% under the sum (Tiger Lake's 12 MiB under 1.25
    MiB, LRU: 12.25 of 13.25 MiB, the misses smeared over 8-19 MiB), which
    as the step happened to fall within 5% of the level alone
-   (bench_data/cache_accuracy_exclusive.txt). */
+   (bench_data/cache_accuracy_exclusive.txt). The second walk fits such a
+   level with its own occupancy model (servet__mr_victim: its sets are not
+   full near its size), so what comes here is its sum read right; with the
+   k/X model of a full cache, random-replacement victim levels read 1-8%
+   small. */
 servet_result servet_infer_exclusive(servet_cache_level *levels, int nlevels, const int *exclusive) {
     int i;
     if (nlevels < 0 || (nlevels > 0 && (!levels || !exclusive))) return SERVET_ERROR_INVALID_ARGUMENT;

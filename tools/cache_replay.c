@@ -6,8 +6,10 @@
    below) and runs servet__infer_curves on them, as the probe does - the
    cyclic inference, the TLB reaches, the second walk's refit - so that a
    change to the inference can be checked on every recorded run in seconds,
-   without probing. Exclusive levels and the OS confirmation are left out:
-   it prints the raw estimates (estimate_bytes) and their ranges.
+   without probing. Exclusive levels and the OS confirmation are left out
+   (the records keep no inclusion flags, so a victim level is fitted as
+   one filled by its own misses): it prints the raw estimates
+   (estimate_bytes) and their ranges.
 
    Input, one run after another:
      run NAME
