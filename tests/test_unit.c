@@ -804,6 +804,7 @@ static void test_irm(void) {
         free(c);
     }
     test_irm_victim(&store);
+    sim_rstore_free(&store);
     {   /* bad input */
         servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
         servet_cache_level lv[2];
