@@ -655,6 +655,23 @@ static void test_irm_consistency(void) {
     free(c);
 }
 
+/* end to end through the probe's sweep and inference on a simulated
+   hierarchy: n levels found, each within 5% of truth[] */
+static void detect_within(const char *spec, const double *truth, int n, const char *what) {
+    sim_spec sp;
+    servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
+    servet_cache_level lv[8];
+    char err[256];
+    int k, i;
+    CHECK(sim_parse_spec(spec, &sp, err, sizeof err), "%s", err);
+    k = sim_detect(&sp, c, lv, 8);
+    CHECK(k == n, "%s: %d levels", what, k);
+    for (i = 0; i < n && i < k; i++)
+        CHECK(fabs(lv[i].size_bytes / truth[i] - 1) <= 0.05, "%s, level %d: %.0f vs %.0f", what, i + 1, lv[i].size_bytes,
+              truth[i]);
+    free(c);
+}
+
 /* The exact chain of one victim set (servet__victim_set's comment): X
    lines, W ways, (v here, m in memory, the rest up above), rates in
    accesses times S: up -> here r each (to memory instead when the set is
@@ -723,19 +740,10 @@ static void test_irm_victim(sim_rstore *store) {
         if (i < 2) CHECK(mr - sum > 0.01, "victim L2 at %.2fx: replay %.4f, the k/X model of the sum %.4f", at[i], mr, sum);
     }
     {
-        servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
-        servet_cache_level lv[8];
         const double truth[3] = {49152, 1310720, 12582912};
-        int k;
-        CHECK(sim_parse_spec("level=1 size=48K ways=12 repl=random\nlevel=2 size=1.25M ways=20 repl=random\n"
-                             "level=3 size=12M ways=12 repl=random incl=exclusive\npage=4096\ncoloring=off\n"
-                             "noise=0.02\nseed=1126\n", &sp, err, sizeof err), "%s", err);
-        k = sim_detect(&sp, c, lv, 8);
-        CHECK(k == 3, "victim L3: %d levels", k);
-        for (i = 0; i < 3 && i < k; i++)
-            CHECK(fabs(lv[i].size_bytes / truth[i] - 1) <= 0.05, "victim L3, random, level %d: %.0f vs %.0f", i + 1,
-                  lv[i].size_bytes, truth[i]);
-        free(c);
+        detect_within("level=1 size=48K ways=12 repl=random\nlevel=2 size=1.25M ways=20 repl=random\n"
+                      "level=3 size=12M ways=12 repl=random incl=exclusive\npage=4096\ncoloring=off\n"
+                      "noise=0.02\nseed=1126\n", truth, 3, "victim L3, random");
     }
 }
 
@@ -767,19 +775,9 @@ static void test_irm(void) {
     }
     sim_rstore_free(&store);
     {   /* end to end: a random-replacement L2 and L3 (the cyclic fit alone read 1.75 MiB for a 1.25 MiB L2) */
-        sim_spec sp;
-        servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
-        servet_cache_level lv[8];
         const double truth[3] = {32768, 1310720, 16777216};
-        int k;
-        CHECK(sim_parse_spec("level=1 size=32K ways=8\nlevel=2 size=1280K ways=20 repl=random\n"
-                             "level=3 size=16M ways=16 repl=random\nnoise=0.02\nseed=11\n", &sp, err, sizeof err), "%s", err);
-        k = sim_detect(&sp, c, lv, 8);
-        CHECK(k == 3, "random replacement: %d levels", k);
-        for (i = 0; i < 3 && i < k; i++)
-            CHECK(fabs(lv[i].size_bytes / truth[i] - 1) <= 0.05, "random replacement, level %d: %.0f vs %.0f", i + 1,
-                  lv[i].size_bytes, truth[i]);
-        free(c);
+        detect_within("level=1 size=32K ways=8\nlevel=2 size=1280K ways=20 repl=random\n"
+                      "level=3 size=16M ways=16 repl=random\nnoise=0.02\nseed=11\n", truth, 3, "random replacement");
     }
     for (r = 1; r <= 3; r += 2) {
         /* end to end: Dunnington's 3 MiB L2 and 12 MiB L3 under tree-PLRU and
@@ -788,20 +786,12 @@ static void test_irm(void) {
            at 11-12.75 MiB), and the L2's window ends at half the L3 with no
            point to read a miss's cost (fitted with the size: the L3's
            latency read on the curve put the L2 at 2.6-2.75 MiB) */
-        sim_spec sp;
-        servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
-        servet_cache_level lv[8];
         const double truth[3] = {32768, 3145728, 12582912};
-        int k;
+        char what[64];
         snprintf(text, sizeof text, "level=1 size=32K ways=8 repl=%s\nlevel=2 size=3M ways=12 repl=%s\n"
                  "level=3 size=12M ways=16 repl=%s\nnoise=0.02\nseed=1000\n", names[r], names[r], names[r]);
-        CHECK(sim_parse_spec(text, &sp, err, sizeof err), "%s", err);
-        k = sim_detect(&sp, c, lv, 8);
-        CHECK(k == 3, "Dunnington, %s: %d levels", names[r], k);
-        for (i = 0; i < 3 && i < k; i++)
-            CHECK(fabs(lv[i].size_bytes / truth[i] - 1) <= 0.05, "Dunnington, %s, level %d: %.0f vs %.0f", names[r],
-                  i + 1, lv[i].size_bytes, truth[i]);
-        free(c);
+        snprintf(what, sizeof what, "Dunnington, %s", names[r]);
+        detect_within(text, truth, 3, what);
     }
     test_irm_victim(&store);
     sim_rstore_free(&store);
