@@ -3232,7 +3232,10 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
             if (!(dn >= 0.8 * d0 && dn <= 1.6 * d0) || fabs(dn / d - 1.0) < 0.005) break;
             d = dn;
         }
-        if (L.size_bytes > 0.0 && i + 1 < nlevels && k0 == n && b[m - 1] >= 1.5 * L.size_bytes) {
+        if (L.size_bytes > 0.0 && i + 1 < nlevels && b[m - 1] >= 1.5 * L.size_bytes) {
+            int calibrated = k0 < n;
+            double cal_score = L.divergence * d;
+            servet_cache_level Lc = L;
             /* No calibration point: the next level lies within about 5x
                (Dunnington's 3 MiB L2 under a 12 MiB L3), so the cost is the
                cyclic curve's latency at the split between the two levels,
@@ -3245,7 +3248,19 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
                The cost whose best fit lies closest to the walk, in ns (no
                cost under the window's highest rise: a clamped miss rate
                would hide the misfit). Not the last level: memory's
-               latency is read past it. */
+               latency is read past it.
+               A calibrated level is fitted so too, and the joint fit
+               replaces the calibrated one only when it misses the walk by
+               under half as much (divergence x cost, in ns): the
+               calibration points lie at 2.5x the level and up, and a
+               low-associativity next level already misses there (a random
+               4-way 256 KiB L2 under 4 KiB pages, simulated: the cost of a
+               random 8-way 32 KiB L1's miss read 12 cycles for 10 at
+               100-112 KiB, and the L1 read 36 KiB; 32 KiB with this).
+               Half: the joint fit has one more free parameter, so it wins
+               by a little on any level; on the simulated hierarchies'
+               levels it moved 1 of 208 where the calibration was right
+               (bench_data/tried_2026-11-26_joint_cost.txt). */
             double best = 1e300, top_rise = 0.0, dd;
             int j;
             for (q = 0; q < m; q++) if (rise[q] > top_rise) top_rise = rise[q];
@@ -3262,6 +3277,10 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
                     L = F;
                 }
             }
+            if (calibrated && !(best < 0.5 * cal_score)) L = Lc;
+#ifdef SERVET_DEBUG_IRM
+            fprintf(stderr, "irm L%d joint best %.4f vs calibrated %.4f -> %s\n", i + 1, best, cal_score, L.size_bytes == Lc.size_bytes ? "same" : "joint");
+#endif
         }
 #ifdef SERVET_DEBUG_IRM
         fprintf(stderr, "irm L%d window %.0fK..%.0fK top %.0fK n %d m %d k0 %d d0 %.2f lat %.2f -> %.0fK\n", i + 1, lo / 1024, hi / 1024,

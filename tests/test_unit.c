@@ -793,6 +793,29 @@ static void test_irm(void) {
         snprintf(what, sizeof what, "Dunnington, %s", names[r]);
         detect_within(text, truth, 3, what);
     }
+    {   /* end to end: a random 8-way L1 over a random 4-way L2, 4 KiB placement:
+           the 4-way L2 misses well under half its size, where the L1's miss
+           cost is calibrated (12 cycles for 10: the L1 read 36 KiB), so the
+           joint cost-and-size fit is taken for it. The L1 within 5%; the
+           4-way L2 itself reads 1-6% large on these seeds (within 10%); no timing
+           noise, as servet simulate by default (seed 1 read the L1 at 36 KiB) */
+        const double truth[3] = {32768, 262144, 2097152};
+        for (q = 1; q <= 3; q++) {
+            sim_spec sp;
+            servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
+            servet_cache_level lv[8];
+            int k;
+            snprintf(text, sizeof text, "level=1 size=32K ways=8 repl=random\nlevel=2 size=256K ways=4 repl=random\n"
+                     "level=3 size=2M ways=16 repl=random\nbacking=4096\nseed=%d\n", q);
+            CHECK(sim_parse_spec(text, &sp, err, sizeof err), "%s", err);
+            k = sim_detect(&sp, c, lv, 8);
+            CHECK(k == 3, "random L1 over a random 4-way L2, seed %d: %d levels", q, k);
+            for (i = 0; i < 3 && i < k; i++)
+                CHECK(fabs(lv[i].size_bytes / truth[i] - 1) <= (i == 0 ? 0.05 : 0.10), "random L1 over a random 4-way L2, "
+                      "seed %d, level %d: %.0f vs %.0f", q, i + 1, lv[i].size_bytes, truth[i]);
+            free(c);
+        }
+    }
     test_irm_victim(&store);
     sim_rstore_free(&store);
     {   /* bad input */
