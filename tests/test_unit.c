@@ -975,16 +975,79 @@ static void test_exclusive(void) {
         CHECK(!r.bad && r.pos == r.len, "a topology section without the flags parses");
         for (i = 0; i < q->ncacheobjs; i++) CHECK(q->cacheobjs[i].inclusive == -1, "and says nothing of inclusion");
         servet__free_topology(q);
-        memcpy(w.d + w.len - 4, &(int32_t){2}, 4);
+        memcpy(w.d + w.len - 4, &(int32_t){3}, 4);
         memset(&r, 0, sizeof r);
         r.d = w.d;
         r.len = w.len;
         servet__read_topology(&r, q);
-        CHECK(r.bad, "an inclusion flag of 2 rejects the section");
+        CHECK(r.bad, "an inclusion flag of 3 rejects the section");
         free(w.d);
         (void)why;
         servet_close(p);
         servet_close(q);
+    }
+    {   /* cpuid calls Intel's L2 not inclusive, but every L1 miss fills it: it
+           is not a victim cache, and its step is its size (a 256 KiB L2 taken
+           for one would read 224 KiB under a 32 KiB L1); Intel's L3 since
+           Skylake-SP and any other vendor's non-inclusive level are */
+        static const char *vendors[2] = {"GenuineIntel", "AuthenticAMD"};
+        int v;
+        for (v = 0; v < 2; v++) {
+            servet_profile *p = (servet_profile *)calloc(1, sizeof *p), *q = (servet_profile *)calloc(1, sizeof *q);
+            servet__wbuf w;
+            servet__rbuf r;
+            servet_cache_info ci;
+            hwloc_topology_t t;
+            hwloc_obj_t o;
+            int intel = v == 0, d;
+            hwloc_topology_init(&t);
+            hwloc_topology_set_synthetic(t, "pack:1 l3:1(size=30MB) l2:2(size=256KB) l1d:1(size=32KB) core:1 pu:1");
+            hwloc_topology_load(t);
+            hwloc_obj_add_info(hwloc_get_obj_by_type(t, HWLOC_OBJ_PACKAGE, 0), "CPUVendor", vendors[v]);
+            for (d = 0; d < hwloc_topology_get_depth(t); d++) {
+                unsigned k;
+                if (!hwloc_obj_type_is_dcache(hwloc_get_depth_type(t, d))) continue;
+                for (k = 0; k < hwloc_get_nbobjs_by_depth(t, d); k++) {
+                    o = hwloc_get_obj_by_depth(t, d, k);
+                    hwloc_obj_add_info(o, "Inclusive", o->attr->cache.depth == 1 ? "1" : "0");
+                }
+            }
+            servet__topo_extract(p, t);
+            hwloc_topology_destroy(t);
+            for (i = 0; i < p->ncacheobjs; i++)
+                CHECK(p->cacheobjs[i].inclusive == (p->cacheobjs[i].level == 1 ? 1 : p->cacheobjs[i].level == 2 && intel ? 2 : 0),
+                      "%s L%d: inclusion %d", vendors[v], p->cacheobjs[i].level, p->cacheobjs[i].inclusive);
+            p->sections = SERVET_PROBE_TOPOLOGY;
+            CHECK(servet_cache_get(p, 2, &ci) == SERVET_OK && ci.exclusive == !intel, "%s L2: exclusive %d",
+                  vendors[v], ci.exclusive);
+            CHECK(servet_cache_get(p, 3, &ci) == SERVET_OK && ci.exclusive == 1, "%s L3: a victim cache", vendors[v]);
+            memset(&w, 0, sizeof w);
+            w.ctx = &p->ctx;
+            servet__write_topology(&w, p);
+            memset(&r, 0, sizeof r);
+            r.d = w.d;
+            r.len = w.len;
+            servet__read_topology(&r, q);
+            CHECK(!r.bad && q->ncacheobjs == p->ncacheobjs, "%s: the topology round-trips", vendors[v]);
+            for (i = 0; !r.bad && i < q->ncacheobjs; i++)
+                CHECK(q->cacheobjs[i].inclusive == p->cacheobjs[i].inclusive, "%s: cache %d's inclusion %d round-trips",
+                      vendors[v], i, q->cacheobjs[i].inclusive);
+            if (intel) { /* a measured L2 step at 256 KiB under 32 KiB: the L2's size is its step */
+                servet_cache_level lv[3];
+                int ex[3];
+                memset(lv, 0, sizeof lv);
+                lv[0].size_bytes = lv[0].estimate_bytes = 32768;
+                lv[1].size_bytes = lv[1].estimate_bytes = 262144;
+                lv[2].size_bytes = lv[2].estimate_bytes = 30.0 * 1048576 + 262144;
+                for (i = 0; i < 3; i++) ex[i] = servet__level_exclusive(p, 3, i + 1);
+                servet_infer_exclusive(lv, 3, ex);
+                CHECK(lv[1].size_bytes == 262144 && lv[2].size_bytes == 30.0 * 1048576, "Intel: L2 %.0f KiB, L3 %.0f KiB",
+                      lv[1].size_bytes / 1024, lv[2].size_bytes / 1024);
+            }
+            free(w.d);
+            servet_close(p);
+            servet_close(q);
+        }
     }
 }
 

@@ -6,12 +6,16 @@
    below) and runs servet__infer_curves on them, as the probe does - the
    cyclic inference, the TLB reaches, the second walk's refit - so that a
    change to the inference can be checked on every recorded run in seconds,
-   without probing. Exclusive levels and the OS confirmation are left out
-   (the records keep no inclusion flags, so a victim level is fitted as
-   one filled by its own misses): it prints the raw estimates
-   (estimate_bytes) and their ranges.
+   without probing. The OS confirmation is left out, and so are victim
+   levels unless an `excl` line says which they are (the records keep no
+   inclusion flags; without them a victim level is fitted as one filled by
+   its own misses): it prints the raw estimates (estimate_bytes), less the
+   level above for a victim level, and their ranges.
 
    Input, one run after another:
+     excl F1 F2 ...               optional, before the runs it applies to: per
+                                  level from L1, 1 = a victim cache (as
+                                  servet_infer_exclusive takes it)
      run NAME
      c|t|i PAGE_BYTES            starts the cyclic, TLB or independent curve
      BYTES NS SPREAD             a point of the curve started last
@@ -21,13 +25,26 @@
 #include "../servet.h"
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+
+static int excl[SERVET__MAX_LEVELS], nexcl;
 
 static void infer_run(const char *name, const servet_curve *cv, const servet_curve *tlb, const servet_curve *irm) {
     servet_cache_level lv[SERVET__MAX_LEVELS];
     double next, reach[SERVET__MAX_TLB];
     int n, ntlb, k;
+    static servet_profile os; /* the OS's word on inclusion, as the probe has it */
+    static servet__cacheobj obj[SERVET__MAX_LEVELS];
+    for (k = 0; k < nexcl; k++) {
+        obj[k].level = k + 1;
+        obj[k].inclusive = excl[k] ? 0 : 1;
+    }
+    os.cacheobjs = obj;
+    os.ncacheobjs = nexcl;
     memset(lv, 0, sizeof lv);
-    n = servet__infer_curves(cv, tlb->n > 0 ? tlb : NULL, irm->n > 0 ? irm : NULL, NULL, lv, &next, reach, &ntlb);
+    n = servet__infer_curves(cv, tlb->n > 0 ? tlb : NULL, irm->n > 0 ? irm : NULL, nexcl ? &os : NULL, lv, &next, reach,
+                             &ntlb);
+    if (n > 0 && n == nexcl) servet_infer_exclusive(lv, n, excl);
     if (n < 1) {
         printf("%s no levels\n", name);
         return;
@@ -47,7 +64,15 @@ int main(void) {
     while (fgets(line, sizeof line, stdin)) {
         double b, ns, sp, page;
         char kind;
-        if (sscanf(line, "run %127s", name) == 1) {
+        if (strncmp(line, "excl", 4) == 0) {
+            char *c = line + 4, *e;
+            for (nexcl = 0; nexcl < SERVET__MAX_LEVELS; nexcl++) {
+                long v = strtol(c, &e, 10);
+                if (e == c) break;
+                excl[nexcl] = v != 0;
+                c = e;
+            }
+        } else if (sscanf(line, "run %127s", name) == 1) {
             memset(&cv, 0, sizeof cv);
             memset(&tlb, 0, sizeof tlb);
             memset(&irm, 0, sizeof irm);

@@ -8,11 +8,16 @@ written before page sizes were recorded: the cyclic curve is taken as
 measured on 2 MiB pages (THP granted), the other two on 4 KiB.
 CACHE_REPLAY_BIN=PATH runs another build of the replayer (one built with
 -DSERVET_DEBUG_IRM prints the second walk's calibration).
+CACHE_REPLAY_EXCL=0,0,1 says which levels (from L1) are victim caches, as the
+probe takes them from the OS (the records do not keep it): they are fitted as
+such and printed less the level above.
 """
 import json, os, subprocess, sys
 
 BIN = os.environ.get("CACHE_REPLAY_BIN") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bin", "cache_replay")
 text, names, then, os_l2 = [], [], {}, {}
+if os.environ.get("CACHE_REPLAY_EXCL"):
+    text.append("excl " + " ".join(os.environ["CACHE_REPLAY_EXCL"].split(",")))
 for f in sys.argv[1:]:
     d = json.load(open(f))
     for i, r in enumerate(d["runs"]):
