@@ -3287,9 +3287,9 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
                random 8-way 32 KiB L1's miss read 12 cycles for 10 at
                100-112 KiB, and the L1 read 36 KiB; 32 KiB with this).
                Half: the joint fit has one more free parameter, so it wins
-               by a little on any level; on the simulated hierarchies'
-               levels it moved 1 of 208 where the calibration was right
-               (bench_data/tried_2026-11-26_joint_cost.txt). */
+               by a little on any level; of the 1500 levels of make
+               bench-accuracy-policies it moved 5, all within 5% before and
+               after (bench_data/tried_2026-11-26_joint_cost.txt). */
             double best = 1e300, top_rise = 0.0, dd;
             int j;
             for (q = 0; q < m; q++) if (rise[q] > top_rise) top_rise = rise[q];
@@ -4202,11 +4202,12 @@ static int servet__pin_here(hwloc_topology_t t, hwloc_bitmap_t old) {
    fills all the same: its step sits at its own size, and taken for a
    victim it would read the L1 small (a 256 KiB Haswell L2: 224 KiB), so
    the topology keeps it apart (servet__cacheobj.inclusive 2, see
-   servet__topo_extract) and it is sized as its step. What a working set can
-   use is the measured step either way, and the tile decision and
-   usable_bytes take it (a victim level's size plus the level above's). Simulated (26 hierarchies x 5
-   policies, the last level exclusive, the same seeds before and after):
-   363 of 375 levels within 5%, against 357 as the step; what it leaves is
+   servet__topo_extract) and it is sized as its step. What a working set
+   can use is the measured step either way, and the tile decision and
+   usable_bytes take it (a victim level's size plus the level above's).
+   Simulated (26 hierarchies x 5 policies, the last level exclusive, the
+   same seeds before and after): 363 of 375 levels within 5%, against 357
+   as the step; what it leaves is
    a step that reads 5-8% under the sum (Tiger Lake's 12 MiB under 1.25
    MiB, LRU: 12.25 of 13.25 MiB, the misses smeared over 8-19 MiB), which
    as the step happened to fall within 5% of the level alone
