@@ -876,6 +876,17 @@ static void test_irm(void) {
     }
 }
 
+/* p's topology section written into w, then read from it into q through r */
+static void topology_round_trip(servet_profile *p, servet_profile *q, servet__wbuf *w, servet__rbuf *r) {
+    memset(w, 0, sizeof *w);
+    w->ctx = &p->ctx;
+    servet__write_topology(w, p);
+    memset(r, 0, sizeof *r);
+    r->d = w->d;
+    r->len = w->len;
+    servet__read_topology(r, q);
+}
+
 /* Exclusive (victim) levels: the measured step is the level's size plus the
    level above's; the OS says which levels are not inclusive. */
 static void test_exclusive(void) {
@@ -958,13 +969,7 @@ static void test_exclusive(void) {
         CHECK(ci.size_bytes > 0 && fabs((double)ci.size_bytes / 4194304.0 - 1) <= 0.05,
               "the L3 step at 4.5 MiB less the L2: %llu", (unsigned long long)ci.size_bytes);
         CHECK(servet_cache_get(p, 2, &ci) == SERVET_OK && ci.exclusive == 0, "L2 is not");
-        memset(&w, 0, sizeof w);
-        w.ctx = &p->ctx;
-        servet__write_topology(&w, p);
-        memset(&r, 0, sizeof r);
-        r.d = w.d;
-        r.len = w.len;
-        servet__read_topology(&r, q);
+        topology_round_trip(p, q, &w, &r);
         CHECK(!r.bad && r.pos == r.len && q->ncacheobjs == 5, "the topology round-trips");
         for (i = 0; i < q->ncacheobjs; i++)
             CHECK(q->cacheobjs[i].inclusive == (q->cacheobjs[i].level == 3 ? 0 : 1), "cache %d's inclusion round-trips", i);
@@ -1022,13 +1027,7 @@ static void test_exclusive(void) {
             CHECK(servet_cache_get(p, 2, &ci) == SERVET_OK && ci.exclusive == !intel, "%s L2: exclusive %d",
                   vendors[v], ci.exclusive);
             CHECK(servet_cache_get(p, 3, &ci) == SERVET_OK && ci.exclusive == 1, "%s L3: a victim cache", vendors[v]);
-            memset(&w, 0, sizeof w);
-            w.ctx = &p->ctx;
-            servet__write_topology(&w, p);
-            memset(&r, 0, sizeof r);
-            r.d = w.d;
-            r.len = w.len;
-            servet__read_topology(&r, q);
+            topology_round_trip(p, q, &w, &r);
             CHECK(!r.bad && q->ncacheobjs == p->ncacheobjs, "%s: the topology round-trips", vendors[v]);
             for (i = 0; !r.bad && i < q->ncacheobjs; i++)
                 CHECK(q->cacheobjs[i].inclusive == p->cacheobjs[i].inclusive, "%s: cache %d's inclusion %d round-trips",
