@@ -3775,20 +3775,34 @@ static servet_result servet__sweep_list(servet_measure_fn measure, void *user, c
 }
 
 /* The second walk's sizes (item 9): every window of servet__irm_window on a
-   1/8-octave grid of 4 KiB multiples; each point the mean over as many
-   placements as the desc's replicas and replica_bytes allow (the probe:
-   64 up to 1 MiB, >>probe-cache item 9 says why), two repetitions each; then the
-   consistency pass. */
+   1/8-octave grid of 4 KiB multiples, and its calibration points; each
+   point the mean over as many placements as the desc's replicas and
+   replica_bytes allow (the probe: 64 up to 1 MiB, >>probe-cache item 9 says
+   why), two repetitions each; then the consistency pass.
+   The points are walked in a random order (fixed seed), not by size. Why:
+   a slow spell of the host lasts a second or two, a fifth to a third of
+   the walk; walked by size it lifts a run of neighbouring points, which
+   rise among themselves, and when it falls on the largest ones - the
+   calibration points, where the cost of a miss is read - nothing is
+   larger to show it: on a Zen 3 VM (2026-11-26, L2 512 KiB) one probe's
+   walk read 25-35% dear from 1 MiB up, the cost 14.6 ns where the other
+   probes of that hour read 10.6-12.3, and the L2 as 560 KiB. In a random
+   order the spell lifts points scattered over the window, each above a
+   larger one that it was not, which the consistency pass measures again;
+   and of the calibration points, one in a spell is left out by the 6%
+   rule (servet__irm_calibration). Each placement warms itself up
+   (servet__irm_measure), so the order costs nothing. */
 servet_result servet_sweep_irm(servet_measure_fn measure, void *user, const servet_sweep_desc *d,
                                const servet_cache_level *levels, int nlevels, servet_curve *out) {
-    int i;
-    double maxb = d && d->max_bytes > 0 ? d->max_bytes : 256.0 * 1048576.0;
+    int i, c, ntodo = 0;
+    double maxb = d && d->max_bytes > 0 ? d->max_bytes : 256.0 * 1048576.0, todo[SERVET_CURVE_MAX];
+    uint64_t order_seed = 0x5EC0DA11u;
     if (!measure || !out || nlevels < 0 || (nlevels > 0 && !levels)) return SERVET_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     out->page_bytes = 4096.0;
     for (i = 0; i < nlevels && i < SERVET__MAX_LEVELS; i++) {
         double lo, hi, s, cal[2], sizes[SERVET_CURVE_MAX];
-        int ncal, nsz = 0, c;
+        int ncal, nsz = 0;
         if (!servet__irm_window(levels, nlevels, i, &lo, &hi)) continue;
         if (hi > maxb) hi = floor(maxb / 4096.0) * 4096.0;
         for (s = lo; s <= hi * 1.0001 && nsz < SERVET_CURVE_MAX - 2; s *= 1.0905077326652577 /* 2^(1/8) */)
@@ -3796,14 +3810,23 @@ servet_result servet_sweep_irm(servet_measure_fn measure, void *user, const serv
         ncal = servet__irm_calibration(levels, nlevels, i, hi, cal); /* where a miss's cost is read */
         for (c = 0; c < ncal; c++)
             if (cal[c] <= maxb) sizes[nsz++] = cal[c];
-        for (c = 0; c < nsz && out->n < SERVET_CURVE_MAX; c++) {
-            double b = sizes[c], v, sp;
-            int nr = servet__nreplicas(d, b), k, have = 0;
-            for (k = 0; k < out->n && !have; k++) have = out->bytes[k] == b;
-            if (have) continue;
-            if (!servet__measure_point(measure, user, b, 2, nr, &v, &sp)) return SERVET_ERROR_PROBE_FAILED;
-            servet__curve_insert(out, b, v, sp);
+        for (c = 0; c < nsz && ntodo < SERVET_CURVE_MAX; c++) {
+            int k, have = 0;
+            for (k = 0; k < ntodo && !have; k++) have = todo[k] == sizes[c];
+            if (!have) todo[ntodo++] = sizes[c];
         }
+    }
+    for (c = ntodo - 1; c > 0; c--) { /* Fisher-Yates */
+        int k = (int)(servet__rng_next(&order_seed) % (uint64_t)(c + 1));
+        double t = todo[c];
+        todo[c] = todo[k];
+        todo[k] = t;
+    }
+    for (c = 0; c < ntodo; c++) {
+        double v, sp;
+        if (!servet__measure_point(measure, user, todo[c], 2, servet__nreplicas(d, todo[c]), &v, &sp))
+            return SERVET_ERROR_PROBE_FAILED;
+        servet__curve_insert(out, todo[c], v, sp);
     }
     /* consistency, as the cyclic sweep's: a larger walk cannot miss less, so
        a point 3% over any larger one was hit by interference its repetitions
