@@ -410,6 +410,16 @@
           family 6 model 207 Xeon; a 256 KiB Haswell L2 would read 224).
           The topology keeps such a level's inclusion as 2 (an older
           servet.h takes the file for corrupt and probes again).
+          Second walk: its points in a random order (fixed seed), not by
+          size: a slow spell of the host lifted a run of the largest points,
+          where the miss cost is read (a Zen 3 VM's 512 KiB L2 read 544 and
+          560 KiB); scattered, the consistency pass measures them again.
+          Alternating A/B there: L2 within 5% in 23 of 24 probes (16 of 24
+          by size). make bench-accuracy-policies: 1489 of 1500 (lru 299,
+          plru 298, nru 299, random 294, srrip 299; the simulator draws its
+          noise in measurement order). The timed cyclic walk past 4 MiB is
+          2^16 steps of its warm cycle (was up to 2^18): probes 14 -> 10.5 s
+          median there, the same points and sizes.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -3496,7 +3506,9 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       on a Zen 3 VM one placement's time near the L2's size is 7-10% from
       the next one's, 1.2-1.7% on a mean of 32 - enough to read 480 for
       512 KiB; with 64 drawn from one buffer, make bench-cache read the L2
-      within 5% in 10 and 10 of 10 (bench_data/cache_probe_time_ab.txt). Simulated (make
+      within 5% in 10 and 10 of 10 (bench_data/cache_probe_time_ab.txt).
+      The points are walked in a random order, not by size (servet_sweep_irm
+      says why; bench_data/cache_irm_order_ab.txt). Simulated (make
       bench-accuracy-policies, bench_data/cache_accuracy_policies.txt, 26
       hierarchies x 4 variants): every level within 5% in 98.3% of 1500,
       per policy lru 99.7%, plru 98.3%, nru 98.3%, random 95.3%, srrip
