@@ -4161,7 +4161,7 @@ static double servet__chase_measure(void *user, double bytes, int replica) {
        replacement), and the cycle visits the pages in a random order, so
        2^16 of its steps are a random sample of it (at a miss rate of 0.5,
        0.2% of spread); the points from 4 MiB up cost
-       0.2-0.34 s each on a Zen 3 VM, 40% of the main sweep, most of it
+       0.2-0.34 s each on a Zen 3 VM, over half of the main sweep, most of it
        walking memory at 100-130 ns a step */
     size_t lines = (size_t)(bytes / (c->page_stride ? 4096.0 : 64.0));
     const size_t steps = lines < ((size_t)1 << 15) ? ((size_t)1 << 15) : (lines > ((size_t)1 << 16) ? ((size_t)1 << 16) : lines);
