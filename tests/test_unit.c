@@ -615,20 +615,29 @@ static void test_second_look_ramp(void) {
 }
 
 /* The second walk's consistency pass (>>probe-cache item 9): a slow spell
-   over several of its points leaves them rising among themselves and only
-   the first point after the spell lower; each point is checked against the
-   lowest larger one, so the whole spell is measured again. */
+   of the host lasts over several of its points. The walk measures them in
+   a random order (servet_sweep_irm), so the spell lifts points scattered
+   over the window, each then above a larger one, and the pass measures
+   them again. The fake's spell is in time: the 4th to the 12th point the
+   walk starts, until it comes back to a size it measured (the pass). */
 typedef struct spell_fake {
-    double top;  /* the largest size measured so far: the spell lasts while sizes grow */
-    int over;    /* the spell is over (the first pass ended) */
+    double seen[64]; /* the sizes started, in the walk's order */
+    int nseen;
+    int over;        /* the spell is over (a size measured again: the pass) */
+    int spelled;     /* points the spell lifted */
 } spell_fake;
 static double spell_measure(void *user, double bytes, int replica) {
     spell_fake *f = (spell_fake *)user;
     double t = 4.0 + 10.0 * (bytes > 524288.0 ? 1.0 - 524288.0 / bytes : 0.0) + 0.2 * log2(bytes / 131072.0);
+    int k, known = 0;
     (void)replica;
-    if (bytes < f->top) f->over = 1;
-    if (bytes > f->top) f->top = bytes;
-    if (!f->over && bytes >= 150.0 * 1024.0 && bytes <= 430.0 * 1024.0) t *= 1.6;
+    for (k = 0; k < f->nseen && !known; k++) known = f->seen[k] == bytes;
+    if (known && f->seen[f->nseen - 1] != bytes) f->over = 1;
+    if (!known && f->nseen < 64) {
+        f->seen[f->nseen++] = bytes;
+        if (!f->over && f->nseen >= 4 && f->nseen <= 12) f->spelled++;
+    }
+    if (!f->over && f->nseen >= 4 && f->nseen <= 12) t *= 1.6;
     return t * noise(0.002);
 }
 static void test_irm_consistency(void) {
@@ -636,7 +645,7 @@ static void test_irm_consistency(void) {
     servet_sweep_desc d;
     servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
     servet_cache_level lv[2];
-    int i, j, bad = 0, spell = 0;
+    int i, j, bad = 0, ascending = 1, sorted = 1;
     memset(&f, 0, sizeof f);
     memset(&d, 0, sizeof d);
     memset(lv, 0, sizeof lv);
@@ -647,11 +656,15 @@ static void test_irm_consistency(void) {
     lv[1].size_bytes = lv[1].estimate_bytes = lv[1].range_lo_bytes = lv[1].range_hi_bytes = 8.0 * 1048576.0;
     lv[1].method = SERVET_METHOD_STEP;
     CHECK(servet_sweep_irm(spell_measure, &f, &d, lv, 2, c) == SERVET_OK && c->n >= 10, "second walk: %d points", c->n);
+    for (i = 0; i + 1 < f.nseen; i++) ascending &= f.seen[i] < f.seen[i + 1];
+    CHECK(!ascending && f.nseen == c->n, "the walk started its %d points in a random order, each once", f.nseen);
     for (i = 0; i < c->n; i++) {
-        spell += c->bytes[i] >= 150.0 * 1024.0 && c->bytes[i] <= 430.0 * 1024.0;
+        if (i + 1 < c->n) sorted &= c->bytes[i] < c->bytes[i + 1];
         for (j = i + 1; j < c->n; j++) bad += c->ns[i] > c->ns[j] * 1.03;
     }
-    CHECK(spell >= 4 && bad == 0, "a slow spell over %d points: %d pairs still out of order after the pass", spell, bad);
+    CHECK(sorted, "the curve is by size");
+    CHECK(f.spelled >= 4 && bad == 0, "a slow spell over %d points: %d pairs still out of order after the pass", f.spelled,
+          bad);
     free(c);
 }
 
