@@ -32,7 +32,7 @@ for f in sys.argv[1:]:
         then[name] = " ".join("L%d %.0fK" % (l["level"], l["estimate_bytes"] / 1024) for l in r["levels"])
         os_l2[name] = ([l.get("reported_size_bytes") for l in r["levels"] if l["level"] == 2] or [None])[0]
 out = subprocess.run([BIN], input="\n".join(text) + "\n", stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=True).stdout
-ok, total = {}, {}
+ok, total, conf = {}, {}, {}
 for line in out.splitlines():
     name = line.split()[0]
     print("%s\n    then: %s" % (line, then.get(name, "?")))
@@ -42,5 +42,11 @@ for line in out.splitlines():
         l2 = float(w[w.index("L2") + 1].rstrip("K")) * 1024
         total[f] = total.get(f, 0) + 1
         ok[f] = ok.get(f, 0) + (abs(l2 / os_l2[name] - 1) <= 0.05)
+        # the size the profile keeps: the OS figure where the range holds it
+        j = w.index("L2")
+        lo, hi = (float(x.strip("[]K")) * 1024 for x in w[j + 2:j + 4])
+        size = os_l2[name] if lo <= os_l2[name] <= hi else l2
+        conf[f] = conf.get(f, 0) + (abs(size / os_l2[name] - 1) <= 0.05)
 for f in total:
-    print("%s: L2 within 5%% of the OS figure in %d of %d runs" % (f, ok[f], total[f]))
+    print("%s: L2 within 5%% of the OS figure in %d of %d runs (estimate), %d (size, the OS's where the range holds it)"
+          % (f, ok[f], total[f], conf[f]))
