@@ -22,6 +22,17 @@ def curve_at(points, b):
             return math.exp(math.log(v0) + f * (math.log(v1) - math.log(v0)))
     return None  # beyond the curve
 
+def steal_jiffies():
+    # the hypervisor's steal column of /proc/stat (all CPUs): time this VM's
+    # vCPUs were runnable and not run - the host's neighbours
+    try:
+        with open("/proc/stat") as f:
+            v = f.readline().split()
+        return int(v[8]) if len(v) > 8 else 0
+    except (OSError, ValueError):
+        return 0
+
+
 def one_run(busy):
     d = tempfile.mkdtemp(prefix="servet-accept-")
     env = dict(os.environ, SERVET_CACHE_DIR=d)
@@ -29,10 +40,13 @@ def one_run(busy):
     if busy:
         spinner = subprocess.Popen(["taskset", "-c", "1", "sh", "-c", "while :; do :; done"])
         time.sleep(0.5)
-    t0 = time.time()
+    t0, st0, ru0 = time.time(), steal_jiffies(), os.times()
     subprocess.run(["taskset", "-c", "0", SERVET, "probe", "--only", "cache", "--force"], env=env,
                    stdout=subprocess.DEVNULL, check=True)
     wall = time.time() - t0
+    ru1 = os.times()
+    cpu = (ru1.children_user - ru0.children_user) + (ru1.children_system - ru0.children_system)
+    steal = (steal_jiffies() - st0) / os.sysconf("SC_CLK_TCK")
     if spinner:
         spinner.kill(); spinner.wait()
     j = json.loads(subprocess.run([SERVET, "json", "--no-probe"], env=env, capture_output=True, text=True,
@@ -43,7 +57,7 @@ def one_run(busy):
     pts = j["curves"]["primary"]["points"]
     half = curve_at(pts, last / 2) if last else None
     twice = curve_at(pts, last * 2) if last else None
-    return {"busy_neighbour": busy, "wall_s": round(wall, 2),
+    return {"busy_neighbour": busy, "wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "steal_s": round(steal, 2),
             "levels": [{"level": c["level"], "size_bytes": c["size_bytes"], "estimate_bytes": c["estimate_bytes"],
                         "reported_size_bytes": c.get("reported_size_bytes"), "range_bytes": c.get("range_bytes"),
                         "method": c["method"], "latency_ns": c["latency_ns"]} for c in caches],
@@ -65,7 +79,8 @@ for busy in (False, True):
         r = one_run(busy)
         runs.append(r)
         lv = " ".join("L%d=%.4gK" % (l["level"], l["size_bytes"] / 1024) for l in r["levels"])
-        print("%-5s run %2d  %5.1f s  %s  half/twice %.1f/%s ns" % ("busy" if busy else "quiet", i + 1, r["wall_s"], lv,
+        print("%-5s run %2d  %5.1f s (cpu %.1f, stolen %.1f)  %s  half/twice %.1f/%s ns" % (
+              "busy" if busy else "quiet", i + 1, r["wall_s"], r["cpu_s"], r["steal_s"], lv,
               r["last_level_latency_at_half_ns"] or 0,
               "%.1f" % r["last_level_latency_at_twice_ns"] if r["last_level_latency_at_twice_ns"] else "beyond"), flush=True)
 
@@ -91,7 +106,8 @@ def summary(rs):
             "half_below_twice": sum(1 for r in rs if r["last_level_latency_at_half_ns"] and
                                     r["last_level_latency_at_twice_ns"] and
                                     r["last_level_latency_at_half_ns"] * 1.5 < r["last_level_latency_at_twice_ns"]),
-            "wall_s_median": statistics.median([r["wall_s"] for r in rs]), "wall_s_max": max(r["wall_s"] for r in rs)}
+            "wall_s_median": statistics.median([r["wall_s"] for r in rs]), "wall_s_max": max(r["wall_s"] for r in rs),
+            "cpu_s_max": max(r["cpu_s"] for r in rs), "steal_s_max": max(r["steal_s"] for r in rs)}
 
 from cpu_model import cpu_model  # tools/cpu_model.py
 
