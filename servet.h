@@ -420,6 +420,13 @@
           noise in measurement order). The timed cyclic walk past 4 MiB is
           2^16 steps of its warm cycle (was up to 2^18): probes 14 -> 10.5 s
           median there, the same points and sizes.
+          Second walk: a calibrated level's range takes in where the loop
+          of size and cost settles on its first and its last calibration
+          point alone, and the joint fit's size when that fits the window
+          better: the loop's gain is near 1, and the fit's own range left
+          the true size out (544 KiB read as 528-544 for a 512 KiB L2).
+          Estimates unchanged; make cache-replay on 246 real probes: the
+          OS's L2 confirmed within 5% in 196 (181 before).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
