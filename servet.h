@@ -1000,7 +1000,9 @@ typedef struct servet_cache_level {
     double estimate_bytes; /* the inference's own estimate (size_bytes may be the
                               OS figure it confirmed, see >>probe-cache) */
     double range_lo_bytes, range_hi_bytes; /* sizes the data cannot tell apart
-                              from the estimate (the fit's uncertainty) */
+                              from the estimate (the fit's uncertainty; for a
+                              level the second walk calibrates, its calibration
+                              points' too, servet_infer_caches_irm) */
 } servet_cache_level;
 
 /* The inference of Fig. 4: a curve (sizes in bytes, time per access in any
