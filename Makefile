@@ -68,6 +68,7 @@ $(SINGLE_FILE_TOOLS): bin/%: tools/%.c servet.h
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 bin/bench_accuracy: tools/cachesim.h
 bin/tile_replay: tools/tile_kernels.h
+bin/cache_replay: tools/replay_text.h
 
 bin/bench_comm: tools/bench_comm.c tools/bench_cpu.h servet.h
 	@mkdir -p bin
@@ -122,7 +123,7 @@ examples/quickstart: examples/quickstart.c lib/libservet.a servet.h
 	$(CC) $(ALL_CFLAGS) -I. -o $@ examples/quickstart.c lib/libservet.a $(LDLIBS)
 
 tests: $(TESTS)
-tests/test_unit: tests/test_unit.c tests/harness.h tools/cachesim.h servet.h
+tests/test_unit: tests/test_unit.c tests/harness.h tools/cachesim.h tools/replay_text.h servet.h
 	$(CC) -std=c99 $(WARN) $(TEST_UNIT_CFLAGS) $(HWLOC_CFLAGS) -pthread -o $@ tests/test_unit.c $(LDLIBS)
 tests/test_file: tests/test_file.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(TEST_ALL_CFLAGS) -o $@ tests/test_file.c $(LDLIBS)

@@ -3,6 +3,7 @@
 #define SERVET_IMPLEMENTATION
 #include "../servet.h"
 #include "../tools/cachesim.h"
+#include "../tools/replay_text.h"
 #include "harness.h"
 
 #include <math.h>
@@ -772,47 +773,31 @@ static void test_irm_victim(sim_rstore *store) {
    left the true 512 KiB out. Each must now hold it, and stay a range (under
    a quarter of the estimate wide) around the estimate. */
 static void test_irm_range(void) {
-    static servet_curve cv, tlb, irm;
-    servet_curve *cur = NULL;
-    char line[256], name[64] = "";
+    static replay_run r;
+    char line[256];
     int runs = 0;
     FILE *f = fopen("tests/data/zen3_l2_probes.txt", "r");
     if (!f) f = fopen("data/zen3_l2_probes.txt", "r");
     CHECK(f != NULL, "tests/data/zen3_l2_probes.txt: cannot open (run from the repository root)");
     if (!f) return;
     while (fgets(line, sizeof line, f)) {
-        double b, ns, sp, page;
-        char kind;
-        if (line[0] == '#') continue;
-        if (sscanf(line, "run %63s", name) == 1) {
-            memset(&cv, 0, sizeof cv);
-            memset(&tlb, 0, sizeof tlb);
-            memset(&irm, 0, sizeof irm);
-            cur = NULL;
-        } else if (sscanf(line, "%c %lf", &kind, &page) == 2 && (kind == 'c' || kind == 't' || kind == 'i')) {
-            cur = kind == 'c' ? &cv : kind == 't' ? &tlb : &irm;
-            cur->page_bytes = page;
-        } else if (strncmp(line, "end", 3) == 0) {
-            servet_cache_level lv[SERVET__MAX_LEVELS];
-            double next, reach[SERVET__MAX_TLB];
-            int n, ntlb;
-            memset(lv, 0, sizeof lv);
-            n = servet__infer_curves(&cv, &tlb, &irm, NULL, lv, &next, reach, &ntlb);
-            runs++;
-            CHECK(n >= 2, "%s: %d levels", name, n);
-            if (n < 2) continue;
-            CHECK(lv[1].range_lo_bytes <= 524288.0 && lv[1].range_hi_bytes >= 524288.0,
-                  "%s: the L2's range %.0f-%.0f KiB holds its 512 KiB (estimate %.0f KiB)", name,
-                  lv[1].range_lo_bytes / 1024, lv[1].range_hi_bytes / 1024, lv[1].estimate_bytes / 1024);
-            CHECK(lv[1].range_lo_bytes <= lv[1].estimate_bytes && lv[1].range_hi_bytes >= lv[1].estimate_bytes &&
-                  lv[1].range_hi_bytes - lv[1].range_lo_bytes < 0.25 * lv[1].estimate_bytes,
-                  "%s: the L2's range %.0f-%.0f KiB around its estimate %.0f KiB, under a quarter of it wide", name,
-                  lv[1].range_lo_bytes / 1024, lv[1].range_hi_bytes / 1024, lv[1].estimate_bytes / 1024);
-        } else if (cur && sscanf(line, "%lf %lf %lf", &b, &ns, &sp) == 3 && cur->n < SERVET_CURVE_MAX) {
-            cur->bytes[cur->n] = b;
-            cur->ns[cur->n] = ns;
-            cur->spread[cur->n++] = sp;
-        }
+        servet_cache_level lv[SERVET__MAX_LEVELS];
+        double next, reach[SERVET__MAX_TLB];
+        int n, ntlb;
+        const char *name = r.name;
+        if (line[0] == '#' || !replay_line(&r, line)) continue;
+        memset(lv, 0, sizeof lv);
+        n = servet__infer_curves(&r.cv, &r.tlb, &r.irm, NULL, lv, &next, reach, &ntlb);
+        runs++;
+        CHECK(n >= 2, "%s: %d levels", name, n);
+        if (n < 2) continue;
+        CHECK(lv[1].range_lo_bytes <= 524288.0 && lv[1].range_hi_bytes >= 524288.0,
+              "%s: the L2's range %.0f-%.0f KiB holds its 512 KiB (estimate %.0f KiB)", name,
+              lv[1].range_lo_bytes / 1024, lv[1].range_hi_bytes / 1024, lv[1].estimate_bytes / 1024);
+        CHECK(lv[1].range_lo_bytes <= lv[1].estimate_bytes && lv[1].range_hi_bytes >= lv[1].estimate_bytes &&
+              lv[1].range_hi_bytes - lv[1].range_lo_bytes < 0.25 * lv[1].estimate_bytes,
+              "%s: the L2's range %.0f-%.0f KiB around its estimate %.0f KiB, under a quarter of it wide", name,
+              lv[1].range_lo_bytes / 1024, lv[1].range_hi_bytes / 1024, lv[1].estimate_bytes / 1024);
     }
     fclose(f);
     CHECK(runs == 2, "tests/data/zen3_l2_probes.txt: %d probes, 2 expected", runs);

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include "replay_text.h"
 
 static int excl[SERVET__MAX_LEVELS], nexcl;
 
@@ -58,12 +59,9 @@ static void infer_run(const char *name, const servet_curve *cv, const servet_cur
 }
 
 int main(void) {
-    static servet_curve cv, tlb, irm;
-    servet_curve *cur = NULL;
-    char line[256], name[128] = "";
+    static replay_run r;
+    char line[256];
     while (fgets(line, sizeof line, stdin)) {
-        double b, ns, sp, page;
-        char kind;
         if (strncmp(line, "excl", 4) == 0) {
             char *c = line + 4, *e;
             for (nexcl = 0; nexcl < SERVET__MAX_LEVELS; nexcl++) {
@@ -72,20 +70,8 @@ int main(void) {
                 excl[nexcl] = v != 0;
                 c = e;
             }
-        } else if (sscanf(line, "run %127s", name) == 1) {
-            memset(&cv, 0, sizeof cv);
-            memset(&tlb, 0, sizeof tlb);
-            memset(&irm, 0, sizeof irm);
-            cur = NULL;
-        } else if (sscanf(line, "%c %lf", &kind, &page) == 2 && (kind == 'c' || kind == 't' || kind == 'i')) {
-            cur = kind == 'c' ? &cv : kind == 't' ? &tlb : &irm;
-            cur->page_bytes = page;
-        } else if (strncmp(line, "end", 3) == 0) {
-            infer_run(name, &cv, &tlb, &irm);
-        } else if (cur && sscanf(line, "%lf %lf %lf", &b, &ns, &sp) == 3 && cur->n < SERVET_CURVE_MAX) {
-            cur->bytes[cur->n] = b;
-            cur->ns[cur->n] = ns;
-            cur->spread[cur->n++] = sp;
+        } else if (replay_line(&r, line)) {
+            infer_run(r.name, &r.cv, &r.tlb, &r.irm);
         }
     }
     return 0;

@@ -1,0 +1,42 @@
+/* The text format of recorded probe curves (tools/cache_replay.py writes it
+   from bench_data/cache_probe_runs*.json; tests/data/ keeps some), read one
+   line at a time by tools/cache_replay.c and test_unit:
+     run NAME                 starts a run
+     c|t|i PAGE_BYTES         starts its cyclic, TLB or independent curve
+     BYTES NS SPREAD          a point of the curve started last
+     end                      the run is complete
+   Other lines (comments, `excl`) are left to the caller. Include after
+   servet.h (with SERVET_IMPLEMENTATION or not). */
+#ifndef SERVET_REPLAY_TEXT_H
+#define SERVET_REPLAY_TEXT_H
+#include <stdio.h>
+#include <string.h>
+
+typedef struct replay_run {
+    servet_curve cv, tlb, irm; /* cyclic, TLB, independent references */
+    servet_curve *cur;         /* the curve being read (NULL before a c|t|i line) */
+    char name[128];
+} replay_run;
+
+/* reads one line into r; 1 when it ends a run (r holds it), else 0 */
+static int replay_line(replay_run *r, const char *line) {
+    double b, ns, sp, page;
+    char kind;
+    if (sscanf(line, "run %127s", r->name) == 1) {
+        memset(&r->cv, 0, sizeof r->cv);
+        memset(&r->tlb, 0, sizeof r->tlb);
+        memset(&r->irm, 0, sizeof r->irm);
+        r->cur = NULL;
+    } else if (sscanf(line, "%c %lf", &kind, &page) == 2 && (kind == 'c' || kind == 't' || kind == 'i')) {
+        r->cur = kind == 'c' ? &r->cv : kind == 't' ? &r->tlb : &r->irm;
+        r->cur->page_bytes = page;
+    } else if (strncmp(line, "end", 3) == 0) {
+        return 1;
+    } else if (r->cur && sscanf(line, "%lf %lf %lf", &b, &ns, &sp) == 3 && r->cur->n < SERVET_CURVE_MAX) {
+        r->cur->bytes[r->cur->n] = b;
+        r->cur->ns[r->cur->n] = ns;
+        r->cur->spread[r->cur->n++] = sp;
+    }
+    return 0;
+}
+#endif
