@@ -92,6 +92,11 @@ examples/tile_%: examples/tile_%.c lib/libservet.a servet.h
 bin/bench_tile: tools/bench_tile.c tools/bench_cpu.h examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h tools/tile_kernels.h
 	@mkdir -p bin
 	$(CC) -std=c99 $(WARN) $(KERNEL_CFLAGS) $(HWLOC_CFLAGS) -pthread -o $@ tools/bench_tile.c $(LDLIBS)
+# a few tiles of one kernel side by side, many rounds, pinned (a noisy host's
+# sweep cannot tell them apart): bin/tile_h2h matmul 2000 15 1 56 64 72
+bin/tile_h2h: tools/tile_h2h.c examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h tools/tile_kernels.h
+	@mkdir -p bin
+	$(CC) -std=c99 $(WARN) $(KERNEL_CFLAGS) $(HWLOC_CFLAGS) -pthread -o $@ tools/tile_h2h.c $(LDLIBS)
 # issue 11: servet's tile vs an exhaustive sweep on the real kernels (~10 min)
 BENCH_TILE_ROUNDS ?= 5
 bench-tile: bin/bench_tile bin/servet

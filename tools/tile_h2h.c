@@ -1,0 +1,153 @@
+/* A few tiles of one bench-tile kernel timed side by side, many rounds, on
+   one pinned PU: what a noisy host's sweep cannot tell apart (issue 11: on
+   the lent Xeon the sweep's per-tile spread reached 0.3-0.8). Each round
+   runs every tile once, in an order shuffled per round; a kernel under 20 ms
+   is repeated to 20 ms per measurement. Prints per tile the median time,
+   the rate, and the median over rounds of (the tile's time / the round's
+   fastest of the list), so drift that hits a whole round cancels.
+   servet's own tile (from the cached profile, probing if there is none) is
+   added to the list.
+       bin/tile_h2h transpose|stencil|matmul N [ROUNDS] [PU] [TILE...]
+   matmul: 128 rows of C when N > 512, else N (as make bench-tile's cases);
+   ld = N. PU -1: no pinning. */
+#define _GNU_SOURCE
+#define SERVET_IMPLEMENTATION
+#include "../servet.h"
+#define TILE_EXAMPLE_NO_MAIN
+#define TILE_EXAMPLE_NO_SERVET
+#include "../examples/tile_transpose.c"
+#include "../examples/tile_stencil.c"
+#include "../examples/tile_matmul.c"
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tile_kernels.h"
+
+#define H2H_MAX_TILES 40
+#define H2H_MAX_ROUNDS 101
+
+static double h2h_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+static int h2h_cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+static double h2h_median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, h2h_cmp);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static int kernel;
+static long n, m, ld;
+static double *a, *b, *c, *pa, *pb;
+static int inner = 1;
+static double run_once(long t) {
+    double t0 = h2h_now();
+    int k;
+    for (k = 0; k < inner; k++) {
+        if (kernel == TRANSPOSE) transpose_tiled(a, b, n, ld, t, t);
+        else if (kernel == STENCIL) stencil_tiled(a, b, n, ld, t, t);
+        else matmul_tiled(a, b, c, m, n, ld, t, pa, pb);
+    }
+    return (h2h_now() - t0) / inner;
+}
+
+int main(int argc, char **argv) {
+    static double times[H2H_MAX_TILES][H2H_MAX_ROUNDS], ratios[H2H_MAX_TILES][H2H_MAX_ROUNDS];
+    long tiles[H2H_MAX_TILES], i, servet_t = 0;
+    int nt = 0, rounds, pu, r, k, si = -1;
+    double work;
+    uint64_t rng = 0x9e3779b97f4a7c15ull;
+    servet_profile *prof = NULL;
+    servet_desc d;
+    servet_tile_desc td;
+    servet_tile res;
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s transpose|stencil|matmul N [ROUNDS] [PU] [TILE...]\n", argv[0]);
+        return 2;
+    }
+    kernel = !strcmp(argv[1], "transpose") ? TRANSPOSE : !strcmp(argv[1], "stencil") ? STENCIL
+           : !strcmp(argv[1], "matmul") ? MATMUL : -1;
+    n = atol(argv[2]);
+    if (kernel < 0 || n < 16 || n > 16384) { fprintf(stderr, "tile_h2h: bad kernel or N\n"); return 2; }
+    m = kernel == MATMUL && n > 512 ? 128 : n;
+    ld = n;
+    rounds = argc > 3 ? atoi(argv[3]) : 25;
+    if (rounds < 1 || rounds > H2H_MAX_ROUNDS) rounds = 25;
+    pu = argc > 4 ? atoi(argv[4]) : -1;
+    for (k = 5; k < argc && nt < H2H_MAX_TILES - 1; k++) {
+        long t = atol(argv[k]);
+        if (t > 0) tiles[nt++] = t;
+    }
+    if (pu >= 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(pu, &set);
+        if (sched_setaffinity(0, sizeof set, &set)) { perror("tile_h2h: sched_setaffinity"); return 1; }
+    }
+    memset(&d, 0, sizeof d);
+    d.probes = SERVET_PROBE_TOPOLOGY | SERVET_PROBE_CACHE | SERVET_PROBE_MEMORY;
+    if (servet_open(&prof, &d) == SERVET_OK) {
+        tile_kernel_describe(kernel, n, m, ld, &td);
+        if (servet_choose_tile(prof, &td, &res) == SERVET_OK) servet_t = (long)res.tile[kernel == MATMUL ? 2 : 0];
+        servet_close(prof);
+    }
+    if (servet_t > 0) {
+        for (i = 0; i < nt; i++) if (tiles[i] == servet_t) si = (int)i;
+        if (si < 0) { si = nt; tiles[nt++] = servet_t; }
+    }
+    if (nt == 0) { fprintf(stderr, "tile_h2h: no tiles\n"); return 2; }
+    if (kernel == MATMUL) {
+        a = (double *)malloc((size_t)(m * ld) * 8);
+        b = (double *)malloc((size_t)(n * ld) * 8);
+        c = (double *)calloc((size_t)(m * ld), 8);
+        pa = (double *)malloc((size_t)n * (size_t)n * 8);
+        pb = (double *)malloc((size_t)n * (size_t)n * 8);
+        if (!a || !b || !c || !pa || !pb) return 1;
+        for (i = 0; i < m * ld; i++) a[i] = 1.0;
+        for (i = 0; i < n * ld; i++) b[i] = 0.5;
+        work = 2.0 * (double)m * (double)n * (double)n;
+    } else {
+        a = (double *)malloc((size_t)(n * ld) * 8);
+        b = (double *)malloc((size_t)(n * ld) * 8);
+        if (!a || !b) return 1;
+        for (i = 0; i < n * ld; i++) { a[i] = (double)(i % 1000); b[i] = 0.0; }
+        work = kernel == TRANSPOSE ? 16.0 * (double)n * (double)n : 17.0 * (double)(n - 4) * (double)(n - 4);
+    }
+    run_once(64);
+    {
+        double t1 = run_once(64);
+        inner = t1 > 0 && t1 < 0.02 ? (int)(0.02 / t1) + 1 : 1;
+    }
+    for (r = 0; r < rounds; r++) {
+        int order[H2H_MAX_TILES], x;
+        double fastest = 1e30;
+        for (k = 0; k < nt; k++) order[k] = k;
+        for (k = nt - 1; k > 0; k--) {
+            int j, tmp;
+            rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
+            j = (int)(rng % (uint64_t)(k + 1));
+            tmp = order[k]; order[k] = order[j]; order[j] = tmp;
+        }
+        for (k = 0; k < nt; k++) {
+            x = order[k];
+            times[x][r] = run_once(tiles[x]);
+            if (times[x][r] < fastest) fastest = times[x][r];
+        }
+        for (k = 0; k < nt; k++) ratios[k][r] = fastest / times[k][r];
+    }
+    printf("# %s n=%ld m=%ld ld=%ld, %d rounds, pinned to PU %d, %d runs per measurement; servet's tile %ld\n",
+           argv[1], n, m, ld, rounds, pu, inner, servet_t);
+    printf("# tile  median_ms  rate(%s)  rel_median  rel_min  rel_max\n", kernel == TRANSPOSE ? "GB/s" : "GFlop/s");
+    for (k = 0; k < nt; k++) {
+        double med = h2h_median(times[k], rounds), rel = h2h_median(ratios[k], rounds);
+        printf("%6ld %10.3f %9.3f %10.3f %8.3f %8.3f%s\n", tiles[k], med * 1e3, work / med / 1e9, rel, ratios[k][0],
+               ratios[k][rounds - 1], k == si ? "  servet" : "");
+    }
+    free(a); free(b); free(c); free(pa); free(pb);
+    return 0;
+}
