@@ -97,6 +97,11 @@ bin/bench_tile: tools/bench_tile.c tools/bench_cpu.h examples/tile_transpose.c e
 bin/tile_h2h: tools/tile_h2h.c examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h tools/tile_kernels.h
 	@mkdir -p bin
 	$(CC) -std=c99 $(WARN) $(KERNEL_CFLAGS) $(HWLOC_CFLAGS) -pthread -o $@ tools/tile_h2h.c $(LDLIBS)
+# stores and loads one per 4 KiB page over P pages: a store TLB the cache
+# probe's load walk does not see (bin/page_walk_rw PU ROUNDS)
+bin/page_walk_rw: tools/page_walk_rw.c
+	@mkdir -p bin
+	$(CC) -std=c99 $(WARN) -O2 -o $@ tools/page_walk_rw.c
 # issue 11: servet's tile vs an exhaustive sweep on the real kernels (~10 min)
 BENCH_TILE_ROUNDS ?= 5
 bench-tile: bin/bench_tile bin/servet

@@ -6,7 +6,9 @@
    the rate, and the median over rounds of (the tile's time / the round's
    fastest of the list), so drift that hits a whole round cancels.
    servet's own tile (from the cached profile, probing if there is none) is
-   added to the list.
+   added to the list. A transpose's or a stencil's TILE may be TIxTJ (the
+   outer loop's and the inner loop's; a transpose's inner loop writes TJ
+   rows of B for every row of A it reads).
        bin/tile_h2h transpose|stencil|matmul N [ROUNDS] [PU] [TILE...]
    matmul: 128 rows of C when N > 512, else N (as make bench-tile's cases);
    ld = N. PU -1: no pinning. */
@@ -45,12 +47,12 @@ static int kernel;
 static long n, m, ld;
 static double *a, *b, *c, *pa, *pb;
 static int inner = 1;
-static double run_once(long t) {
+static double run_once(long t, long tj) {
     double t0 = h2h_now();
     int k;
     for (k = 0; k < inner; k++) {
-        if (kernel == TRANSPOSE) transpose_tiled(a, b, n, ld, t, t);
-        else if (kernel == STENCIL) stencil_tiled(a, b, n, ld, t, t);
+        if (kernel == TRANSPOSE) transpose_tiled(a, b, n, ld, t, tj);
+        else if (kernel == STENCIL) stencil_tiled(a, b, n, ld, t, tj);
         else matmul_tiled(a, b, c, m, n, ld, t, pa, pb);
     }
     return (h2h_now() - t0) / inner;
@@ -58,7 +60,7 @@ static double run_once(long t) {
 
 int main(int argc, char **argv) {
     static double times[H2H_MAX_TILES][H2H_MAX_ROUNDS], ratios[H2H_MAX_TILES][H2H_MAX_ROUNDS];
-    long tiles[H2H_MAX_TILES], i, servet_t = 0;
+    long tiles[H2H_MAX_TILES], tiles_j[H2H_MAX_TILES], i, servet_t = 0;
     int nt = 0, rounds, pu, r, k, si = -1;
     double work;
     uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -80,8 +82,9 @@ int main(int argc, char **argv) {
     if (rounds < 1 || rounds > H2H_MAX_ROUNDS) rounds = 25;
     pu = argc > 4 ? atoi(argv[4]) : -1;
     for (k = 5; k < argc && nt < H2H_MAX_TILES - 1; k++) {
-        long t = atol(argv[k]);
-        if (t > 0) tiles[nt++] = t;
+        char *x;
+        long t = strtol(argv[k], &x, 10), tj = *x == 'x' && kernel != MATMUL ? atol(x + 1) : t;
+        if (t > 0 && tj > 0) { tiles[nt] = t; tiles_j[nt++] = tj; }
     }
     if (pu >= 0) {
         cpu_set_t set;
@@ -97,8 +100,8 @@ int main(int argc, char **argv) {
         servet_close(prof);
     }
     if (servet_t > 0) {
-        for (i = 0; i < nt; i++) if (tiles[i] == servet_t) si = (int)i;
-        if (si < 0) { si = nt; tiles[nt++] = servet_t; }
+        for (i = 0; i < nt; i++) if (tiles[i] == servet_t && tiles_j[i] == servet_t) si = (int)i;
+        if (si < 0) { si = nt; tiles[nt] = servet_t; tiles_j[nt++] = servet_t; }
     }
     if (nt == 0) { fprintf(stderr, "tile_h2h: no tiles\n"); return 2; }
     if (kernel == MATMUL) {
@@ -118,9 +121,9 @@ int main(int argc, char **argv) {
         for (i = 0; i < n * ld; i++) { a[i] = (double)(i % 1000); b[i] = 0.0; }
         work = kernel == TRANSPOSE ? 16.0 * (double)n * (double)n : 17.0 * (double)(n - 4) * (double)(n - 4);
     }
-    run_once(64);
+    run_once(64, 64);
     {
-        double t1 = run_once(64);
+        double t1 = run_once(64, 64);
         inner = t1 > 0 && t1 < 0.02 ? (int)(0.02 / t1) + 1 : 1;
     }
     for (r = 0; r < rounds; r++) {
@@ -135,17 +138,20 @@ int main(int argc, char **argv) {
         }
         for (k = 0; k < nt; k++) {
             x = order[k];
-            times[x][r] = run_once(tiles[x]);
+            times[x][r] = run_once(tiles[x], tiles_j[x]);
             if (times[x][r] < fastest) fastest = times[x][r];
         }
         for (k = 0; k < nt; k++) ratios[k][r] = fastest / times[k][r];
     }
     printf("# %s n=%ld m=%ld ld=%ld, %d rounds, pinned to PU %d, %d runs per measurement; servet's tile %ld\n",
            argv[1], n, m, ld, rounds, pu, inner, servet_t);
-    printf("# tile  median_ms  rate(%s)  rel_median  rel_min  rel_max\n", kernel == TRANSPOSE ? "GB/s" : "GFlop/s");
+    printf("#    tile  median_ms  rate(%s)  rel_median  rel_min  rel_max\n", kernel == TRANSPOSE ? "GB/s" : "GFlop/s");
     for (k = 0; k < nt; k++) {
         double med = h2h_median(times[k], rounds), rel = h2h_median(ratios[k], rounds);
-        printf("%6ld %10.3f %9.3f %10.3f %8.3f %8.3f%s\n", tiles[k], med * 1e3, work / med / 1e9, rel, ratios[k][0],
+        char name[48];
+        if (tiles_j[k] == tiles[k]) snprintf(name, sizeof name, "%ld", tiles[k]);
+        else snprintf(name, sizeof name, "%ldx%ld", tiles[k], tiles_j[k]);
+        printf("%9s %10.3f %9.3f %10.3f %8.3f %8.3f%s\n", name, med * 1e3, work / med / 1e9, rel, ratios[k][0],
                ratios[k][rounds - 1], k == si ? "  servet" : "");
     }
     free(a); free(b); free(c); free(pa); free(pb);
