@@ -118,7 +118,7 @@ tile-replay: bin/tile_replay
 	python3 tools/tile_replay.py bench_data/tile_replay.txt bench_data/tile_run*.json
 # issue 18: servet_tune's search replayed on the measured sweeps (no kernel
 # runs: compares searches, in seconds; the machine's verdict is bench-tune)
-tune-replay: bin/tune_replay
+tune-replay: bin/tune_replay bin/tile_replay
 	python3 tools/tune_replay.py --pool bench_data/tune_landscapes.txt bench_data/tile_run*.json
 	./bin/tune_replay bench_data/tune_landscapes.txt 400
 # issue 18: the same sweeps, and servet_tune seeded by the tile model beside them (~15 min)

@@ -200,7 +200,7 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
   expect_rc 2 "tile, loop named twice" ./bin/servet tile --loop i=100 --loop i=50 --array A:i --elem 8
   expect_rc 1 "tile, a level the machine lacks" ./bin/servet tile --no-probe --loop i=100 --array A:i --elem 8 --level 8
   expect_rc 0 "tile of a transpose" ./bin/servet tile --no-probe --loop i=4096 --loop j=4096 --array A:i,j --array B:j,i --elem 8 --all-levels
-  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert set(j["tile"])=={"i","j"} and j["level"]>=1 and j["working_set_bytes"]<=j["capacity_bytes"] and isinstance(j["warnings"],list) and len(j["levels"])>=1 and j["reason"]' "$tmp/out" \
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert set(j["tile"])=={"i","j"} and j["level"]>=1 and j["working_set_bytes"]<=j["capacity_bytes"] and isinstance(j["warnings"],list) and len(j["levels"])>=1 and j["reason"]; a=j["alternatives"]; assert isinstance(a,list) and len(a)<=4 and all(set(x)=={"i","j"} and x!=j["tile"] for x in a)' "$tmp/out" \
     && ok || { bad "tile JSON"; cat "$tmp/out" >&2; }
   expect_rc 0 "tile of a stencil, square, halo, stream, ld" ./bin/servet tile --no-probe --loop i=4092 --loop j=4092 --array IN:i,j:halo=2:ld=4096 --array OUT:i,j:stream:ld=4096 --elem 8 --square --multiple 8
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; assert t["i"]==t["j"] and (t["i"]%8==0 or t["i"]==4092)' "$tmp/out" \
@@ -220,6 +220,12 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
     sh -c 'echo "t=$(( ({n} - 20) * ({n} - 20) + 1 ))"'
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert 17 <= j["best"]["n"] <= 23 and not j["from_cache"] and j["evaluations"] >= 2' "$tmp/out" \
     && ok || { bad "tune JSON"; cat "$tmp/out" >&2; }
+  # a second --seed for the same parameter: another seed point, run before the search
+  expect_rc 0 "tune with two seed points" ./bin/servet tune --key "two seeds" --param n=1:64 --seed n=30 --seed n=50 --evals 2 --repeats 1 -- \
+    sh -c 'echo {n} >> "$0"' "$tmp/seedlog"
+  [ "$(sort -u "$tmp/seedlog" | tr '\n' ' ')" = "30 50 " ] && ok || { bad "tune: the second seed point did not run"; cat "$tmp/seedlog" >&2; }
+  expect_rc 2 "tune, ten seed points" ./bin/servet tune --key k --param n=1:64 --seed n=1 --seed n=2 --seed n=3 --seed n=4 --seed n=5 \
+    --seed n=6 --seed n=7 --seed n=8 --seed n=9 --seed n=10 -- true
   expect_rc 0 "tune again: from the tuning file" ./bin/servet tune --key "bowl" --param n=1:64 -- false
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["from_cache"] and 17 <= j["best"]["n"] <= 23' "$tmp/out" \
     && ok || { bad "tune from cache"; cat "$tmp/out" >&2; }

@@ -451,6 +451,22 @@ static void test_tile_decisions(void) {
           t.working_set_bytes, t.capacity_bytes, t.level);
     CHECK(t.capacity_bytes < 1048576.0 && (t.level != 2 || t.capacity_bytes > 0.5 * 1048576.0),
           "L2's usable capacity below its size under random 4 KiB placement (%.0f)", t.capacity_bytes);
+    /* the near-ties: square, none the tile, each >= 10% from the tile and from the others */
+    {
+        int a, b, ok = t.nalternatives >= 1 && t.nalternatives <= SERVET_TILE_MAX_ALTERNATIVES;
+        for (a = 0; a < t.nalternatives && ok; a++) {
+            double r = (double)t.alternatives[a][0] / (double)t.tile[0];
+            ok = t.alternatives[a][0] == t.alternatives[a][1] && t.alternatives[a][1] == t.alternatives[a][2] &&
+                 (r >= 1.1 || r <= 1.0 / 1.1);
+            for (b = 0; b < a && ok; b++) {
+                r = (double)t.alternatives[a][0] / (double)t.alternatives[b][0];
+                ok = r >= 1.1 || r <= 1.0 / 1.1;
+            }
+        }
+        CHECK(ok, "matmul: %d near-ties, square, 10%% apart (%lld: %lld %lld %lld %lld)", t.nalternatives,
+              (long long)t.tile[0], (long long)t.alternatives[0][0], (long long)t.alternatives[1][0],
+              (long long)t.alternatives[2][0], (long long)t.alternatives[3][0]);
+    }
     /* two threads on the shared L3 only: private levels keep their capacity */
     d.level = 3;
     choose(p, &d, &t);

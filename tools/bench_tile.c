@@ -13,7 +13,8 @@
    medians, tiles 32 and 64 and untiled,
    the sweep's wall time, servet's decision time, and the machine.
    With TUNE.json (make bench-tune): after each sweep, servet_tune searches
-   the same grid, seeded with servet's tile, with at most 15% of the sweep's
+   the same grid, seeded with servet's tile and its first near-tie
+   (servet_tile.alternatives), with at most 15% of the sweep's
    points; then the tuned tile, the sweep's best and the seed are timed
    again side by side (15 rounds, medians of the rounds' ratios; a tile that
    is two of them is timed once a round), and the warm lookup
@@ -248,7 +249,7 @@ int main(int argc, char **argv) {
             servet_tune_desc dd;
             servet_tune_info ti, warm;
             tune_ctx tc;
-            int64_t grid[80], tbest[1], seedv[1];
+            int64_t grid[80], tbest[1], seedv[1], nearv[1];
             double side[3][15], m3[3], w0, warm_s = 1e30, pair_tb[15], pair_sb[15];
             long cand[3];
             int q, rr, src[3];
@@ -266,6 +267,13 @@ int main(int argc, char **argv) {
             dd.params[0].nvalues = (int)nt;
             seedv[0] = servet_t;
             dd.seed = seedv;
+            /* the model's first near-tie as a second seed (one: make
+               tune-replay, more cost the search its points) */
+            if (res.nalternatives > 0) {
+                nearv[0] = res.alternatives[0][c->kernel == MATMUL ? 2 : 0];
+                dd.more_seeds = nearv;
+                dd.nmore_seeds = 1;
+            }
             dd.max_evaluations = (int)(0.15 * 65); /* 15% of the sweep's points */
             dd.repeats = 4; /* 4 x 9 points + the contenders: ~40 runs, 12% of the sweep's 325 (tools/tune_replay.c) */
             dd.budget_seconds = 600;

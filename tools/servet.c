@@ -35,7 +35,9 @@ static const char *usage_text =
     "       [--budget SECONDS] [--evals N] [--repeats R] [--time-regex RE] [--force] -- COMMAND ARGS\n"
     "                      search the parameters of COMMAND ({NAME} in ARGS is replaced), timing\n"
     "                      the process or reading RE's first group from its output; the best\n"
-    "                      is kept per machine and key (servet-<hash>.tune) and printed as JSON\n"
+    "                      is kept per machine and key (servet-<hash>.tune) and printed as JSON;\n"
+    "                      --seed NAME=V again for a NAME already given starts another seed\n"
+    "                      point (servet tile's \"alternatives\": the model's near-ties)\n"
     "  map (--costs FILE | --tree ARITY:COST,..) (--traffic FILE | --traffic-sparse FILE)\n"
     "      [--rankfile FILE --hosts HOSTFILE]\n"
     "                      the MPI rank -> process slot mapping of a traffic matrix, as JSON;\n"
@@ -1331,6 +1333,11 @@ static int cmd_tile(int argc, char **argv) {
         printf("%s", k ? ", " : "");
         json_string(res.warnings[k]);
     }
+    printf("],\n \"alternatives\": [");
+    for (k = 0; k < res.nalternatives; k++) {
+        printf("%s", k ? ", " : "");
+        print_tile_json(&td, res.alternatives[k]);
+    }
     printf("]");
     if (all_levels) {
         printf(",\n \"levels\": [");
@@ -1724,15 +1731,19 @@ out:
     return rc;
 }
 
+#define TUNE_MAX_SEED_POINTS 9
 static int cmd_tune(int argc, char **argv) {
     servet_tune_desc td;
     servet_tune_info info;
     tune_cmd T;
     static char names[SERVET_TUNE_MAX_PARAMS][64];
     static int64_t lists[SERVET_TUNE_MAX_PARAMS][256];
-    int64_t seed[SERVET_TUNE_MAX_PARAMS], best[SERVET_TUNE_MAX_PARAMS];
-    int i, k, have_seed[SERVET_TUNE_MAX_PARAMS] = {0}, any_seed = 0;
-    const char *regex = NULL, *seeds[SERVET_TUNE_MAX_PARAMS];
+    /* seed point 0 is the seed; a --seed for a parameter the current point
+       has already starts the next point (servet_tune's more_seeds) */
+    static int64_t seed[TUNE_MAX_SEED_POINTS][SERVET_TUNE_MAX_PARAMS], more[TUNE_MAX_SEED_POINTS * SERVET_TUNE_MAX_PARAMS];
+    int64_t best[SERVET_TUNE_MAX_PARAMS];
+    int i, k, have_seed[TUNE_MAX_SEED_POINTS][SERVET_TUNE_MAX_PARAMS], any_seed = 0, npoints = 0;
+    const char *regex = NULL, *seeds[TUNE_MAX_SEED_POINTS * SERVET_TUNE_MAX_PARAMS];
     int nseeds = 0;
     servet_result r;
     memset(&td, 0, sizeof td);
@@ -1782,7 +1793,7 @@ static int cmd_tune(int argc, char **argv) {
             }
             td.nparams++;
         } else if (!strcmp(a, "--seed")) {
-            if (nseeds >= SERVET_TUNE_MAX_PARAMS) return die_usage("too many --seed", argv[i + 1]);
+            if (nseeds >= TUNE_MAX_SEED_POINTS * SERVET_TUNE_MAX_PARAMS) return die_usage("too many --seed", argv[i + 1]);
             seeds[nseeds++] = argv[++i];
         } else if (!strcmp(a, "--budget")) {
             char *end;
@@ -1804,6 +1815,7 @@ static int cmd_tune(int argc, char **argv) {
     if (!td.key) return die_usage("tune needs --key K (the kernel and its problem)", NULL);
     if (td.nparams == 0) return die_usage("tune needs at least one --param NAME=LO:HI[:STEP]", NULL);
     if (i >= argc - 1) return die_usage("tune needs a command after --", NULL);
+    memset(have_seed, 0, sizeof have_seed);
     for (k = 0; k < nseeds; k++) {
         const char *eq = strchr(seeds[k], '=');
         int j, found = -1;
@@ -1811,15 +1823,30 @@ static int cmd_tune(int argc, char **argv) {
         for (j = 0; eq && j < td.nparams; j++)
             if (strlen(names[j]) == (size_t)(eq - seeds[k]) && !strncmp(names[j], seeds[k], (size_t)(eq - seeds[k]))) found = j;
         if (found < 0 || !parse_i64(eq + 1, INT64_MIN + 1, &v)) return die_usage("--seed takes NAME=VALUE of a --param", seeds[k]);
-        seed[found] = v;
-        have_seed[found] = 1;
+        if (any_seed && have_seed[npoints - 1][found]) { /* the next point */
+            if (npoints >= TUNE_MAX_SEED_POINTS) return die_usage("too many seed points (at most 9)", seeds[k]);
+            npoints++;
+        }
+        if (!any_seed) npoints = 1;
+        seed[npoints - 1][found] = v;
+        have_seed[npoints - 1][found] = 1;
         any_seed = 1;
     }
     if (any_seed) {
+        int q;
         for (k = 0; k < td.nparams; k++)
-            if (!have_seed[k]) seed[k] = td.params[k].values ? td.params[k].values[td.params[k].nvalues / 2]
-                                                             : (td.params[k].lo + td.params[k].hi) / 2;
-        td.seed = seed;
+            if (!have_seed[0][k]) seed[0][k] = td.params[k].values ? td.params[k].values[td.params[k].nvalues / 2]
+                                                                   : (td.params[k].lo + td.params[k].hi) / 2;
+        for (q = 1; q < npoints; q++) /* a later point takes what it does not name from the seed */
+            for (k = 0; k < td.nparams; k++)
+                if (!have_seed[q][k]) seed[q][k] = seed[0][k];
+        td.seed = seed[0];
+        if (npoints > 1) { /* more_seeds: nparams values a point, packed */
+            for (q = 1; q < npoints; q++)
+                for (k = 0; k < td.nparams; k++) more[(q - 1) * td.nparams + k] = seed[q][k];
+            td.more_seeds = more;
+            td.nmore_seeds = npoints - 1;
+        }
     }
     if (regex) {
         if (regcomp(&T.re, regex, REG_EXTENDED) != 0) return die_usage("--time-regex does not compile", regex);

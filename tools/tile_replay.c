@@ -11,11 +11,13 @@
    it. It tells whether a change to the model helps on the other machines
    the project has measured, in seconds; the machine's verdict is still
    make bench-tile.
-       bin/tile_replay < LINES
+       bin/tile_replay [--alternatives] < LINES
    LINE: L1 L2 L3 (measured bytes) L1 L2 L3 (OS bytes) ways x 3, latency
    ns x 3, memory latency ns, copy bytes/s (0: none), TLB reach bytes x 2
    (0: none), kernel (transpose|stencil|matmul), n, m, ld. Prints the
-   first loop's square tile per line (-1: the decision failed).          */
+   first loop's square tile per line (-1: the decision failed); with
+   --alternatives the kernel's own loop's tile (matmul's j) and then
+   servet_tile.alternatives, the model's near-ties. */
 #define SERVET_IMPLEMENTATION
 #include "../servet.h"
 
@@ -59,8 +61,9 @@ static servet_profile *rebuilt(const double *size, const double *os, const doubl
     return p;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
     double size[3], os[3], ways[3], lat[3], mem, bw, tlb0, tlb1;
+    int alternatives = argc > 1 && !strcmp(argv[1], "--alternatives");
     char k[32];
     long n, m, ld;
     while (scanf("%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %31s %ld %ld %ld", &size[0], &size[1],
@@ -74,7 +77,16 @@ int main(void) {
             continue;
         }
         tile_kernel_describe(!strcmp(k, "transpose") ? TRANSPOSE : !strcmp(k, "stencil") ? STENCIL : MATMUL, n, m, ld, &d);
-        printf("%lld\n", servet_choose_tile(p, &d, &t) == SERVET_OK ? (long long)t.tile[0] : -1LL);
+        if (alternatives) { /* the kernel's own loop (matmul's j, the bench's tile), then the near-ties */
+            int j, l = !strcmp(k, "matmul") ? 2 : 0;
+            if (servet_choose_tile(p, &d, &t) != SERVET_OK) printf("-1\n");
+            else {
+                printf("%lld", (long long)t.tile[l]);
+                for (j = 0; j < t.nalternatives; j++) printf(" %lld", (long long)t.alternatives[j][l]);
+                printf("\n");
+            }
+        } else
+            printf("%lld\n", servet_choose_tile(p, &d, &t) == SERVET_OK ? (long long)t.tile[0] : -1LL);
         fflush(stdout);
     }
     return 0;

@@ -13,8 +13,11 @@ and matmuls (the stencils are untiled everywhere) and how many are at
 luckiest draw): compare models on the same files, not with make bench-tile's
 side-by-side ratios."""
 import json
-import subprocess
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tile_record import decide, machine_class, replay_lines  # noqa: E402
 
 args = sys.argv[1:]
 binary, base, mem = "bin/tile_replay", None, 110.0
@@ -27,11 +30,6 @@ while args and args[0].startswith("--"):
 if len(args) < 2:
     sys.exit("usage: tile_replay.py [--bin B] [--base B0] [--mem NS] OUT.txt TILE.json...")
 out_path, files = args[0], args[1:]
-
-
-def decide(exe, lines):
-    r = subprocess.run([exe], input="".join(lines), capture_output=True, text=True, check=True)
-    return [int(x) for x in r.stdout.split()]
 
 
 def score(case, t):
@@ -54,17 +52,10 @@ for f in files:
     except (OSError, ValueError):
         continue
     cases = [c for c in d.get("cases", []) if "sweep" in c]
-    caches = d.get("caches", [])[:3]
-    if not cases or len(caches) < 3:
+    lines = replay_lines(d, cases, mem) if cases else None
+    if not lines:
         continue
-    cpu = d.get("cpu_model", "?")
-    # one machine per CPU model and L1 size (two VMs report "AMD EPYC")
-    cls = "%s, L1 %d KiB, L2 %d KiB" % (cpu.replace("AuthenticAMD ", "")[:44], caches[0]["reported_bytes"] // 1024, caches[1]["reported_bytes"] // 1024)
-    bw = d.get("memory_copy_bytes_per_s") or 0
-    tlb = d.get("tlb_reach_bytes") or [0, 0]
-    head = [c["measured_bytes"] for c in caches] + [c["reported_bytes"] for c in caches] + [c["ways"] for c in caches]
-    head += [c["latency_ns"] for c in caches] + [mem, bw, tlb[0], tlb[1] if len(tlb) > 1 else 0]
-    lines = ["%s %s %d %d %d\n" % (" ".join(str(x) for x in head), c["kernel"], c["n"], c["m"], c["ld"]) for c in cases]
+    cls = machine_class(d)
     row = f.split("/")[-1]
     for name, exe in models:
         tiles = decide(exe, lines)

@@ -3,9 +3,12 @@
    LANDSCAPES: one line per kernel and size, as tools/tune_replay.py writes
    them from bench_data/tile_run*.json: "run kernel n seed_tile npoints" and
    then npoints triples "tile rate spread" (the sweep's median rate of each
-   tile and the spread (max - min) / median of its runs). Each trial runs
+   tile and the spread (max - min) / median of its runs), then "|" and the
+   model's near-ties for that seed (servet_tile.alternatives; none on older
+   files). Each trial runs
    servet_tune as make bench-tune does (the sweep's tiles as the value list,
-   the model's tile as the seed, 9 points = 15% of the sweep's 65, 4 repeats)
+   the model's tile as the seed and its near-ties as more_seeds, 9 points =
+   15% of the sweep's 65, 4 repeats)
    with a callback that returns 1 / rate(tile) times a noise draw: normal,
    sigma = spread / 2.3 (the expected range of 5 normal draws is 2.3 sigma),
    and in one run out of 20 a slow spell of 1.3x, as this project's VMs show.
@@ -15,7 +18,8 @@
    figures compare searches with each other; the machine's own verdict is
    make bench-tune. No file is read or written (force, no_save).
    TR_REPEATS and TR_POINTS in the environment change the repeats and the
-   points (4 and 9). make tune-replay pools bench_data's sweeps and runs it. */
+   points (4 and 9), TR_ALTS the most near-ties passed (1, as make
+   bench-tune passes). make tune-replay pools bench_data's sweeps and runs it. */
 #define SERVET_IMPLEMENTATION
 #include "../servet.h"
 #include <stdio.h>
@@ -26,7 +30,8 @@
 typedef struct land {
     char run[64], kernel[32];
     long n, seed;
-    int np;
+    int np, nalt;
+    int64_t alt[8];
     int64_t tile[MAXP];
     double rate[MAXP], spread[MAXP], best;
 } land;
@@ -63,6 +68,7 @@ int main(int argc, char **argv) {
     static land Ls[512];
     int nl = 0, trials = argc > 2 ? atoi(argv[2]) : 200, i, t;
     uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 10) : 1;
+    int maxalt = getenv("TR_ALTS") ? atoi(getenv("TR_ALTS")) : 1;
     long tot = 0, in2 = 0, in5 = 0;
     double sum_ratio = 0, sum_pts = 0, sum_runs = 0;
     FILE *f = argc > 1 ? fopen(argv[1], "r") : NULL;
@@ -89,6 +95,23 @@ int main(int argc, char **argv) {
             L->tile[i] = tl;
             if (L->rate[i] > L->best) L->best = L->rate[i];
         }
+        L->nalt = 0;
+        {
+            int ch;
+            while ((ch = fgetc(f)) == ' ' || ch == '\t') {}
+            if (ch == '|') {
+                long a;
+                for (;;) {
+                    while ((ch = fgetc(f)) == ' ' || ch == '\t') {}
+                    if (ch == '\n' || ch == EOF) break;
+                    ungetc(ch, f);
+                    if (fscanf(f, "%ld", &a) != 1) return 1;
+                    if (L->nalt < 8) L->alt[L->nalt++] = a;
+                }
+            } else if (ch != EOF) {
+                ungetc(ch, f);
+            }
+        }
         nl++;
     }
     fclose(f);
@@ -113,6 +136,8 @@ int main(int argc, char **argv) {
             d.params[0].nvalues = L->np;
             seedv[0] = L->seed;
             d.seed = seedv;
+            d.more_seeds = L->alt;
+            d.nmore_seeds = L->nalt < maxalt ? L->nalt : maxalt;
             d.max_evaluations = (int)(0.15 * 65);
             d.repeats = getenv("TR_REPEATS") ? atoi(getenv("TR_REPEATS")) : 4;
             if (getenv("TR_POINTS")) d.max_evaluations = atoi(getenv("TR_POINTS"));

@@ -1,0 +1,37 @@
+"""What tools/tile_replay.c reads, from one make bench-tile run file: the
+record of the machine (measured and OS cache sizes, ways, latencies, memory
+latency and copy bandwidth, TLB reaches) and one line per case. Shared by
+tools/tile_replay.py (the model scored on the sweeps) and tools/tune_replay.py
+(the model's near-ties as the tuner's extra seeds)."""
+import subprocess
+
+
+def machine_class(d):
+    """one machine per CPU model and L1/L2 size (two VMs report "AMD EPYC")"""
+    caches = d.get("caches", [])[:3]
+    cpu = d.get("cpu_model", "?")
+    return "%s, L1 %d KiB, L2 %d KiB" % (cpu.replace("AuthenticAMD ", "")[:44], caches[0]["reported_bytes"] // 1024,
+                                          caches[1]["reported_bytes"] // 1024)
+
+
+def replay_lines(d, cases, mem):
+    """tile_replay's input lines for these cases of run file d; None when the
+    run recorded fewer than three cache levels"""
+    caches = d.get("caches", [])[:3]
+    if len(caches) < 3:
+        return None
+    bw = d.get("memory_copy_bytes_per_s") or 0
+    tlb = d.get("tlb_reach_bytes") or [0, 0]
+    head = [c["measured_bytes"] for c in caches] + [c["reported_bytes"] for c in caches] + [c["ways"] for c in caches]
+    head += [c["latency_ns"] for c in caches] + [mem, bw, tlb[0], tlb[1] if len(tlb) > 1 else 0]
+    return ["%s %s %d %d %d\n" % (" ".join(str(x) for x in head), c["kernel"], c["n"], c["m"], c["ld"]) for c in cases]
+
+
+def decide(exe, lines, alternatives=False):
+    """tile_replay's tile per line; with alternatives, a list per line: the
+    tile (the kernel's own loop: matmul's j) then the model's near-ties"""
+    r = subprocess.run([exe] + (["--alternatives"] if alternatives else []), input="".join(lines),
+                       capture_output=True, text=True, check=True)
+    if alternatives:
+        return [[int(x) for x in l.split()] for l in r.stdout.splitlines()]
+    return [int(x) for x in r.stdout.split()]
