@@ -9297,9 +9297,9 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
         c = servet__tile_cost(M, trial);
         if (c <= best) { best = c; memcpy(T, trial, sizeof trial[0] * (size_t)n); }
     }
-    if (alt && nalt) /* a near-tie the even cut made the tile is the tile */
+    if (alt && nalt) /* a near-tie the even cut brought within 10% of the tile in every loop is the tile */
         for (i = 0; i < *nalt; i++) {
-            for (l = 0; l < n && alt[i][l] == T[l]; l++) {}
+            for (l = 0; l < n && (double)alt[i][l] < 1.1 * (double)T[l] && (double)T[l] < 1.1 * (double)alt[i][l]; l++) {}
             if (l < n) continue;
             memmove(alt[i], alt[i + 1], sizeof alt[0] * (size_t)(*nalt - i - 1));
             (*nalt)--;
