@@ -69,6 +69,7 @@ int main(int argc, char **argv) {
     int nl = 0, trials = argc > 2 ? atoi(argv[2]) : 200, i, t;
     uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 10) : 1;
     int maxalt = getenv("TR_ALTS") ? atoi(getenv("TR_ALTS")) : 1;
+    if (maxalt < 0) maxalt = 0;
     long tot = 0, in2 = 0, in5 = 0;
     double sum_ratio = 0, sum_pts = 0, sum_runs = 0;
     FILE *f = argc > 1 ? fopen(argv[1], "r") : NULL;
