@@ -224,6 +224,8 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
   expect_rc 0 "tune with two seed points" ./bin/servet tune --key "two seeds" --param n=1:64 --seed n=30 --seed n=50 --evals 2 --repeats 1 -- \
     sh -c 'echo {n} >> "$0"' "$tmp/seedlog"
   [ "$(sort -u "$tmp/seedlog" | tr '\n' ' ')" = "30 50 " ] && ok || { bad "tune: the second seed point did not run"; cat "$tmp/seedlog" >&2; }
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["seed"]=={"n":30} and j["more_seeds"]==[{"n":50}]' "$tmp/out" \
+    && ok || { bad "tune JSON: the seed points"; cat "$tmp/out" >&2; }
   expect_rc 2 "tune, ten seed points" ./bin/servet tune --key k --param n=1:64 --seed n=1 --seed n=2 --seed n=3 --seed n=4 --seed n=5 \
     --seed n=6 --seed n=7 --seed n=8 --seed n=9 --seed n=10 -- true
   expect_rc 0 "tune again: from the tuning file" ./bin/servet tune --key "bowl" --param n=1:64 -- false

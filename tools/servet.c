@@ -1868,6 +1868,12 @@ static int cmd_tune(int argc, char **argv) {
     printf(", \"seconds\": %.6g, \"seed\": ", info.best_seconds);
     if (td.seed) print_point_json(&td, td.seed);
     else printf("null");
+    printf(", \"more_seeds\": [");
+    for (k = 0; k < td.nmore_seeds; k++) {
+        printf("%s", k ? ", " : "");
+        print_point_json(&td, td.more_seeds + (size_t)k * (size_t)td.nparams);
+    }
+    printf("]");
     printf(", \"seed_seconds\": %.6g, \"evaluations\": %d, \"runs\": %d, \"spread\": %.4g, \"from_cache\": %s,"
            " \"failed_runs\": %d, \"killed_runs\": %d, \"tune_seconds\": %.3f}\n",
            info.seed_seconds, info.evaluations, info.runs, info.spread, info.from_cache ? "true" : "false", T.failures,
