@@ -9189,12 +9189,22 @@ static double servet__tile_descend(const servet__tmodel *M, int64_t *T, double b
     }
     return best;
 }
+/* two tiles less than 10% apart in every loop: one, to a tuner (in
+   integers: 440 and 400 are 10% apart, not less) */
+static int servet__tile_near(const int64_t *a, const int64_t *b, int n) {
+    int l;
+    for (l = 0; l < n; l++)
+        if (!(10 * a[l] < 11 * b[l] && 10 * b[l] < 11 * a[l])) return 0;
+    return 1;
+}
 /* alt (may be NULL): the square near-ties (servet_tile.alternatives), *nalt of them */
 static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (*alt)[SERVET_TILE_MAX_LOOPS], int *nalt) {
     int64_t cand[SERVET_TILE_MAX_LOOPS][512], trial[SERVET_TILE_MAX_LOOPS], all[512], aligned[SERVET_TILE_MAX_LOOPS];
     int nc[SERVET_TILE_MAX_LOOPS], l, i, n = M->n, nall = 0, ncap = 0;
     int64_t m = M->d->multiple > 0 ? M->d->multiple : (M->line / M->elem > 0 ? M->line / M->elem : 1), Nmax = 0;
-    double best = 1e300, best_aligned = 1e300;
+    double best = 1e300, best_aligned = 1e300, cost[512];
+    int64_t chosen[SERVET_TILE_MAX_LOOPS]; /* the square choice, before the descent and the even cut */
+    int untiled = 0;                       /* ... is the full extent */
     for (l = 0; l < n; l++) {
         nc[l] = servet__tile_candidates(M->d->loops[l].extent, m, cand[l], 512);
         if (M->d->loops[l].extent > Nmax) Nmax = M->d->loops[l].extent;
@@ -9215,8 +9225,6 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
        SERVET__TILE_MARGIN of that: a tile must pay for the costs the model
        leaves out (shorter rows, halo rows, the prefetchers' restarts) */
     {
-        double cost[512];
-        int64_t chosen = 0;
         for (i = 0; i < nall; i++) {
             for (l = 0; l < n; l++) trial[l] = all[i] < M->d->loops[l].extent ? all[i] : M->d->loops[l].extent;
             cost[i] = servet__tile_cost(M, trial);
@@ -9234,37 +9242,11 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
         for (i = 0; i < nall; i++)
             if (cost[i] <= best || (i == nall - 1 && cost[i] <= best * (1.0 + SERVET__TILE_MARGIN))) {
                 for (l = 0; l < n; l++) T[l] = all[i] < M->d->loops[l].extent ? all[i] : M->d->loops[l].extent;
-                chosen = all[i];
+                memcpy(chosen, T, sizeof chosen[0] * (size_t)n);
+                untiled = i == nall - 1;
                 if (cost[i] <= best) continue;
                 best = cost[i];
             }
-        /* the near-ties: tiled squares within the margin of the cheapest
-           tiled one, cheapest first, each at least 10% from the choice and
-           from those taken (a tuner's seeds, not a second opinion) */
-        if (nalt) *nalt = 0;
-        if (alt && nalt && chosen > 0 && chosen < all[nall - 1]) {
-            double cheapest = 1e300;
-            int taken[SERVET_TILE_MAX_ALTERNATIVES + 1], nt = 0, j;
-            for (i = 0; i + 1 < nall; i++) if (cost[i] < cheapest) cheapest = cost[i];
-            while (*nalt < SERVET_TILE_MAX_ALTERNATIVES) {
-                int pick = -1;
-                for (i = 0; i + 1 < nall; i++) {
-                    int far = 1;
-                    double r = (double)all[i] / (double)chosen;
-                    if (!(cost[i] <= cheapest * (1.0 + SERVET__TILE_MARGIN))) continue;
-                    if (r < 1.1 && r > 1.0 / 1.1) continue;
-                    for (j = 0; j < nt && far; j++) {
-                        r = (double)all[i] / (double)all[taken[j]];
-                        far = r >= 1.1 || r <= 1.0 / 1.1;
-                    }
-                    if (far && (pick < 0 || cost[i] < cost[pick])) pick = i;
-                }
-                if (pick < 0) break;
-                taken[nt++] = pick;
-                for (l = 0; l < n; l++) alt[*nalt][l] = all[pick] < M->d->loops[l].extent ? all[pick] : M->d->loops[l].extent;
-                (*nalt)++;
-            }
-        }
     }
     if (!M->d->square) {
         best = servet__tile_descend(M, T, best, cand, nc);
@@ -9297,14 +9279,33 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
         c = servet__tile_cost(M, trial);
         if (c <= best) { best = c; memcpy(T, trial, sizeof trial[0] * (size_t)n); }
     }
-    if (alt && nalt) /* a near-tie the even cut brought within 10% of the tile in every loop is the tile */
-        for (i = 0; i < *nalt; i++) {
-            for (l = 0; l < n && (double)alt[i][l] < 1.1 * (double)T[l] && (double)T[l] < 1.1 * (double)alt[i][l]; l++) {}
-            if (l < n) continue;
-            memmove(alt[i], alt[i + 1], sizeof alt[0] * (size_t)(*nalt - i - 1));
-            (*nalt)--;
-            i--;
+    /* the near-ties: tiled squares within the margin of the cheapest tiled
+       one, cheapest first, none within 10% of the square choice or of one
+       taken (a tuner's seeds, not a second opinion), then none within 10%
+       of the tile the descent and the even cut made of it; none when the
+       answer is untiled */
+    if (nalt) *nalt = 0;
+    if (alt && nalt && !untiled) {
+        double cheapest = 1e300;
+        int j, k;
+        for (i = 0; i + 1 < nall; i++) if (cost[i] < cheapest) cheapest = cost[i];
+        while (*nalt < SERVET_TILE_MAX_ALTERNATIVES) {
+            int pick = -1, far;
+            for (i = 0; i + 1 < nall; i++) {
+                if (!(cost[i] <= cheapest * (1.0 + SERVET__TILE_MARGIN)) || (pick >= 0 && cost[i] >= cost[pick])) continue;
+                for (l = 0; l < n; l++) trial[l] = all[i] < M->d->loops[l].extent ? all[i] : M->d->loops[l].extent;
+                far = !servet__tile_near(trial, chosen, n);
+                for (j = 0; j < *nalt && far; j++) far = !servet__tile_near(trial, alt[j], n);
+                if (far) pick = i;
+            }
+            if (pick < 0) break;
+            for (l = 0; l < n; l++) alt[*nalt][l] = all[pick] < M->d->loops[l].extent ? all[pick] : M->d->loops[l].extent;
+            (*nalt)++;
         }
+        for (j = k = 0; j < *nalt; j++)
+            if (!servet__tile_near(alt[j], T, n)) memmove(alt[k++], alt[j], sizeof alt[0]);
+        *nalt = k;
+    }
     return best;
 }
 /* Usable capacity of a physically indexed level under random 4 KiB

@@ -1742,7 +1742,7 @@ static int cmd_tune(int argc, char **argv) {
        has already starts the next point (servet_tune's more_seeds) */
     static int64_t seed[TUNE_MAX_SEED_POINTS][SERVET_TUNE_MAX_PARAMS], more[TUNE_MAX_SEED_POINTS * SERVET_TUNE_MAX_PARAMS];
     int64_t best[SERVET_TUNE_MAX_PARAMS];
-    int i, k, have_seed[TUNE_MAX_SEED_POINTS][SERVET_TUNE_MAX_PARAMS], any_seed = 0, npoints = 0;
+    int i, k, have_seed[TUNE_MAX_SEED_POINTS][SERVET_TUNE_MAX_PARAMS], npoints = 1;
     const char *regex = NULL, *seeds[TUNE_MAX_SEED_POINTS * SERVET_TUNE_MAX_PARAMS];
     int nseeds = 0;
     servet_result r;
@@ -1823,16 +1823,14 @@ static int cmd_tune(int argc, char **argv) {
         for (j = 0; eq && j < td.nparams; j++)
             if (strlen(names[j]) == (size_t)(eq - seeds[k]) && !strncmp(names[j], seeds[k], (size_t)(eq - seeds[k]))) found = j;
         if (found < 0 || !parse_i64(eq + 1, INT64_MIN + 1, &v)) return die_usage("--seed takes NAME=VALUE of a --param", seeds[k]);
-        if (any_seed && have_seed[npoints - 1][found]) { /* the next point */
+        if (have_seed[npoints - 1][found]) { /* the next point */
             if (npoints >= TUNE_MAX_SEED_POINTS) return die_usage("too many seed points (at most 9)", seeds[k]);
             npoints++;
         }
-        if (!any_seed) npoints = 1;
         seed[npoints - 1][found] = v;
         have_seed[npoints - 1][found] = 1;
-        any_seed = 1;
     }
-    if (any_seed) {
+    if (nseeds > 0) {
         int q;
         for (k = 0; k < td.nparams; k++)
             if (!have_seed[0][k]) seed[0][k] = td.params[k].values ? td.params[k].values[td.params[k].nvalues / 2]
