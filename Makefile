@@ -89,12 +89,12 @@ examples/mbsp_inner_product: examples/mbsp_inner_product.c servet.h
 KERNEL_CFLAGS ?= -O2 -march=native
 examples/tile_%: examples/tile_%.c lib/libservet.a servet.h
 	$(CC) -std=c99 $(WARN) $(KERNEL_CFLAGS) $(HWLOC_CFLAGS) -pthread -I. -o $@ $< lib/libservet.a $(LDLIBS)
-bin/bench_tile: tools/bench_tile.c tools/bench_cpu.h examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h tools/tile_kernels.h
+bin/bench_tile: tools/bench_tile.c tools/tile_run.h tools/bench_cpu.h examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h tools/tile_kernels.h
 	@mkdir -p bin
 	$(CC) -std=c99 $(WARN) $(KERNEL_CFLAGS) $(HWLOC_CFLAGS) -pthread -o $@ tools/bench_tile.c $(LDLIBS)
 # a few tiles of one kernel side by side, many rounds, pinned (a noisy host's
 # sweep cannot tell them apart): bin/tile_h2h matmul 2000 15 1 56 64 72
-bin/tile_h2h: tools/tile_h2h.c examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h tools/tile_kernels.h
+bin/tile_h2h: tools/tile_h2h.c tools/tile_run.h examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h tools/tile_kernels.h
 	@mkdir -p bin
 	$(CC) -std=c99 $(WARN) $(KERNEL_CFLAGS) $(HWLOC_CFLAGS) -pthread -o $@ tools/tile_h2h.c $(LDLIBS)
 # stores and loads one per 4 KiB page over P pages: a store TLB the cache

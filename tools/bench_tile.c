@@ -34,6 +34,7 @@
 #include <unistd.h>
 #include "bench_cpu.h"
 #include "tile_kernels.h"
+#include "tile_run.h"
 
 typedef struct bcase {
     int kernel;
@@ -75,9 +76,7 @@ static uint64_t next_rand(void) {
 /* the servet description of each kernel, as its example builds it */
 static void describe(const bcase *c, servet_tile_desc *td) { tile_kernel_describe(c->kernel, c->n, c->m, c->ld, td); }
 
-typedef struct arrays {
-    double *a, *b, *c, *pa, *pb;
-} arrays;
+typedef tile_arrays arrays;
 typedef struct tune_ctx {
     const bcase *c;
     arrays *x;
@@ -94,19 +93,11 @@ static int inner = 1;
 static double run_once(const bcase *c, arrays *x, long t) {
     double t0 = now_s();
     int k;
-    for (k = 0; k < inner; k++) {
-        if (c->kernel == TRANSPOSE) transpose_tiled(x->a, x->b, c->n, c->ld, t, t);
-        else if (c->kernel == STENCIL) stencil_tiled(x->a, x->b, c->n, c->ld, t, t);
-        else matmul_tiled(x->a, x->b, x->c, c->m, c->n, c->ld, t, x->pa, x->pb);
-    }
+    for (k = 0; k < inner; k++) tile_kernel_run(c->kernel, c->n, c->m, c->ld, x, t, t);
     return (now_s() - t0) / inner;
 }
 /* work per run: bytes moved (transpose), flops (stencil, matmul) */
-static double work(const bcase *c) {
-    if (c->kernel == TRANSPOSE) return 16.0 * (double)c->n * (double)c->n;
-    if (c->kernel == STENCIL) return 17.0 * (double)(c->n - 4) * (double)(c->n - 4);
-    return 2.0 * (double)c->m * (double)c->n * (double)c->n;
-}
+static double work(const bcase *c) { return tile_kernel_work(c->kernel, c->n, c->m); }
 
 int main(int argc, char **argv) {
     const char *outpath = argc > 1 ? argv[1] : "bench_data/tile.json", *filter = argc > 3 && argv[3][0] ? argv[3] : NULL;
@@ -174,22 +165,7 @@ int main(int argc, char **argv) {
         tiles[nt++] = c->kernel == MATMUL ? (c->n > c->m ? c->n : c->m) : extent; /* untiled */
         for (i = 0; i < nt; i++) if (tiles[i] == servet_t) si = (int)i;
         if (si < 0) { si = (int)nt; tiles[nt++] = servet_t; }
-        memset(&x, 0, sizeof x);
-        if (c->kernel == MATMUL) {
-            x.a = (double *)malloc((size_t)(c->m * c->ld) * 8);
-            x.b = (double *)malloc((size_t)(c->n * c->ld) * 8);
-            x.c = (double *)calloc((size_t)(c->m * c->ld), 8);
-            x.pa = (double *)malloc((size_t)c->n * (size_t)c->n * 8);
-            x.pb = (double *)malloc((size_t)c->n * (size_t)c->n * 8);
-            if (!x.a || !x.b || !x.c || !x.pa || !x.pb) return 1;
-            for (i = 0; i < c->m * c->ld; i++) x.a[i] = 1.0;
-            for (i = 0; i < c->n * c->ld; i++) x.b[i] = 0.5;
-        } else {
-            x.a = (double *)malloc((size_t)(c->n * c->ld) * 8);
-            x.b = (double *)malloc((size_t)(c->n * c->ld) * 8);
-            if (!x.a || !x.b) return 1;
-            for (i = 0; i < c->n * c->ld; i++) { x.a[i] = (double)(i % 1000); x.b[i] = 0.0; }
-        }
+        if (tile_arrays_alloc(c->kernel, c->n, c->m, c->ld, &x)) return 1;
         inner = 1;
         run_once(c, &x, 64); /* warm-up: pages touched, frequency up */
         {
@@ -328,7 +304,7 @@ int main(int argc, char **argv) {
                kname[c->kernel], c->label, tiles[bi], work(c) / med[bi], tiles[si], res.level, work(c) / med[si], h2h, med[bi] / med[si],
                med[bi] / med[i32], med[bi] / med[i64], med[bi] / med[iun], sweep_s, dec_s * 1e6);
         fflush(stdout);
-        free(x.a); free(x.b); free(x.c); free(x.pa); free(x.pb);
+        tile_arrays_free(&x);
     }
     fprintf(f, "\n ]}\n");
     fclose(f);

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tile_kernels.h"
+#include "tile_run.h"
 
 #define H2H_MAX_TILES 40
 #define H2H_MAX_ROUNDS 101
@@ -45,16 +46,12 @@ static double h2h_median(double *v, int n) {
 
 static int kernel;
 static long n, m, ld;
-static double *a, *b, *c, *pa, *pb;
+static tile_arrays arr;
 static int inner = 1;
 static double run_once(long t, long tj) {
     double t0 = h2h_now();
     int k;
-    for (k = 0; k < inner; k++) {
-        if (kernel == TRANSPOSE) transpose_tiled(a, b, n, ld, t, tj);
-        else if (kernel == STENCIL) stencil_tiled(a, b, n, ld, t, tj);
-        else matmul_tiled(a, b, c, m, n, ld, t, pa, pb);
-    }
+    for (k = 0; k < inner; k++) tile_kernel_run(kernel, n, m, ld, &arr, t, tj);
     return (h2h_now() - t0) / inner;
 }
 
@@ -104,23 +101,8 @@ int main(int argc, char **argv) {
         if (si < 0) { si = nt; tiles[nt] = servet_t; tiles_j[nt++] = servet_t; }
     }
     if (nt == 0) { fprintf(stderr, "tile_h2h: no tiles\n"); return 2; }
-    if (kernel == MATMUL) {
-        a = (double *)malloc((size_t)(m * ld) * 8);
-        b = (double *)malloc((size_t)(n * ld) * 8);
-        c = (double *)calloc((size_t)(m * ld), 8);
-        pa = (double *)malloc((size_t)n * (size_t)n * 8);
-        pb = (double *)malloc((size_t)n * (size_t)n * 8);
-        if (!a || !b || !c || !pa || !pb) return 1;
-        for (i = 0; i < m * ld; i++) a[i] = 1.0;
-        for (i = 0; i < n * ld; i++) b[i] = 0.5;
-        work = 2.0 * (double)m * (double)n * (double)n;
-    } else {
-        a = (double *)malloc((size_t)(n * ld) * 8);
-        b = (double *)malloc((size_t)(n * ld) * 8);
-        if (!a || !b) return 1;
-        for (i = 0; i < n * ld; i++) { a[i] = (double)(i % 1000); b[i] = 0.0; }
-        work = kernel == TRANSPOSE ? 16.0 * (double)n * (double)n : 17.0 * (double)(n - 4) * (double)(n - 4);
-    }
+    if (tile_arrays_alloc(kernel, n, m, ld, &arr)) { fprintf(stderr, "tile_h2h: out of memory\n"); return 1; }
+    work = tile_kernel_work(kernel, n, m);
     run_once(64, 64);
     {
         double t1 = run_once(64, 64);
@@ -154,6 +136,6 @@ int main(int argc, char **argv) {
         printf("%9s %10.3f %9.3f %10.3f %8.3f %8.3f%s\n", name, med * 1e3, work / med / 1e9, rel, ratios[k][0],
                ratios[k][rounds - 1], k == si ? "  servet" : "");
     }
-    free(a); free(b); free(c); free(pa); free(pb);
+    tile_arrays_free(&arr);
     return 0;
 }
