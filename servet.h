@@ -3652,7 +3652,7 @@ static int servet__is_coarse(double bytes) {
    at most; the quantile is then taken over all its repetitions). */
 static int servet__measure_point(servet_measure_fn measure, void *user, double bytes, int repeats, int nrep,
                                  double *value, double *spread) {
-    double v[64], tmp[64], sum = 0.0, spr[64];
+    double v[96], tmp[96], sum = 0.0, spr[64]; /* 3 attempts of up to 32 repetitions */
     int r, n, attempt, q;
     if (repeats > 32) repeats = 32;
     if (nrep < 1) nrep = 1;
