@@ -136,6 +136,9 @@ if [ "$mode" = all ]; then
   printf 'level=1 size=bogus\n' > "$tmp/bad.spec"
   expect_rc 1 "simulate bad spec" ./bin/servet simulate "$tmp/bad.spec"
   grep -q "servet:" "$tmp/err" && ok || bad "bad spec message"
+  printf 'level=1 size=32K ways=8\npage=1000\n' > "$tmp/page.spec"
+  expect_rc 1 "simulate, a page that is not a power of two" ./bin/servet simulate "$tmp/page.spec"
+  grep -q "power of two" "$tmp/err" && ok || { bad "simulate, page: no clear message"; cat "$tmp/err" >&2; }
   head -c 3000 /dev/urandom > "$tmp/random.spec"
   expect_rc 1 "simulate random bytes" ./bin/servet simulate "$tmp/random.spec"
   printf 'level=1 size=32K ways=8\nlevel=2 size=1M ways=16\nnoise=0.02\n' > "$tmp/ok.spec"
@@ -199,6 +202,7 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
   expect_rc 2 "tile, ld below the row" ./bin/servet tile --loop i=100 --loop j=100 --array A:i,j:ld=50 --elem 8
   expect_rc 2 "tile, loop named twice" ./bin/servet tile --loop i=100 --loop i=50 --array A:i --elem 8
   expect_rc 1 "tile, a level the machine lacks" ./bin/servet tile --no-probe --loop i=100 --array A:i --elem 8 --level 8
+  grep -q "the profile has [0-9]* cache level" "$tmp/err" && ok || { bad "tile, a level the machine lacks: no clear message"; cat "$tmp/err" >&2; }
   expect_rc 0 "tile of a transpose" ./bin/servet tile --no-probe --loop i=4096 --loop j=4096 --array A:i,j --array B:j,i --elem 8 --all-levels
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert set(j["tile"])=={"i","j"} and j["level"]>=1 and j["working_set_bytes"]<=j["capacity_bytes"] and isinstance(j["warnings"],list) and len(j["levels"])>=1 and j["reason"]; a=j["alternatives"]; assert isinstance(a,list) and len(a)<=4 and all(set(x)=={"i","j"} and x!=j["tile"] for x in a)' "$tmp/out" \
     && ok || { bad "tile JSON"; cat "$tmp/out" >&2; }

@@ -122,6 +122,8 @@ SIM_UNUSED static int sim_parse_size(const char *s, double *out) {
     return 1;
 }
 
+SIM_UNUSED static int sim_pow2(double v) { return v >= 1.0 && v <= 1e15 && v == floor(v) && ((uint64_t)v & ((uint64_t)v - 1)) == 0; }
+
 /* Parse a spec text. Returns 1 on success, 0 with a message in err. */
 SIM_UNUSED static int sim_parse_spec(const char *text, sim_spec *sp, char *err, size_t errcap) {
     static const double deflat[SIM_MAX_LEVELS] = {4, 14, 42, 80, 120, 160, 200, 240};
@@ -200,8 +202,18 @@ SIM_UNUSED static int sim_parse_spec(const char *text, sim_spec *sp, char *err, 
     for (i = 1; i < sp->nlevels; i++)
         if (sp->lv[i].lat <= sp->lv[i - 1].lat) sp->lv[i].lat = sp->lv[i - 1].lat * 3.0;
     if (sp->mem_lat <= 0) sp->mem_lat = sp->lv[sp->nlevels - 1].lat * 2.5 > 200 ? sp->lv[sp->nlevels - 1].lat * 2.5 : 200;
-    if (!(sp->page >= 64)) { snprintf(err, errcap, "page must be >= 64"); return 0; }
-    if (sp->backing != 0 && !(sp->backing >= 64)) { snprintf(err, errcap, "backing must be >= 64"); return 0; }
+    /* sizes of address bits: a page, a backing page or a line that is not a
+       power of two is no machine's, and the placement arithmetic assumes it */
+    for (i = 0; i < sp->nlevels; i++)
+        if (sp->lv[i].line & (sp->lv[i].line - 1)) {
+            snprintf(err, errcap, "level %d: line must be a power of two", i + 1);
+            return 0;
+        }
+    if (!(sp->page >= 64) || !sim_pow2(sp->page)) { snprintf(err, errcap, "page must be a power of two >= 64"); return 0; }
+    if (sp->backing != 0 && (!(sp->backing >= 64) || !sim_pow2(sp->backing))) {
+        snprintf(err, errcap, "backing must be a power of two >= 64");
+        return 0;
+    }
     if (sp->lv[0].incl == SIM_EXCLUSIVE) { snprintf(err, errcap, "level 1 cannot be exclusive (of what?)"); return 0; }
     if (sp->noise < 0 || sp->noise > 0.5) { snprintf(err, errcap, "noise must be in [0, 0.5]"); return 0; }
     return 1;
