@@ -11864,9 +11864,12 @@ done:
     {
         /* the contenders and the seed (pts[0]) measured again, their runs
            interleaved; each one's figure the lower median of these runs and
-           of all its runs; the lowest wins */
-        double lim = S.pts[bi].med * (1.0 + 2.0 * noise), fresh[16][16], fm = 0.0;
-        int cont[16], nf[16], nc = 0, r, c;
+           of all its runs; the lowest wins. A run that fails here drops its
+           point; when that leaves none (the seed's last runs killed by the
+           command runner at the budget: every other point had been, 2026-11-26),
+           the best of the search stands, whose runs did succeed. */
+        double lim = S.pts[bi].med * (1.0 + 2.0 * noise), fresh[16][16], fm = 0.0, med0 = S.pts[bi].med;
+        int cont[16], nf[16], nc = 0, r, c, bi0 = bi;
         int rounds = SERVET__TUNE_FINAL * S.repeats < 16 ? SERVET__TUNE_FINAL * S.repeats : 16;
         for (i = 0; i < S.npts && nc < 16; i++)
             if (S.pts[i].med >= 0 && (S.pts[i].med <= lim || i == 0)) { nf[nc] = 0; cont[nc++] = i; }
@@ -11899,6 +11902,10 @@ done:
         if (bi < 0) /* no complete re-measurement (the budget ran out): the medians so far */
             for (i = 0; i < S.npts; i++)
                 if (S.pts[i].med >= 0 && (bi < 0 || S.pts[i].med < S.pts[bi].med)) bi = i;
+        if (bi < 0) {
+            bi = bi0;
+            S.pts[bi].med = med0;
+        }
     }
     P = &S.pts[bi];
     for (k = 0; k < n; k++) best[k] = P->v[k];

@@ -51,6 +51,14 @@ static double seed_spell(void *user, const int64_t *x) {
     if (x[0] == 72) return ++c->rng <= 3 ? 1.5 : 0.99;
     return 1.0 + 0.01 * fabs((double)x[0] - 72.0) / 8.0;
 }
+/* every run fails after the first `invalid` (as runs killed at the
+   budget): the final re-measurement of the contenders fails for all */
+static double dies_late(void *user, const int64_t *x) {
+    cost *c = (cost *)user;
+    c->calls++;
+    if ((double)c->calls > c->invalid) return -1.0;
+    return 1.0 + fabs(log2((double)x[0] / 96.0));
+}
 /* a far, narrow optimum (a Zen 5 VM's stencil, 2026-11): tile 8 the best,
    every tile from 16 to 512 worse than untiled (the seed, 4092) */
 static double far_narrow(void *user, const int64_t *x) {
@@ -206,6 +214,19 @@ static void test_search(const char *root) {
         CHECK(servet_tune(NULL, &d1, near_narrow, &c, b1, &info) == SERVET_ERROR_INVALID_ARGUMENT,
               "nmore_seeds without more_seeds");
     }
+    /* two points measured, then every run fails (servet tune's runner kills
+       the runs past the budget), the final re-measurement's too: the better
+       of the two is the answer, with its time, not
+       a point read from outside the search (2026-11-26: tj 12884901891) */
+    memset(&c, 0, sizeof c);
+    c.invalid = 6; /* the seed's 3 runs and the first move's (128, better) succeed */
+    seed = 32;
+    desc1(&d, dir, "dies late", &seed);
+    d.no_save = 1;
+    CHECK(servet_tune(NULL, &d, dies_late, &c, best, &info) == SERVET_OK && best[0] == 128 &&
+              fabs(info.best_seconds - (1.0 + log2(128.0 / 96.0))) < 1e-9 && info.evaluations >= 2,
+          "runs failing after two points: best %lld in %.3f s (%d points)", (long long)best[0], info.best_seconds,
+          info.evaluations);
     /* the budget in points is a hard limit */
     memset(&c, 0, sizeof c);
     c.opt = 96; c.rng = 5;
