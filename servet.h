@@ -435,6 +435,13 @@
           seed, the search starting from the best (`servet tune`: a second
           --seed for a parameter starts another point). make bench-tune
           passes the first near-tie (>>tune step 1 says why one).
+          Fixed: servet_tune returned a point from outside its search (and
+          its time as 0) when the final re-measurement of every contender
+          failed (`servet tune` kills the runs past the budget); now the
+          best of the search. servet__measure_point held 64 repetitions
+          where 3 attempts of 32 may be asked. `servet tile --level N` of a
+          level the profile lacks says how many it has; `servet simulate`
+          refuses a page, backing page or line that is not a power of two.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
