@@ -216,7 +216,11 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
   expect_rc 2 "tune without a command" ./bin/servet tune --key k --param n=1:5
   expect_rc 2 "tune, a seed of no parameter" ./bin/servet tune --key k --param n=1:5 --seed m=2 -- true
   expect_rc 1 "tune, a command that always fails" ./bin/servet tune --key fails --param n=1:4 --budget 3 -- false
+  grep -q "exited with a non-zero status (the last: 1)" "$tmp/err" && ok || { bad "tune: why the runs failed"; cat "$tmp/err" >&2; }
   expect_rc 1 "tune, a command that crashes" ./bin/servet tune --key crashes --param n=1:4 --budget 3 -- sh -c 'kill -SEGV $$'
+  grep -q "killed by a signal (the last: 11" "$tmp/err" && ok || { bad "tune: why the runs crashed"; cat "$tmp/err" >&2; }
+  expect_rc 1 "tune, a time regex that matches nothing" ./bin/servet tune --key nomatch --param n=1:4 --budget 3 --time-regex 'time=([0-9.]+)' -- echo hello {n}
+  grep -q 'matched (the last printed: "hello [1-4]' "$tmp/err" && ok || { bad "tune: what the command printed"; cat "$tmp/err" >&2; }
   t0=$(date +%s)
   expect_rc 1 "tune, a command that hangs past the budget" ./bin/servet tune --key hangs --param n=1:4 --budget 2 -- sleep 60
   [ $(( $(date +%s) - t0 )) -le 10 ] && ok || bad "tune: a hanging command was not killed at the budget"

@@ -1376,6 +1376,9 @@ typedef struct tune_cmd {
     int use_re;
     double deadline;             /* the whole budget's end: a run past it is killed */
     int failures, timeouts;
+    /* why runs failed, for the message when none succeeded */
+    int exited, last_status, signalled, last_signal, nomatch;
+    char nomatch_out[160];       /* the start of the last output the regex did not match */
 } tune_cmd;
 static double mono(void) {
     struct timespec t;
@@ -1457,6 +1460,8 @@ static double run_command(void *user, const int64_t *x) {
         close(pfd[0]);
     }
     out[got] = 0;
+    if (done && WIFEXITED(status) && WEXITSTATUS(status) != 0) { T->exited++; T->last_status = WEXITSTATUS(status); }
+    if (done && WIFSIGNALED(status)) { T->signalled++; T->last_signal = WTERMSIG(status); }
     if (done && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         result = t1 - t0;
         if (T->use_re) {
@@ -1472,6 +1477,13 @@ static double run_command(void *user, const int64_t *x) {
                     result = strtod(num, &end);
                     if (end == num || !(result >= 0)) result = -1.0;
                 }
+            }
+            if (result < 0) { /* kept for the message: no match, or not a time */
+                size_t k;
+                T->nomatch++;
+                snprintf(T->nomatch_out, sizeof T->nomatch_out, "%s", out);
+                for (k = 0; T->nomatch_out[k]; k++)
+                    if (T->nomatch_out[k] == '\n' || T->nomatch_out[k] == '\r' || T->nomatch_out[k] == '"') T->nomatch_out[k] = ' ';
             }
         }
     }
@@ -1868,6 +1880,20 @@ static int cmd_tune(int argc, char **argv) {
     if (r != SERVET_OK) {
         fprintf(stderr, "servet: tune: %s%s\n", servet_result_string(r),
                 r == SERVET_ERROR_PROBE_FAILED ? " (every run failed, crashed or ran past the budget)" : "");
+        if (r == SERVET_ERROR_PROBE_FAILED) { /* why, so that the user can mend the command */
+            if (T.exited)
+                fprintf(stderr, "servet: tune: %d run%s exited with a non-zero status (the last: %d%s)\n", T.exited,
+                        T.exited == 1 ? "" : "s", T.last_status, T.last_status == 127 ? ", the command was not found" : "");
+            if (T.signalled)
+                fprintf(stderr, "servet: tune: %d run%s killed by a signal (the last: %d, %s)\n", T.signalled,
+                        T.signalled == 1 ? " was" : "s were", T.last_signal, strsignal(T.last_signal));
+            if (T.nomatch)
+                fprintf(stderr, "servet: tune: %d run%s printed no time that --time-regex matched (the last printed: \"%s\")\n",
+                        T.nomatch, T.nomatch == 1 ? "" : "s", T.nomatch_out);
+            if (T.timeouts)
+                fprintf(stderr, "servet: tune: %d run%s killed at the end of the budget (--budget SECONDS gives more)\n",
+                        T.timeouts, T.timeouts == 1 ? " was" : "s were");
+        }
         return 1;
     }
     printf("{\"best\": ");
