@@ -11872,9 +11872,9 @@ done:
         /* the contenders and the seed (pts[0]) measured again, their runs
            interleaved; each one's figure the lower median of these runs and
            of all its runs; the lowest wins. A run that fails here drops its
-           point; when that leaves none (the seed's last runs killed by the
-           command runner at the budget: every other point had been, 2026-11-26),
-           the best of the search stands, whose runs did succeed. */
+           point; when that leaves none (2026-11-26: `servet tune` killed the
+           re-runs of all three contenders at the end of its budget), the
+           best of the search stands: its runs did succeed. */
         double lim = S.pts[bi].med * (1.0 + 2.0 * noise), fresh[16][16], fm = 0.0, med0 = S.pts[bi].med;
         int cont[16], nf[16], nc = 0, r, c, bi0 = bi;
         int rounds = SERVET__TUNE_FINAL * S.repeats < 16 ? SERVET__TUNE_FINAL * S.repeats : 16;
