@@ -1481,9 +1481,9 @@ static double run_command(void *user, const int64_t *x) {
             if (result < 0) { /* kept for the message: no match, or not a time */
                 size_t k;
                 T->nomatch++;
-                snprintf(T->nomatch_out, sizeof T->nomatch_out, "%s", out);
-                for (k = 0; T->nomatch_out[k]; k++)
-                    if (T->nomatch_out[k] == '\n' || T->nomatch_out[k] == '\r' || T->nomatch_out[k] == '"') T->nomatch_out[k] = ' ';
+                for (k = 0; k + 1 < sizeof T->nomatch_out && out[k]; k++)
+                    T->nomatch_out[k] = out[k] == '\n' || out[k] == '\r' || out[k] == '"' ? ' ' : out[k];
+                T->nomatch_out[k] = 0;
             }
         }
     }
