@@ -9196,6 +9196,11 @@ static double servet__tile_descend(const servet__tmodel *M, int64_t *T, double b
     }
     return best;
 }
+/* the square tile of side `side`: each loop's tile, at most its extent */
+static void servet__tile_square(const servet__tmodel *M, int64_t side, int64_t *T) {
+    int l;
+    for (l = 0; l < M->n; l++) T[l] = side < M->d->loops[l].extent ? side : M->d->loops[l].extent;
+}
 /* two tiles less than 10% apart in every loop: one, to a tuner (in
    integers: 440 and 400 are 10% apart, not less) */
 static int servet__tile_near(const int64_t *a, const int64_t *b, int n) {
@@ -9233,7 +9238,7 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
        leaves out (shorter rows, halo rows, the prefetchers' restarts) */
     {
         for (i = 0; i < nall; i++) {
-            for (l = 0; l < n; l++) trial[l] = all[i] < M->d->loops[l].extent ? all[i] : M->d->loops[l].extent;
+            servet__tile_square(M, all[i], trial);
             cost[i] = servet__tile_cost(M, trial);
 #ifdef SERVET_DEBUG_TILE
             fprintf(stderr, "  square %lld: cost %.0f\n", (long long)all[i], cost[i]);
@@ -9248,7 +9253,7 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
         /* the cheapest; but no tiling at all when it is within the margin */
         for (i = 0; i < nall; i++)
             if (cost[i] <= best || (i == nall - 1 && cost[i] <= best * (1.0 + SERVET__TILE_MARGIN))) {
-                for (l = 0; l < n; l++) T[l] = all[i] < M->d->loops[l].extent ? all[i] : M->d->loops[l].extent;
+                servet__tile_square(M, all[i], T);
                 memcpy(chosen, T, sizeof chosen[0] * (size_t)n);
                 untiled = i == nall - 1;
                 if (cost[i] <= best) continue;
@@ -9300,13 +9305,13 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
             int pick = -1, far;
             for (i = 0; i + 1 < nall; i++) {
                 if (!(cost[i] <= cheapest * (1.0 + SERVET__TILE_MARGIN)) || (pick >= 0 && cost[i] >= cost[pick])) continue;
-                for (l = 0; l < n; l++) trial[l] = all[i] < M->d->loops[l].extent ? all[i] : M->d->loops[l].extent;
+                servet__tile_square(M, all[i], trial);
                 far = !servet__tile_near(trial, chosen, n);
                 for (j = 0; j < *nalt && far; j++) far = !servet__tile_near(trial, alt[j], n);
                 if (far) pick = i;
             }
             if (pick < 0) break;
-            for (l = 0; l < n; l++) alt[*nalt][l] = all[pick] < M->d->loops[l].extent ? all[pick] : M->d->loops[l].extent;
+            servet__tile_square(M, all[pick], alt[*nalt]);
             (*nalt)++;
         }
         for (j = k = 0; j < *nalt; j++)

@@ -205,7 +205,7 @@ SIM_UNUSED static int sim_parse_spec(const char *text, sim_spec *sp, char *err, 
     /* sizes of address bits: a page, a backing page or a line that is not a
        power of two is no machine's, and the placement arithmetic assumes it */
     for (i = 0; i < sp->nlevels; i++)
-        if (sp->lv[i].line & (sp->lv[i].line - 1)) {
+        if (!sim_pow2((double)sp->lv[i].line)) {
             snprintf(err, errcap, "level %d: line must be a power of two", i + 1);
             return 0;
         }
