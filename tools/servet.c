@@ -1318,16 +1318,13 @@ static int cmd_tile(int argc, char **argv) {
         if (r == SERVET_ERROR_NOT_CACHED) fprintf(stderr, "servet: run 'servet probe' first\n");
         return 1;
     }
-    r = servet_choose_tile(p, &td, &res);
-    if (r == SERVET_ERROR_INVALID_ARGUMENT && td.level > 0) { /* the one check the command could not make before */
-        servet_cache_info ci;
-        if (servet_cache_get(p, td.level, &ci) != SERVET_OK) {
-            fprintf(stderr, "servet: tile: --level %d: the profile has %d cache level%s (servet show lists them)\n", td.level,
-                    servet_cache_count(p), servet_cache_count(p) == 1 ? "" : "s");
-            servet_close(p);
-            return 1;
-        }
+    if (td.level > servet_cache_count(p)) { /* the one check the command could not make before opening the profile */
+        fprintf(stderr, "servet: tile: --level %d: the profile has %d cache level%s (servet show lists them)\n", td.level,
+                servet_cache_count(p), servet_cache_count(p) == 1 ? "" : "s");
+        servet_close(p);
+        return 1;
     }
+    r = servet_choose_tile(p, &td, &res);
     servet_close(p);
     if (r != SERVET_OK) { fprintf(stderr, "servet: tile: %s\n", servet_result_string(r)); return 1; }
     printf("{\"level\": %d, \"tile\": ", res.level);
