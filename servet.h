@@ -3471,10 +3471,20 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       Xeon VM (2026-10), the TLB still steps at ~400 KiB and ~8 MiB with THP, and the
       L2 still fills like a 4 KiB-random cache - so comparing a THP curve
       with a 4 KiB one cannot separate the TLB there. Instead a second walk
-      touches one random line per 4 KiB page over the same arrays (tiny cache
-      footprint, same pages): its latency over what its own lines cost in the
-      caches gives the TLB reach steps, reported apart (servet_tlb_*), and
-      the chunked order keeps what is left of them out of the cache curve.
+      touches one random line per 4 KiB page (tiny cache footprint): its
+      latency over what its own lines cost in the caches gives the TLB reach
+      steps, reported apart (servet_tlb_*), and the chunked order keeps what
+      is left of them out of the cache curve. It walks an array of its own
+      on 4 KiB pages, faulted in a scattered order, not the curve's: where
+      the host backs the guest's huge pages with huge pages (a fresh Zen 5
+      VM, 2026-11-26) the curve's arrays hold no 4 KiB TLB to find, and on
+      consecutive frames AMD's TLB keeps four pages in one entry; the walk
+      read that VM's 96-entry L1 TLB as 360 pages. A 4 KiB-page array whose
+      rows lie pages apart (a transpose's tile, what the tile model counts)
+      takes an entry per page. The second walk (item 9) still runs on the
+      curve's arrays and takes this TLB out of its points: the same in a VM
+      whose huge pages are 4 KiB on the host (most probes: the two walks
+      read the same reaches), slightly too much where they are not.
    3. Miss model. Fig. 3 predicts the miss rate as P(X > K), a fraction of
       page sets. The probe's accesses are spread over pages, not sets, and a
       cyclic walk under LRU misses on every access to an overfull set, so the
@@ -4014,6 +4024,17 @@ static void *servet__chase_run(void *p, size_t steps) {
     return (void *)q;
 }
 
+/* A step near np/2 and coprime with np: pg = (pg + step) % np from 0 visits
+   each of np pages once, far apart (servet__buf_map's scattered faults). */
+static size_t servet__scatter_step(size_t np) {
+    size_t step = np > 1 ? (np / 2) | 1 : 1, a, b, t;
+    for (;;) {
+        for (a = step, b = np; b; t = a % b, a = b, b = t) {}
+        if (a <= 1) return step;
+        step += 2;
+    }
+}
+
 /* Map (and fault in) one buffer, 2 MiB aligned, huge pages asked for or refused. */
 static int servet__buf_map(servet__buf *b, size_t bytes, int huge) {
     size_t align = 2u << 20;
@@ -4028,6 +4049,21 @@ static int servet__buf_map(servet__buf *b, size_t bytes, int huge) {
 #else
     (void)huge;
 #endif
+    if (!huge) {
+        /* 4 KiB pages: fault them in a scattered order first. Touched in
+           order on a fresh machine, consecutive pages get consecutive
+           frames, and AMD's L1 TLB then holds four such pages in one entry
+           (PTE coalescing): the TLB walk read a Zen 5 VM's 96-entry L1 TLB
+           as 360 pages in one probe and 90 in the next, and the tile
+           decision followed it (a transpose's tile rows lie 32 KiB apart:
+           one entry each, whatever the frames). A stride coprime with the
+           page count visits every page once. */
+        size_t np = bytes / 4096, k, pg = 0, step = servet__scatter_step(np);
+        for (k = 0; k < np; k++) {
+            b->base[pg * 4096] = 1;
+            pg = (pg + step) % np;
+        }
+    }
     memset(b->base, 0, bytes); /* fault everything in now, not while timing */
     return 1;
 }
@@ -4685,15 +4721,31 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
         tphase = servet__now();
     }
     for (i = 0; i < cv->n; i++) cv->cycles[i] = cv->ns[i] * p->ghz;
-    /* the TLB curve: one random line per 4 KiB page over the same arrays */
-    for (i = 0; i < cv->n; i++) {
-        if (cv->bytes[i] >= 8192.0 && cv->bytes[i] <= 64.0 * 1048576.0 && servet__is_coarse(cv->bytes[i]))
-            sizes[ns++] = cv->bytes[i];
-    }
-    ch.page_stride = 1;
-    for (i = 0; i < SERVET__REPLICAS; i++) ch.buf[i].built = 0.0;
-    if (servet__sweep_list(servet__chase_measure, &ch, sizes, ns, 3, 4096.0, ct) != SERVET_OK)
+    /* The TLB curve: one random line per 4 KiB page, on an array of its own
+       on 4 KiB pages (huge pages refused, faulted scattered: see
+       servet__buf_map). Until 2026-11-26 it walked the cyclic walk's
+       arrays, which ask for transparent huge pages: where they were
+       granted, the walk measured no 4 KiB TLB at all but the L1 sets its
+       lines crowd (a Zen 5 VM: a "reach" of 1.4 MiB, where its L1 TLB
+       holds 96 pages, 384 KiB), and the tile model, which counts a tile's
+       footprint in 4 KiB pages, sent the transposes to tiles of 256-368
+       (0.82-0.91 of the best; 88 on the 96 pages: 0.89-0.98). */
+    {
+        servet__chase tc;
+        double tmax = 0.0;
+        for (i = 0; i < cv->n; i++) {
+            if (cv->bytes[i] >= 8192.0 && cv->bytes[i] <= 64.0 * 1048576.0 && servet__is_coarse(cv->bytes[i])) {
+                sizes[ns++] = cv->bytes[i];
+                if (cv->bytes[i] > tmax) tmax = cv->bytes[i];
+            }
+        }
         ct->n = 0;
+        if (ns > 0 && servet__chase_init(&tc, (size_t)tmax, 0, 0)) {
+            tc.page_stride = 1;
+            if (servet__sweep_list(servet__chase_measure, &tc, sizes, ns, 3, 4096.0, ct) != SERVET_OK) ct->n = 0;
+            servet__chase_free(&tc);
+        }
+    }
     servet__logf(&p->ctx, SERVET_LOG_INFO, "cache probe: TLB walk %.1f s, %d points", servet__now() - tphase, ct->n);
     tphase = servet__now();
     {   /* item 9: the second walk around every level without a sharp step */

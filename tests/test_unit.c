@@ -1127,6 +1127,25 @@ static void test_misc(void) {
    pool, the same ones when a size and replica come back, others for another
    replica; and the consistency passes' budget (servet__fix_deadline): none
    unless the desc asks, a share of the time so far otherwise. */
+/* servet__buf_map faults a 4 KiB-page buffer in a scattered order (AMD's
+   TLB coalesces consecutive frames): the order must visit every page once */
+static void test_scatter_step(void) {
+    static const size_t nps[] = {0, 1, 2, 3, 4, 6, 9, 15, 16, 96, 1000, 1024, 4095, 16384, 12288};
+    static unsigned char seen[16384];
+    size_t i, k;
+    for (i = 0; i < sizeof nps / sizeof nps[0]; i++) {
+        size_t np = nps[i], step = servet__scatter_step(np), pg = 0, missed = 0, far = 1;
+        memset(seen, 0, sizeof seen);
+        for (k = 0; k < np; k++) {
+            seen[pg]++;
+            pg = (pg + step) % np;
+        }
+        for (k = 0; k < np; k++) missed += seen[k] != 1;
+        if (np >= 16) far = step >= np / 4 && step <= np - np / 4; /* neighbours in time lie far apart */
+        CHECK(missed == 0 && far, "scatter step %zu over %zu pages: %zu pages not visited once", step, np, missed);
+    }
+}
+
 static void test_irm_place(void) {
     servet__chase ch;
     servet_sweep_desc d;
@@ -1170,6 +1189,7 @@ int main(void) {
     test_second_look();
     test_second_look_ramp();
     test_irm_consistency();
+    test_scatter_step();
     test_irm_place();
     test_irm();
     test_irm_range();
