@@ -3138,9 +3138,10 @@ static int servet__irm_calibration(const servet_cache_level *lv, int n, int i, d
     return c;
 }
 
+#define SERVET__JOINT_TIE 1.10 /* a joint fit this close to the best joins the range (servet_infer_caches_irm) */
+
 /* What the levels above level i and the TLB add to the second walk at a
    size (the comment above servet__miss_latency says why) */
-#define SERVET__JOINT_TIE 1.10 /* a joint fit this close to the best joins the range (servet_infer_caches_irm) */
 static double servet__irm_above(const servet_cache_level *levels, int i, double bytes, const double *tlb_reach_bytes,
                                 const double *tlb_miss_cost, int ntlb) {
     double up = 0.0;
@@ -3502,10 +3503,11 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       steps, reported apart (servet_tlb_*), and the chunked order keeps what
       is left of them out of the cache curve. It walks an array of its own
       on 4 KiB pages, faulted in a scattered order, not the curve's: where
-      the host backs the guest's huge pages with huge pages (a fresh Zen 5
-      VM, 2026-11-26) the curve's arrays hold no 4 KiB TLB to find, and on
-      consecutive frames AMD's TLB keeps four pages in one entry; the walk
-      read that VM's 96-entry L1 TLB as 360 pages. A 4 KiB-page array whose
+      the host backs the guest's huge pages with huge pages, the curve's
+      arrays hold no 4 KiB TLB to find, and on consecutive frames AMD's TLB
+      keeps four pages in one entry; on one or the other the walk read a
+      fresh Zen 5 VM's 96-entry L1 TLB as 360 pages (2026-11-26; every
+      later probe there, 90). A 4 KiB-page array whose
       rows lie pages apart (a transpose's tile, what the tile model counts)
       takes an entry per page. The second walk (item 9) still runs on the
       curve's arrays and takes this TLB out of its points: the same in a VM
@@ -4750,12 +4752,14 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
     /* The TLB curve: one random line per 4 KiB page, on an array of its own
        on 4 KiB pages (huge pages refused, faulted scattered: see
        servet__buf_map). Until 2026-11-26 it walked the cyclic walk's
-       arrays, which ask for transparent huge pages: where they were
-       granted, the walk measured no 4 KiB TLB at all but the L1 sets its
-       lines crowd (a Zen 5 VM: a "reach" of 1.4 MiB, where its L1 TLB
-       holds 96 pages, 384 KiB), and the tile model, which counts a tile's
-       footprint in 4 KiB pages, sent the transposes to tiles of 256-368
-       (0.82-0.91 of the best; 88 on the 96 pages: 0.89-0.98). */
+       arrays, which ask for transparent huge pages: where the host backed
+       them with huge pages, or with consecutive frames that AMD's TLB
+       coalesces (which of the two is not known), the walk did not see the
+       4 KiB TLB a malloc'd array gets (a fresh Zen 5 VM: a "reach" of 1.4
+       MiB, where its L1 TLB holds 96 pages, 384 KiB), and the tile model,
+       which counts a tile's footprint in 4 KiB pages, sent the transposes
+       to tiles of 256-368 (0.82-0.91 of the best; 96 on 90 pages read
+       here: 0.92-1.02, bench_data/tile_run41-43_zen5.json). */
     {
         servet__chase tc;
         double tmax = 0.0;

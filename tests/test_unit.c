@@ -1123,10 +1123,6 @@ static void test_misc(void) {
     CHECK(servet__crc32(0, "123456789", 9) == 0xCBF43926u, "CRC32 check value");
 }
 
-/* The second walk's placements (servet__irm_place): np distinct pages of the
-   pool, the same ones when a size and replica come back, others for another
-   replica; and the consistency passes' budget (servet__fix_deadline): none
-   unless the desc asks, a share of the time so far otherwise. */
 /* servet__buf_map faults a 4 KiB-page buffer in a scattered order (AMD's
    TLB coalesces consecutive frames): the order must visit every page once */
 static void test_scatter_step(void) {
@@ -1146,6 +1142,10 @@ static void test_scatter_step(void) {
     }
 }
 
+/* The second walk's placements (servet__irm_place): np distinct pages of the
+   pool, the same ones when a size and replica come back, others for another
+   replica; and the consistency passes' budget (servet__fix_deadline): none
+   unless the desc asks, a share of the time so far otherwise. */
 static void test_irm_place(void) {
     servet__chase ch;
     servet_sweep_desc d;
