@@ -982,7 +982,9 @@ typedef struct servet_tune_info {
 SERVET_API servet_result servet_tune(const servet_profile *p, const servet_tune_desc *desc, servet_tune_fn run,
                                      void *user, int64_t *best, servet_tune_info *info);
 
-/* TLB reach steps (bytes of array), from a walk touching one line per 4 KiB page. */
+/* TLB reach steps (bytes of array), from a walk touching one line per 4 KiB page
+   of an array on 4 KiB pages (as a malloc'd array is): a step's bytes / 4096 is
+   the number of pages that TLB holds. */
 SERVET_API int servet_tlb_count(const servet_profile *p);
 SERVET_API servet_result servet_tlb_get(const servet_profile *p, int i, double *reach_bytes);
 
@@ -1241,6 +1243,12 @@ typedef struct servet__ctx {
     servet_log_level level;
 } servet__ctx;
 
+/* greatest common divisor (the tile model: row starts repeat every
+   W / gcd(S, W) rows; the probe's scattered page faults) */
+static uint64_t servet__gcd_u64(uint64_t x, uint64_t y) {
+    while (y) { uint64_t t = x % y; x = y; y = t; }
+    return x;
+}
 static void *servet__alloc(const servet__ctx *c, size_t n) {
     if (n == 0) n = 1;
     if (c && c->al.alloc) return c->al.alloc(c->al.user, n);
@@ -4060,12 +4068,9 @@ static void *servet__chase_run(void *p, size_t steps) {
 /* A step near np/2 and coprime with np: pg = (pg + step) % np from 0 visits
    each of np pages once, far apart (servet__buf_map's scattered faults). */
 static size_t servet__scatter_step(size_t np) {
-    size_t step = np > 1 ? (np / 2) | 1 : 1, a, b, t;
-    for (;;) {
-        for (a = step, b = np; b; t = a % b, a = b, b = t) {}
-        if (a <= 1) return step;
-        step += 2;
-    }
+    size_t step = np > 1 ? (np / 2) | 1 : 1;
+    while (np > 1 && servet__gcd_u64(step, np) != 1) step += 2;
+    return step;
 }
 
 /* Map (and fault in) one buffer, 2 MiB aligned, huge pages asked for or refused. */
@@ -4092,12 +4097,13 @@ static int servet__buf_map(servet__buf *b, size_t bytes, int huge) {
            one entry each, whatever the frames). A stride coprime with the
            page count visits every page once. */
         size_t np = bytes / 4096, k, pg = 0, step = servet__scatter_step(np);
-        for (k = 0; k < np; k++) {
-            b->base[pg * 4096] = 1;
+        for (k = 0; k < np; k++) { /* a write faults the page in (zeroed, as mmap gave it) */
+            ((volatile unsigned char *)b->base)[pg * 4096] = 0;
             pg = (pg + step) % np;
         }
+    } else {
+        memset(b->base, 0, bytes); /* fault everything in now, not while timing */
     }
-    memset(b->base, 0, bytes); /* fault everything in now, not while timing */
     return 1;
 }
 
@@ -8786,11 +8792,6 @@ static int servet__tile_whole_rows(const servet__tmodel *M, int a, double span) 
     int last = A->nloops - 1;
     return A->packed || (last > 0 && span >= (double)M->dim[a][last] &&
                          M->stride[a][last - 1] <= span * (double)M->elem + (double)M->line);
-}
-/* greatest common divisor (row starts repeat every W / gcd(S, W) rows) */
-static uint64_t servet__gcd_u64(uint64_t x, uint64_t y) {
-    while (y) { uint64_t t = x % y; x = y; y = t; }
-    return x;
 }
 /* The mean number of lines a row of b bytes touches. Its start moves by
    the tile (T elements) from tile to tile and by the row stride from row
