@@ -8652,7 +8652,13 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       256-400, B's rows in 16 of the 64 L1 sets at 2-3x its 8 ways, ran as
       fast as with ld 4008 (rows in every set: 7.3-8.3 against 7.7-9.2
       GB/s). Piled into one set they queue: 4096 (every row in one set),
-      tile 64 ran at 0.16-0.22 of the best on the Zen 5 VM. A deeper
+      tile 64 ran at 0.16-0.22 of the best on the Zen 5 VM; and each costs
+      two transfers, the refill and the write-back of the dirty line it
+      evicts (a transpose's B is written; the desc does not say which
+      arrays are, so every array pays it): on the Zen 3 VM (8-way L1) the
+      4096 transpose ran 57 ms at tile 8 and 102-116 at 48-56, whose
+      12.5 M conflicts at one step each the model had at 53 against 52
+      (bench_data/tile_run40_zen3.json). A deeper
       level's keep the whole step (the 4096 transpose's B rows at one page
       offset of the L2: tiles of 64-512 ran 0.45-0.8 of the best on the
       Zen 3 VM). The 4000 transpose's slow decline past 500 (tile 1328:
@@ -8677,7 +8683,12 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       prefetchers train on them), the memory's latency over 16 each (the L1
       miss buffers of today's cores, 16-24): on the Zen 3 VM, tile 64 -> 128
       of the 4000 transpose saved 4 ms over 250 k runs, 16 ns a run, where
-      one line priced 3.75 ns and two price 7.5. A run
+      one line priced 3.75 ns and two price 7.5. A run of one line pays for
+      two as well (its neighbour comes with it): side by side on the Zen 5
+      VM the 4096 transpose ran 45.4 ms at 8 x 8 and 33.9 at 12 x 12, 16 ns
+      a run of B whether one line or two (priced at one line, 8 won there
+      whenever the probe read the L3 under 10 MiB: 0.82 of the best;
+      bench_data/tile_h2h_transpose4096_zen5_2026-11-26.txt). A run
       is a row of a footprint cut at each 4 KiB page (the prefetchers stop
       there); iterations a level keeps load the runs of their union (a
       tile's rows continue as it steps along them, a stencil's rows are
@@ -8689,8 +8700,13 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       on a profile with L3 read at 3.7 MiB): 8 x 8 40-54 ms (38), 12 x 12
       31 (32), 16 x 16 46 (34: its L1 conflicts are underpriced), 12 x 8
       29 (35), 16 x 8 27 (27), 24 x 8 23 (24), 32 x 8 22 (21), 64 x 8 20
-      (18); 12 for the square tile with any L1 41-48 KiB, L3 2-38 MiB and
-      copy bandwidth 28-35 GB/s (16 at 20 GB/s with an L3 under 4 MiB).
+      (18) (brackets: the model before the two-transfer and two-line
+      rules above). Squares side by side on the Zen 5 VM, 2026-11-26
+      (tile_h2h medians; the model now, then before those rules): 8 x 8
+      45.8 ms (45.8; 32.0), 12 x 12 33.9 (33.4; 30.7), 16 x 16 36.7 (42.6;
+      34.0), 24 x 24 67 (54.9; 37.1). 12 for the square tile with any L3
+      read 2-38 MiB and copy bandwidth 20-44 GB/s (make tile-replay's
+      record of this VM; before, 8 below an L3 of 10 MiB).
       The tile minimises it: square candidates first (multiples of
       `multiple`, each up to 64 multiples, then 8 per octave, plus the full
       extent and the set caps), then unless `square` one loop at a time, a
@@ -9166,16 +9182,14 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
                 else {
                     if (c == 0 && csets[c] > 1) /* in the core, overlapped over the sets they fill */
                         stream += cf[a] * M->c[c].miss_ns / (csets[c] < SERVET__TILE_MLP ? (double)csets[c] : SERVET__TILE_MLP);
-                    else
-                        cost += cf[a] * M->c[c].miss_ns;
+                    else /* L1's piled in one set: a refill and the write-back of the
+                            dirty line it evicts, two transfers (step 6) */
+                        cost += (c == 0 ? 2.0 : 1.0) * cf[a] * M->c[c].miss_ns;
                     stream += (ld[a] - cf[a]) * line_ns;
                     /* a run's first lines out of memory are demand misses: the
-                       latency over 16 each (step 6) */
-                    if (last_level) {
-                        double dl = SERVET__TILE_TRAIN * rn[a];
-                        if (dl > ld[a] - cf[a]) dl = ld[a] - cf[a];
-                        stream += dl * (M->mem_ns / SERVET__TILE_DEMAND_MLP - line_ns);
-                    }
+                       latency over 16 each, two a run even where the run is one
+                       line (its neighbour comes with it, step 6) */
+                    if (last_level) stream += SERVET__TILE_TRAIN * rn[a] * (M->mem_ns / SERVET__TILE_DEMAND_MLP - line_ns);
                 }
             }
             if (c == 0) core += stream;
