@@ -449,6 +449,12 @@
           calibrated level's range takes in the size of every fit within 10%
           of the best (estimates unchanged; make cache-replay: the OS's L2
           kept within 5% in 255 of 310 real probes, 246 before).
+          Tile model (>>decide step 6): L1 conflicts piled in one set cost
+          two transfers (the refill and the dirty line's write-back), and a
+          one-line run out of memory pays two demand lines. The 4096^2
+          transpose on a 12-way L1 gets 12 whatever the L3 reads (was 8, 0.74
+          of 12 side by side, when a Zen 5 VM's L3 read under 10 MiB);
+          make tile-replay: no other recorded decision changes.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
