@@ -490,6 +490,31 @@ static void test_tile_decisions(void) {
     for (i = 0, any = 0; i < t.nwarnings; i++) if (strstr(t.warnings[i], "4104")) any = 1;
     CHECK(any, "the warning names the padded leading dimension 4104 (%d warnings)", t.nwarnings);
     CHECK(t.tile[0] <= 12, "a 4096-double ld: no tile taller than L1's 12 ways (%lld)", (long long)t.tile[0]);
+    /* with the memory probe's copy bandwidth: 12, the set cap, whatever the
+       L3 reads (a VM's share of it moves from probe to probe). Step 6's two
+       rules make it: a run of B of one line (tile 8) pays two demand lines
+       as one of two does, and B's lines piled in one L1 set cost a refill
+       and a write-back. Priced at one line, 8 won under an L3 of 10 MiB
+       (side by side on a Zen 5 VM: 0.74 of 12) */
+    {
+        static const double l3[3] = {4194304.0, 7340032.0, 16777216.0};
+        int k, all12 = 1;
+        long long got[3];
+        p->memory = (servet__memory *)calloc(1, sizeof *p->memory);
+        p->memory->ref_bw = 40e9;
+        p->mem_latency_ns = 130.0;
+        for (k = 0; k < 3; k++) {
+            p->levels[2].size_bytes = p->levels[2].estimate_bytes = l3[k];
+            choose(p, &d, &t2);
+            got[k] = (long long)t2.tile[0];
+            all12 &= t2.tile[0] == 12 && t2.tile[1] == 12;
+        }
+        CHECK(all12, "4096 transpose, 40 GB/s, L3 read 4 / 7 / 16 MiB: 12 each (%lld %lld %lld)", got[0], got[1], got[2]);
+        free(p->memory);
+        p->memory = NULL;
+        p->mem_latency_ns = 90.0;
+        p->levels[2].size_bytes = p->levels[2].estimate_bytes = 33554432.0;
+    }
     d.arrays[0].ld = d.arrays[1].ld = 4104;
     choose(p, &d, &t2);
     for (i = 0, any = 0; i < t2.nwarnings; i++) if (strstr(t2.warnings[i], "sets")) any = 1;
