@@ -494,8 +494,8 @@ static void test_tile_decisions(void) {
        L3 reads (a VM's share of it moves from probe to probe). Step 6's two
        rules make it: a run of B of one line (tile 8) pays two demand lines
        as one of two does, and B's lines piled in one L1 set cost a refill
-       and a write-back. Priced at one line, 8 won under an L3 of 10 MiB
-       (side by side on a Zen 5 VM: 0.74 of 12) */
+       and a write-back. Without them: 56 here, and 8 on a Zen 5 VM's
+       profiles whose L3 read under 10 MiB (side by side there: 0.74 of 12) */
     {
         static const double l3[3] = {4194304.0, 7340032.0, 16777216.0};
         int k, all12 = 1;
