@@ -9188,8 +9188,9 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
                 else {
                     if (c == 0 && csets[c] > 1) /* in the core, overlapped over the sets they fill */
                         stream += cf[a] * M->c[c].miss_ns / (csets[c] < SERVET__TILE_MLP ? (double)csets[c] : SERVET__TILE_MLP);
-                    else /* L1's piled in one set: a refill and the write-back of the
-                            dirty line it evicts, two transfers (step 6) */
+                    else /* piled in one set: L1's cost a refill and the write-back of
+                            the dirty line it evicts, two transfers; a deeper level's,
+                            its step (step 6) */
                         cost += (c == 0 ? 2.0 : 1.0) * cf[a] * M->c[c].miss_ns;
                     stream += (ld[a] - cf[a]) * line_ns;
                     /* a run's first lines out of memory are demand misses: the

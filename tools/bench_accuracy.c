@@ -22,6 +22,14 @@
 
 static int cmpstr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* the comma list names s (its first n characters) */
+static int in_list(const char *list, const char *s, size_t n) {
+    const char *w;
+    for (w = list; *w; w += strcspn(w, ",") + (w[strcspn(w, ",")] == ','))
+        if (strcspn(w, ",") == n && !strncmp(w, s, n)) return 1;
+    return 0;
+}
+
 static void human(double b, char *o, size_t n) {
     if (b >= 1048576) snprintf(o, n, "%.4gM", b / 1048576);
     else snprintf(o, n, "%.4gK", b / 1024);
@@ -41,6 +49,7 @@ int main(int argc, char **argv) {
     char *names[256];
     int nn = 0, i, c, right[32] = {0}, total[32] = {0}, extra[32] = {0};
     FILE *jf = out ? fopen(out, "w") : NULL;
+    const char *only = getenv("BENCH_ACCURACY_ONLY");
     double t0 = servet__now();
     if (!dir) { fprintf(stderr, "bench_accuracy: cannot open %s\n", dirname); return 1; }
     memset(cfg, 0, sizeof cfg);
@@ -49,11 +58,8 @@ int main(int argc, char **argv) {
         const char *variants = argc > 5 ? argv[5] : "4k";
         int q;
         for (q = 0; q < 5; q++) {
-            const char *v, *w;
-            int asked = 0;
-            for (w = argv[4]; *w && !asked; w += strcspn(w, ",") + (w[strcspn(w, ",")] == ','))
-                asked = strcspn(w, ",") == strlen(pol[q]) && !strncmp(w, pol[q], strlen(pol[q]));
-            if (!asked) continue;
+            const char *v;
+            if (!in_list(argv[4], pol[q], strlen(pol[q]))) continue;
             for (v = variants; *v && ncfg < 32; v += strcspn(v, ",") + (v[strcspn(v, ",")] == ',')) {
                 setting *t = &cfg[ncfg];
                 size_t n = strcspn(v, ",");
@@ -90,14 +96,7 @@ int main(int argc, char **argv) {
         sim_spec base;
         /* BENCH_ACCURACY_ONLY=a,b: those specs alone, each with the seeds it
            has in the whole directory (to rerun a few cases of a long run) */
-        if (getenv("BENCH_ACCURACY_ONLY")) {
-            const char *w = getenv("BENCH_ACCURACY_ONLY");
-            size_t base_len = strlen(names[i]) - 5;
-            int found = 0;
-            for (; *w && !found; w += strcspn(w, ",") + (w[strcspn(w, ",")] == ','))
-                found = strcspn(w, ",") == base_len && !strncmp(w, names[i], base_len);
-            if (!found) continue;
-        }
+        if (only && !in_list(only, names[i], strlen(names[i]) - 5)) continue;
         snprintf(path, sizeof path, "%s/%s", dirname, names[i]);
         if (!sim_load_spec(path, &base, err, sizeof err)) { fprintf(stderr, "%s: %s\n", path, err); return 1; }
         for (c = 0; c < ncfg; c++) {
