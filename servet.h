@@ -3137,13 +3137,28 @@ static int servet__irm_window(const servet_cache_level *lv, int n, int i, double
    recorded sets of 20 probes (three on that VM, one on a Zen 3 VM), L2
    within 5% of the OS: 16, 10, 14, 16 with every point, 16, 16, 15, 16 so
    (the smallest point alone: 16, 18, 17, 10; points dearer than the
-   cyclic walk dropped: 15, 14, 15, 16). Not for the last level: its
-   misses go to memory, and a random walk of memory takes seconds. */
+   cyclic walk dropped: 15, 14, 15, 16).
+   The last level gets one point, at 3 times its range (no next level caps
+   it): its misses go to memory, so the window's own points past 2.5x the
+   fit are its calibration too, and the window ends at 2x the range, 2.2-2.7x
+   the fit: one point there, often, which alone is not believed, and the
+   cost stayed the cyclic curve's, read where a retentive policy still hits
+   (Montvale's 9 MiB L3 simulated with random replacement and 4 KiB
+   backing: 148.6 ns, and the L3 read 8.5 MiB; with the 3x point the two
+   points read 150.2 and 155.5 ns, the cost 152.8 and the L3 8.75 MiB;
+   make bench-accuracy-policies: >>probe-cache, "What it still misses"). The probe walks no window for a
+   level over 4 MiB (servet__probe_cache), so a real probe pays for this
+   only where its last level is under 4 MiB: one random walk of 12 MiB at
+   most. */
 static int servet__irm_calibration(const servet_cache_level *lv, int n, int i, double hi, double *sizes) {
     double e = lv[i].estimate_bytes, rhi, cap;
     int k, c = 0;
-    if (i + 1 >= n) return 0;
     rhi = lv[i].range_hi_bytes > e ? lv[i].range_hi_bytes : e;
+    if (i + 1 >= n) { /* the last level: 3x, uncapped */
+        double v = floor(3.0 * rhi / 4096.0) * 4096.0;
+        if (v > hi * 1.09) sizes[c++] = v;
+        return c;
+    }
     cap = (lv[i + 1].range_lo_bytes > 0.0 ? lv[i + 1].range_lo_bytes : lv[i + 1].estimate_bytes) / 2.0;
     for (k = 3; k <= 4; k++) {
         double v = floor((k * rhi < cap ? k * rhi : cap) / 4096.0) * 4096.0;
@@ -3311,9 +3326,9 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
                 if (nk > 0 && !(c <= 1.06 * dk[0])) break;
                 dk[nk++] = c;
             }
-            /* The last level's calibration points are the window's own,
-               past 2.5x its fit (none are added past it: its misses go to
-               memory). One alone is not believed: a point of the walk is
+            /* The last level's calibration points are the window's own
+               past 2.5x its fit and the one at 3x its range
+               (servet__irm_calibration). One alone is not believed: a point of the walk is
                off by 3-4% (simulated: sampled tag stores, 8 placements),
                and the loop of size and cost doubles that - a simulated
                27.5 MiB random-replacement L3 went 27.1 -> 30.5 MiB as the
