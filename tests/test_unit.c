@@ -669,6 +669,46 @@ static void test_irm_consistency(void) {
     free(c);
 }
 
+/* The last level's calibration point (servet__irm_calibration): its
+   second walk goes on to 3 times its range, uncapped (no next level), so
+   that its miss cost is read on two points past 2.5x its fit and not on
+   the cyclic curve's plateau (a retentive policy still hits there). */
+typedef struct sizes_fake {
+    double seen[64];
+    int nseen;
+} sizes_fake;
+static double sizes_measure(void *user, double bytes, int replica) {
+    sizes_fake *f = (sizes_fake *)user;
+    int k, known = 0;
+    (void)replica;
+    for (k = 0; k < f->nseen && !known; k++) known = f->seen[k] == bytes;
+    if (!known && f->nseen < 64) f->seen[f->nseen++] = bytes;
+    return 4.0 + 100.0 * (bytes > 8388608.0 ? 1.0 - 8388608.0 / bytes : 0.0) + 10.0 * (bytes > 524288.0 ? 1.0 - 524288.0 / bytes : 0.0);
+}
+static void test_irm_last_level_calibration(void) {
+    sizes_fake f;
+    servet_sweep_desc d;
+    servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
+    servet_cache_level lv[2];
+    double top = 0.0;
+    int i;
+    memset(&f, 0, sizeof f);
+    memset(&d, 0, sizeof d);
+    memset(lv, 0, sizeof lv);
+    d.line_bytes = 64;
+    lv[0].size_bytes = lv[0].estimate_bytes = lv[0].range_lo_bytes = lv[0].range_hi_bytes = 524288.0;
+    lv[0].method = SERVET_METHOD_BINOMIAL_LINE;
+    lv[1].size_bytes = lv[1].estimate_bytes = 8.0 * 1048576.0;
+    lv[1].range_lo_bytes = 7.5 * 1048576.0; lv[1].range_hi_bytes = 8.5 * 1048576.0;
+    lv[1].method = SERVET_METHOD_BINOMIAL_LINE;
+    CHECK(servet_sweep_irm(sizes_measure, &f, &d, lv, 2, c) == SERVET_OK && c->n >= 10, "second walk: %d points", c->n);
+    for (i = 0; i < f.nseen; i++)
+        if (f.seen[i] > top) top = f.seen[i];
+    CHECK(fabs(top - floor(3.0 * 8.5 * 1048576.0 / 4096.0) * 4096.0) < 1.0,
+          "the last level's walk ends at 3x its range (25.5 MiB): %.0f KiB", top / 1024.0);
+    free(c);
+}
+
 /* end to end through the probe's sweep and inference on a simulated
    hierarchy: n levels found, each within 5% of truth[] */
 static void detect_within(const char *spec, const double *truth, int n, const char *what) {
@@ -1200,6 +1240,7 @@ int main(void) {
     test_second_look();
     test_second_look_ramp();
     test_irm_consistency();
+    test_irm_last_level_calibration();
     test_scatter_step();
     test_irm_place();
     test_irm();
