@@ -3154,10 +3154,10 @@ static int servet__irm_window(const servet_cache_level *lv, int n, int i, double
    (Montvale's 9 MiB L3 simulated with random replacement and 4 KiB
    backing: 148.6 ns, and the L3 read 8.5 MiB; with the 3x point the two
    points read 150.2 and 155.5 ns, the cost 152.8 and the L3 8.75 MiB;
-   make bench-accuracy-policies: >>probe-cache, "What it still misses"). The probe walks no window for a
-   level over 4 MiB (servet__probe_cache), so a real probe pays for this
-   only where its last level is under 4 MiB: one random walk of 12 MiB at
-   most. */
+   make bench-accuracy-policies: >>probe-cache, "What it still misses").
+   The probe walks no window for a level over 4 MiB (servet__probe_cache),
+   so a real probe pays for this only where its last level is under 4 MiB:
+   one more point, a random walk of about 12 MiB at most. */
 static int servet__irm_calibration(const servet_cache_level *lv, int n, int i, double hi, double *sizes) {
     double e = lv[i].estimate_bytes, rhi, cap;
     int k, c = 0;
@@ -3336,8 +3336,9 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
             }
             /* The last level's calibration points are the window's own
                past 2.5x its fit and the one at 3x its range
-               (servet__irm_calibration). One alone is not believed: a point of the walk is
-               off by 3-4% (simulated: sampled tag stores, 8 placements),
+               (servet__irm_calibration). One alone is not believed: a
+               point of the walk is off by 3-4% (simulated: sampled tag
+               stores, 8 placements),
                and the loop of size and cost doubles that - a simulated
                27.5 MiB random-replacement L3 went 27.1 -> 30.5 MiB as the
                cost went 151 -> 181 ns on one point (true: 158 ns). */

@@ -683,7 +683,8 @@ static double sizes_measure(void *user, double bytes, int replica) {
     (void)replica;
     for (k = 0; k < f->nseen && !known; k++) known = f->seen[k] == bytes;
     if (!known && f->nseen < 64) f->seen[f->nseen++] = bytes;
-    return 4.0 + 100.0 * (bytes > 8388608.0 ? 1.0 - 8388608.0 / bytes : 0.0) + 10.0 * (bytes > 524288.0 ? 1.0 - 524288.0 / bytes : 0.0);
+    return 4.0 + 100.0 * (bytes > 8388608.0 ? 1.0 - 8388608.0 / bytes : 0.0) +
+           10.0 * (bytes > 524288.0 ? 1.0 - 524288.0 / bytes : 0.0);
 }
 static void test_irm_last_level_calibration(void) {
     sizes_fake f;
