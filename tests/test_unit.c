@@ -672,22 +672,10 @@ static void test_irm_consistency(void) {
 /* The last level's calibration point (servet__irm_calibration): its
    second walk goes on to 3 times its range, uncapped (no next level), so
    that its miss cost is read on two points past 2.5x its fit and not on
-   the cyclic curve's plateau (a retentive policy still hits there). */
-typedef struct sizes_fake {
-    double seen[64];
-    int nseen;
-} sizes_fake;
-static double sizes_measure(void *user, double bytes, int replica) {
-    sizes_fake *f = (sizes_fake *)user;
-    int k, known = 0;
-    (void)replica;
-    for (k = 0; k < f->nseen && !known; k++) known = f->seen[k] == bytes;
-    if (!known && f->nseen < 64) f->seen[f->nseen++] = bytes;
-    return 4.0 + 100.0 * (bytes > 8388608.0 ? 1.0 - 8388608.0 / bytes : 0.0) +
-           10.0 * (bytes > 524288.0 ? 1.0 - 524288.0 / bytes : 0.0);
-}
+   the cyclic curve's plateau (a retentive policy still hits there). The
+   sizes are those spell_fake records (its spell lifts times only). */
 static void test_irm_last_level_calibration(void) {
-    sizes_fake f;
+    spell_fake f;
     servet_sweep_desc d;
     servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
     servet_cache_level lv[2];
@@ -702,7 +690,7 @@ static void test_irm_last_level_calibration(void) {
     lv[1].size_bytes = lv[1].estimate_bytes = 8.0 * 1048576.0;
     lv[1].range_lo_bytes = 7.5 * 1048576.0; lv[1].range_hi_bytes = 8.5 * 1048576.0;
     lv[1].method = SERVET_METHOD_BINOMIAL_LINE;
-    CHECK(servet_sweep_irm(sizes_measure, &f, &d, lv, 2, c) == SERVET_OK && c->n >= 10, "second walk: %d points", c->n);
+    CHECK(servet_sweep_irm(spell_measure, &f, &d, lv, 2, c) == SERVET_OK && c->n >= 10, "second walk: %d points", c->n);
     for (i = 0; i < f.nseen; i++)
         if (f.seen[i] > top) top = f.seen[i];
     CHECK(fabs(top - floor(3.0 * 8.5 * 1048576.0 / 4096.0) * 4096.0) < 1.0,

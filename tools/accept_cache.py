@@ -86,10 +86,12 @@ for busy in (False, True):
 
 def within(r, level, tol=0.05, key="size_bytes"):
     """the measured size of `level` within tol of what the OS reports (issue 14's acceptance);
-    key="estimate_bytes": the raw estimate, before the OS figure was confirmed inside its range"""
+    key="estimate_bytes": the raw estimate, before the OS figure was confirmed inside its range;
+    the bound included, as bench_accuracy.c counts it (0.95 x 30 MiB is 5% off, though 1 - 0.95
+    rounds to 0.050000000000000044)"""
     lv = [l for l in r["levels"] if l["level"] == level]
     return bool(lv) and bool(lv[0].get("reported_size_bytes")) and \
-        abs(lv[0][key] / lv[0]["reported_size_bytes"] - 1) <= tol
+        abs(lv[0][key] / lv[0]["reported_size_bytes"] - 1) <= tol + 1e-12
 
 def summary(rs):
     last = [r["levels"][-1]["size_bytes"] for r in rs if r["levels"]]

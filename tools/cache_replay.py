@@ -41,12 +41,12 @@ for line in out.splitlines():
     if os_l2.get(name) and "L2" in w:
         l2 = float(w[w.index("L2") + 1].rstrip("K")) * 1024
         total[f] = total.get(f, 0) + 1
-        ok[f] = ok.get(f, 0) + (abs(l2 / os_l2[name] - 1) <= 0.05)
+        ok[f] = ok.get(f, 0) + (abs(l2 / os_l2[name] - 1) <= 0.05 + 1e-12)
         # the size the profile keeps: the OS figure where the range holds it
         j = w.index("L2")
         lo, hi = (float(x.strip("[]K")) * 1024 for x in w[j + 2:j + 4])
         size = os_l2[name] if lo <= os_l2[name] <= hi else l2
-        conf[f] = conf.get(f, 0) + (abs(size / os_l2[name] - 1) <= 0.05)
+        conf[f] = conf.get(f, 0) + (abs(size / os_l2[name] - 1) <= 0.05 + 1e-12)
 for f in total:
     print("%s: L2 within 5%% of the OS figure in %d of %d runs (estimate), %d (size, the OS's where the range holds it)"
           % (f, ok[f], total[f], conf[f]))
