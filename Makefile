@@ -66,7 +66,7 @@ SINGLE_FILE_TOOLS := bin/bench_accuracy bin/bench_pairs bin/tune_replay bin/tile
 $(SINGLE_FILE_TOOLS): bin/%: tools/%.c servet.h
 	@mkdir -p bin
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
-bin/bench_accuracy: tools/cachesim.h
+bin/bench_accuracy: tools/cachesim.h tools/bench_cpu.h
 bin/tile_replay: tools/tile_kernels.h
 bin/cache_replay: tools/replay_text.h
 

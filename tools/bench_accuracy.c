@@ -14,6 +14,7 @@
 #define SERVET_IMPLEMENTATION
 #include "../servet.h"
 #include "cachesim.h"
+#include "bench_cpu.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -89,7 +90,12 @@ int main(int argc, char **argv) {
     }
     closedir(dir);
     qsort(names, (size_t)nn, sizeof *names, cmpstr);
-    if (jf) fprintf(jf, "{\"benchmark\":\"cache probe inference on simulated hierarchies\",\"noise\":%.3f,\"results\":[", noise);
+    if (jf) {
+        char cpu[384];
+        cpu_name_proc(cpu, sizeof cpu);
+        fprintf(jf, "{\"benchmark\":\"cache probe inference on simulated hierarchies\",\"simulated_on\":\"%s\",\"noise\":%.3f,\"results\":[",
+                cpu, noise);
+    }
     printf("%-26s %-24s %-40s %-40s %s\n", "hierarchy", "setting", "true", "detected", "right");
     for (i = 0; i < nn; i++) {
         char path[1024], err[256];

@@ -1,7 +1,7 @@
 /* The CPU a bench ran on, for bench_data: hwloc's model name plus the
    vendor's family and model numbers from /proc/cpuinfo (a VM may call a Zen 4
    and a Zen 5 both "AMD EPYC"). Shared by the C benches (bench_tile,
-   bench_comm); the Python ones read /proc/cpuinfo the same way. */
+   bench_comm, bench_accuracy); the Python ones read /proc/cpuinfo the same way. */
 #ifndef SERVET_BENCH_CPU_H
 #define SERVET_BENCH_CPU_H
 #include <stdio.h>
@@ -21,6 +21,22 @@ static void cpu_name(const char *model, char *out, size_t cap) {
     }
     if (c) fclose(c);
     snprintf(out, cap, "%s (%s family %s model %s)", model, vendor, fam, mod);
+}
+/* the same, with the model name from /proc/cpuinfo too (a bench that opens
+   no profile: bench_accuracy, whose hierarchies are simulated) */
+static void cpu_name_proc(char *out, size_t cap) {
+    char line[256], model[128] = "unknown";
+    FILE *c = fopen("/proc/cpuinfo", "r");
+    while (c && fgets(line, sizeof line, c)) {
+        char *v = strchr(line, ':');
+        if (!v || strncmp(line, "model name", 10)) continue;
+        v += 2;
+        v[strcspn(v, "\n")] = 0;
+        snprintf(model, sizeof model, "%s", v);
+        break;
+    }
+    if (c) fclose(c);
+    cpu_name(model, out, cap);
 }
 
 #endif
