@@ -674,6 +674,28 @@ static void test_irm_consistency(void) {
    that its miss cost is read on two points past 2.5x its fit and not on
    the cyclic curve's plateau (a retentive policy still hits there). The
    sizes are those spell_fake records (its spell lifts times only). */
+/* A cyclic-curve shape of the lent Xeon (family 6 model 207, 2 MiB L2,
+   2026-11-26) the inference read wrong before 2026-11-27: a VM's share of
+   the L3 right above the L2, 40 ns from just past 2 MiB to 4 MiB, 0.75
+   octave of plateau bounded by steps on both sides, was no run of plateau
+   points, and the 2.5x rule merged the two: one level at 3.9 MiB. */
+static void test_infer_vm_l3_share(void) {
+    double b[200], l[200];
+    servet_cache_level lv[8];
+    int n, k, seed;
+    for (seed = 0; seed < 5; seed++) {
+        const double cap[3] = {48 * 1024.0, 2048 * 1024.0, 4096 * 1024.0}, lat[4] = {1.8, 6.0, 40.0, 120.0};
+        rng_state = 12345 + (uint64_t)seed;
+        n = staircase(b, l, cap, lat, 3, 0.02);
+        k = infer_or(b, l, n, 2097152.0, lv, 8, NULL);
+        CHECK(k == 3, "L3 share 2x the L2, seed %d: %d levels (want 3)", seed, k);
+        if (k == 3)
+            CHECK(fabs(lv[1].size_bytes / cap[1] - 1.0) <= 0.05 && fabs(lv[2].size_bytes / cap[2] - 1.0) <= 0.05,
+                  "L3 share, seed %d: L2 %.0f KiB, L3 %.0f KiB (want 2048, 4096)", seed, lv[1].size_bytes / 1024,
+                  lv[2].size_bytes / 1024);
+    }
+}
+
 static void test_irm_last_level_calibration(void) {
     spell_fake f;
     servet_sweep_desc d;
@@ -1230,6 +1252,7 @@ int main(void) {
     test_second_look_ramp();
     test_irm_consistency();
     test_irm_last_level_calibration();
+    test_infer_vm_l3_share();
     test_scatter_step();
     test_irm_place();
     test_irm();
