@@ -471,7 +471,8 @@
           L2 formed no run and the two read as one level at 3.8-5 MiB).
           make cache-replay: 3 of 490 real probes change (two Xeon L2s now
           within 5%, a Zen 1 L2 488 -> 512 KiB); make bench-accuracy
-          unchanged, 225 of 225; make bench-accuracy-policies 1495 of 1500, every level as before.
+          unchanged, 225 of 225; make bench-accuracy-policies 1495 of
+          1500, every level as before.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -2909,10 +2910,10 @@ static int servet__infer(const double *bytes, const double *latency, const doubl
            above: a VM's share of the L3 right over a 2 MiB L2 (the lent
            Xeon, family 6 model 207: 40 ns from 2.4 to 4 MiB) was no level,
            and the L2 and that share were read as one level at 3.8-5 MiB in 3
-           of 4 probes. There, a stretch of points each flat on
-           ONE side (against the points within a quarter octave there, and
-           the next one out while those span under an eighth: not against a
-           denser neighbour a few KiB away), flat from one to the next,
+           of 4 probes. There, a stretch of points each flat on ONE side
+           (against the points within a quarter octave there, and the next
+           one out while those span under an eighth: not against a denser
+           neighbour a few KiB away), flat from one to the next,
            unreliable points passed over, is a run, in place of the shorter
            runs inside it, when it is a strong plateau close above the run
            below it: 0.4 octave or more, at least twice as slow as the run

@@ -669,11 +669,6 @@ static void test_irm_consistency(void) {
     free(c);
 }
 
-/* The last level's calibration point (servet__irm_calibration): its
-   second walk goes on to 3 times its range, uncapped (no next level), so
-   that its miss cost is read on two points past 2.5x its fit and not on
-   the cyclic curve's plateau (a retentive policy still hits there). The
-   sizes are those spell_fake records (its spell lifts times only). */
 /* A cyclic-curve shape of the lent Xeon (family 6 model 207, 2 MiB L2,
    2026-11-26) the inference read wrong before 2026-11-27: a VM's share of
    the L3 right above the L2, 40 ns from just past 2 MiB to 4 MiB, 0.75
@@ -696,6 +691,11 @@ static void test_infer_vm_l3_share(void) {
     }
 }
 
+/* The last level's calibration point (servet__irm_calibration): its
+   second walk goes on to 3 times its range, uncapped (no next level), so
+   that its miss cost is read on two points past 2.5x its fit and not on
+   the cyclic curve's plateau (a retentive policy still hits there). The
+   sizes are those spell_fake records (its spell lifts times only). */
 static void test_irm_last_level_calibration(void) {
     spell_fake f;
     servet_sweep_desc d;
