@@ -2858,6 +2858,15 @@ static int servet__check_curve(const double *bytes, const double *lat, int n) {
     return 1;
 }
 
+/* A strong plateau (servet__infer, "Short plateaus"): 0.4 octave wide or
+   more, twice as slow as the level below it or more and twice as fast as the
+   level above, starting within 2.5x of where the level below ends (gap: the
+   log of that ratio). It is a cache level however short, and however close
+   to the level below: a VM's share of the L3 over its L2. */
+static int servet__strong_plateau(double width, double gap, double rise_below, double rise_above) {
+    return width >= 0.4 * log(2.0) && gap < log(2.5) && rise_below >= log(2.0) && rise_above >= log(2.0);
+}
+
 /* min_rise: the least log-latency increase that makes a plateau a new level
    (caches: log 1.3 - every cache level costs at least 30% more than the one
    above it, so a shoulder inside one jagged transition is not a level; TLB
@@ -2949,22 +2958,23 @@ static int servet__infer(const double *bytes, const double *latency, const doubl
         }
         for (i = 0; i < n && nruns < SERVET_CURVE_MAX; i++) {
             int clash = 0;
+            double level;
             if (!one[i]) continue;
             for (j = i + 1, last = i; j < n; j++) {
                 if (spread && spread[j] > 0.15) continue;
                 if (!one[j] || fabs(y[j] - y[last]) > tau) break;
                 last = j;
             }
-            double level = servet__median_range(y, i, last);
+            level = servet__median_range(y, i, last);
             below = above = -1;
             for (r = 0; r < nruns; r++) {
                 clash |= runs[r].start <= last && runs[r].end >= i && x[runs[r].end] - x[runs[r].start] >= 0.4 * log(2.0);
                 if (runs[r].end < i) below = r;
                 if (runs[r].start > last && above < 0) above = r;
             }
-            if (!clash && x[last] - x[i] >= 0.4 * log(2.0) && below >= 0 && above >= 0 &&
-                x[i] - x[runs[below].end] < log(2.5) && level - runs[below].level >= log(2.0) &&
-                runs[above].level - level >= log(2.0)) {
+            if (!clash && below >= 0 && above >= 0 &&
+                servet__strong_plateau(x[last] - x[i], x[i] - x[runs[below].end], level - runs[below].level,
+                                       runs[above].level - level)) {
                 for (r = j = 0; r < nruns; r++) /* the short runs inside it give way */
                     if (!(runs[r].start <= last && runs[r].end >= i)) runs[j++] = runs[r];
                 nruns = j;
@@ -2992,8 +3002,8 @@ static int servet__infer(const double *bytes, const double *latency, const doubl
     for (i = 1; i + 1 < nruns; i++) {
         double width = x[runs[i].end] - x[runs[i].start];
         if (width >= log(2.0) / 2.0) continue;
-        if (cache_curve && width >= 0.4 * log(2.0) && x[runs[i].start] - x[runs[i - 1].end] < log(2.5) &&
-            runs[i].level - runs[i - 1].level >= log(2.0) && runs[i + 1].level - runs[i].level >= log(2.0))
+        if (cache_curve && servet__strong_plateau(width, x[runs[i].start] - x[runs[i - 1].end],
+                                                  runs[i].level - runs[i - 1].level, runs[i + 1].level - runs[i].level))
             continue;
         if (runs[i].level > runs[i - 1].level + sig && runs[i].level < runs[i + 1].level - sig) {
             memmove(&runs[i], &runs[i + 1], (size_t)(nruns - i - 1) * sizeof runs[0]);
@@ -3109,8 +3119,9 @@ static int servet__infer(const double *bytes, const double *latency, const doubl
            other tenants leave, and can lie under 2.5x the L2 (the lent Xeon:
            2 MiB L2, ~4 MiB within reach at 40 ns, read as one level). */
         if (nl > 0 && L->size_bytes < 2.5 * levels[nl - 1].size_bytes && t > 0 &&
-            !(cache_curve && T->a_end > T->a_start && x[T->a_end] - x[T->a_start] >= 0.4 * log(2.0) &&
-              T->lo_level - tr[t - 1].lo_level >= log(2.0) && T->hi_level - T->lo_level >= log(2.0))) {
+            !(cache_curve && T->a_end > T->a_start && /* the two levels are within 2.5x: no gap to ask */
+              servet__strong_plateau(x[T->a_end] - x[T->a_start], 0.0, T->lo_level - tr[t - 1].lo_level,
+                                     T->hi_level - T->lo_level))) {
             servet__trans M = tr[t - 1];
             M.b_start = T->b_start; M.b_end = T->b_end; M.hi_level = T->hi_level;
             tr[t] = M;
