@@ -141,7 +141,7 @@
        td.narrays = 2;                      // arrays: the loops that index them,
        td.arrays[0].nloops = 2; td.arrays[0].loops[0] = 0; td.arrays[0].loops[1] = 1; // A[i][j]
        td.arrays[1].nloops = 2; td.arrays[1].loops[0] = 1; td.arrays[1].loops[1] = 0; // B[j][i]
-       td.elem_bytes = 8;                   // + halo, streamed, packed, ld, threads, level...
+       td.elem_bytes = 8;                   // + halo (box), streamed, packed, ld, threads, level...
        servet_choose_tile(prof, &td, &tile);  // tile.tile[0] x tile.tile[1], tile.reason,
                                             // tile.warnings (rows colliding in sets + padding)
    The model (reuse and capacity per cache level and TLB, sets, overlap,
@@ -809,6 +809,8 @@ typedef struct servet_tile_array {
     int nloops;             /* how many loops index it (1..SERVET_TILE_MAX_LOOPS) */
     int loops[SERVET_TILE_MAX_LOOPS]; /* indices into desc.loops, slowest dimension first */
     int halo;               /* stencil radius: a tile of T reads T + 2*halo along each of its loops */
+    int box;                /* the halo is a box (a 27-point stencil reads the corners); 0: a star, the
+                               halo along one dimension at a time (7-point, PRK's star) */
     int streamed;           /* only streamed through (read or written once): keeps no lines */
     int packed;             /* the kernel copies its block into a contiguous buffer */
     int64_t ld;             /* elements between consecutive rows; 0: the last loop's extent (+ 2*halo) */
@@ -8733,7 +8735,10 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       covers N, one whose element loop alone is inside covers T, else 1 (+2
       halo along every dimension of a halo array). A footprint is counted in
       lines: rows x lines per row (a row of b bytes takes ceil(b / line)
-      lines when it starts on a line, one more otherwise).
+      lines when it starts on a line, one more otherwise). A halo is a star
+      unless the array says box: the block's rows with the halo along the
+      row, plus 2 halo rows per other dimension as long as the block's rows
+      (a 3D 7-point stencil's row of k reads 5 rows, not the box's 9).
    2. Traffic out of a cache level of usable capacity C (Wolf & Lam's reuse,
       with capacity): going outward from the innermost loop, when one
       iteration of loop k touches at most C bytes of the arrays the tile
@@ -8993,26 +8998,52 @@ static double servet__tile_row_lines(const servet__tmodel *M, int a, const doubl
     for (o = 0; o < line; o += g) sum += ceil(((double)o + b) / (double)line);
     return sum / (double)(line / g);
 }
+/* lines per row of `span` elements, `rows` such rows (whole rows: one block) */
+static double servet__tile_row_span_lines(const servet__tmodel *M, int a, const double *cover, double span, double rows) {
+    const servet_tile_array *A = &M->d->arrays[a];
+    double b = span * (double)M->elem, line = (double)M->line;
+    int last = A->nloops - 1;
+    if (servet__tile_whole_rows(M, a, span)) return ceil(rows * b / line) / rows;
+    if (A->halo == 0 && fmod(b, line) == 0.0 && fmod(last > 0 ? M->stride[a][last - 1] : 0.0, line) == 0.0)
+        return b / line; /* rows start on a line */
+    return servet__tile_row_lines(M, a, cover, b);
+}
+/* The lines of array a over a cover (step 1); *rows_out, *lpr_out: its rows
+   and their mean lines. A star halo (the default) adds to the block's rows,
+   which take the halo along the row, 2 x halo rows per other dimension, as
+   long as the block's rows; a box's rows are all halo-wide. Until
+   2026-11-27 every halo was a box: a 3D 7-point stencil's row of k counted
+   9 rows where it reads 5, L1 looked overfull at any k longer than
+   44 KiB / 9 rows, and the model cut k (the contiguous dimension) - 640^3
+   on the Zen 5 VM got 128 x 8 x 320, 0.84 of the best measured
+   (bench_data/tile_outside_stencil3d_zen5_2026-11-27.txt) */
 static double servet__tile_lines(const servet__tmodel *M, int a, const double *cover, double *rows_out, double *lpr_out) {
     const servet_tile_array *A = &M->d->arrays[a];
-    double rows = 1.0, span = 1.0, b, lpr, line = (double)M->line, elem = (double)M->elem;
-    int dd, last = A->nloops - 1;
+    double rows = 1.0, lines, block[SERVET_TILE_MAX_LOOPS] = {0}, wide[SERVET_TILE_MAX_LOOPS] = {0};
+    int dd, ee, last = A->nloops - 1;
     for (dd = 0; dd <= last; dd++) {
-        span = cover[A->loops[dd]] + 2.0 * A->halo;
-        if (span > (double)M->dim[a][dd]) span = (double)M->dim[a][dd];
-        if (dd < last) rows *= span;
+        double lim = (double)M->dim[a][dd], c = cover[A->loops[dd]];
+        block[dd] = c < lim ? c : lim;
+        wide[dd] = c + 2.0 * A->halo < lim ? c + 2.0 * A->halo : lim;
     }
-    b = span * elem;
-    if (servet__tile_whole_rows(M, a, span)) {
-        lpr = ceil(rows * b / line) / rows;
-    } else if (A->halo == 0 && fmod(b, line) == 0.0 && fmod(last > 0 ? M->stride[a][last - 1] : 0.0, line) == 0.0) {
-        lpr = b / line; /* rows start on a line */
+    if (A->halo == 0 || A->box || last == 0) {
+        for (dd = 0; dd < last; dd++) rows *= wide[dd];
+        lines = rows * servet__tile_row_span_lines(M, a, cover, wide[last], rows);
     } else {
-        lpr = servet__tile_row_lines(M, a, cover, b);
+        double inner = 1.0, extra = 0.0;
+        for (dd = 0; dd < last; dd++) inner *= block[dd];
+        for (dd = 0; dd < last; dd++) {
+            double r = wide[dd] - block[dd];
+            for (ee = 0; ee < last; ee++) if (ee != dd) r *= block[ee];
+            extra += r;
+        }
+        rows = inner + extra;
+        lines = inner * servet__tile_row_span_lines(M, a, cover, wide[last], rows);
+        if (extra > 0.0) lines += extra * servet__tile_row_span_lines(M, a, cover, block[last], rows);
     }
     if (rows_out) *rows_out = rows;
-    if (lpr_out) *lpr_out = lpr;
-    return rows * lpr;
+    if (lpr_out) *lpr_out = lines / rows;
+    return lines;
 }
 /* Runs of array a over a cover: the pieces of its footprint a prefetcher
    sees as separate streams (a row, or a contiguous block, cut at each 4 KiB

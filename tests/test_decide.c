@@ -215,17 +215,39 @@ static void test_tile_working_sets(void) {
     /* 10 doubles (80 bytes): starts at 0, 16, 32, 48 -> 2, 2, 2, 2 lines */
     T[0] = T[1] = 10;
     CHECK(tile_ws(p, &d, T) == 2.0 * 10 * 2 * 64, "transpose 10: 10 rows x 2 lines each array (%g)", tile_ws(p, &d, T));
-    /* stencil radius 2 over i,j: IN reads (T+4)^2, each row (T+4)*8 = 544 bytes
-       starting on any element (where the loop starts is not said): 9 lines
-       from offsets 0-32, 10 from 40-56, 9.375 on average; OUT streamed */
+    /* star stencil radius 2 over i,j: IN reads T rows of T+4 elements, 544
+       bytes starting on any element (where the loop starts is not said): 9
+       lines from offsets 0-32, 10 from 40-56, 9.375 on average; plus 4 halo
+       rows of T elements, 512 bytes: 8 lines from offset 0, 9 from the 7
+       others, 8.875; OUT streamed. A box reads 68 rows of 544 bytes */
     d.narrays = 2;
     array2(&d.arrays[0], "IN", 0, 1);
     d.arrays[0].halo = 2;
     array2(&d.arrays[1], "OUT", 0, 1);
     d.arrays[1].streamed = 1;
     T[0] = T[1] = 64;
-    CHECK(tile_ws(p, &d, T) == 68.0 * 9.375 * 64, "stencil 64, halo 2: 68 rows x 9.375 lines, OUT streamed (%g)",
+    CHECK(tile_ws(p, &d, T) == (64.0 * 9.375 + 4.0 * 8.875) * 64, "stencil 64, halo 2 star: 64 x 9.375 + 4 x 8.875 lines, OUT streamed (%g)",
           tile_ws(p, &d, T));
+    d.arrays[0].box = 1;
+    CHECK(tile_ws(p, &d, T) == 68.0 * 9.375 * 64, "stencil 64, halo 2 box: 68 rows x 9.375 lines, OUT streamed (%g)",
+          tile_ws(p, &d, T));
+    d.arrays[0].box = 0;
+    /* a 3D 7-point stencil (radius 1) over i,j,k, one row of 64 along k: a
+       star reads the row with its halo, 66 elements (528 bytes from any
+       element: 9 lines from 7 offsets, 10 from the last: 9.125), and the 4
+       rows around it, 64 elements each (8.875): 44.625 lines; a box reads
+       all 9 rows of 66 (82.125; the model counted that until 2026-11-27) */
+    loops(&d, 3, 1024);
+    d.narrays = 2;
+    d.arrays[0].name = "IN"; d.arrays[0].nloops = 3;
+    d.arrays[0].loops[0] = 0; d.arrays[0].loops[1] = 1; d.arrays[0].loops[2] = 2;
+    d.arrays[0].halo = 1;
+    d.arrays[1] = d.arrays[0];
+    d.arrays[1].name = "OUT"; d.arrays[1].halo = 0; d.arrays[1].streamed = 1;
+    T[0] = T[1] = 1; T[2] = 64;
+    CHECK(tile_ws(p, &d, T) == 44.625 * 64, "3D star, a row of 64: 1 row of 66 + 4 of 64, 44.625 lines (%g)", tile_ws(p, &d, T));
+    d.arrays[0].box = 1;
+    CHECK(tile_ws(p, &d, T) == 82.125 * 64, "3D box, a row of 64: 9 rows of 66, 82.125 lines (%g)", tile_ws(p, &d, T));
     drop(p);
 }
 
