@@ -473,6 +473,14 @@
           within 5%, a Zen 1 L2 488 -> 512 KiB); make bench-accuracy
           unchanged, 225 of 225; make bench-accuracy-policies 1495 of
           1500, every level as before.
+          Tile model: a halo is a star (the block's rows with the halo
+          along the row, plus 2 x halo rows per other dimension) unless
+          servet_tile_array.box (`:box`): a 3D 7-point stencil's row of k
+          read as 9 rows, L1 looked overfull at any long row, and the model
+          cut k. 640^3 on the Zen 5 VM: 128 x 8 x 320 -> 96 x 8 x 640, 0.845
+          -> 0.975 of the best tried; 60 x 2000 x 2000: 16 x 24 x 504 -> 60 x
+          184 x 2000, 0.906 -> 0.956 (bench_data/tile_outside_stencil3d_zen5_
+          2026-11-27.txt). 2D stencils: no recorded decision changes.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
