@@ -141,7 +141,7 @@
        td.narrays = 2;                      // arrays: the loops that index them,
        td.arrays[0].nloops = 2; td.arrays[0].loops[0] = 0; td.arrays[0].loops[1] = 1; // A[i][j]
        td.arrays[1].nloops = 2; td.arrays[1].loops[0] = 1; td.arrays[1].loops[1] = 0; // B[j][i]
-       td.elem_bytes = 8;                   // + halo (box), streamed, packed, ld, threads, level...
+       td.elem_bytes = 8;                   // + halo, streamed, packed, ld, threads, level...
        servet_choose_tile(prof, &td, &tile);  // tile.tile[0] x tile.tile[1], tile.reason,
                                             // tile.warnings (rows colliding in sets + padding)
    The model (reuse and capacity per cache level and TLB, sets, overlap,
@@ -473,14 +473,15 @@
           within 5%, a Zen 1 L2 488 -> 512 KiB); make bench-accuracy
           unchanged, 225 of 225; make bench-accuracy-policies 1495 of
           1500, every level as before.
-          Tile model: a halo is a star (the block's rows with the halo
-          along the row, plus 2 x halo rows per other dimension) unless
-          servet_tile_array.box (`:box`): a 3D 7-point stencil's row of k
-          read as 9 rows, L1 looked overfull at any long row, and the model
-          cut k. 640^3 on the Zen 5 VM: 128 x 8 x 320 -> 96 x 8 x 640, 0.845
-          -> 0.975 of the best tried; 60 x 2000 x 2000: 16 x 24 x 504 -> 60 x
-          184 x 2000, 0.906 -> 0.956 (bench_data/tile_outside_stencil3d_zen5_
-          2026-11-27.txt). 2D stencils: no recorded decision changes.
+          Tile model: a halo is counted as a star (the block's rows with
+          the halo along the row, plus 2 x halo rows per other dimension),
+          was a box: a 3D 7-point stencil's row of k read as 9 rows, L1
+          looked overfull at any long row, and the model cut k. 640^3 on the
+          Zen 5 VM: 128 x 8 x 320 -> 96 x 8 x 640, 0.845 -> 0.975 of the best
+          tried; 60 x 2000 x 2000: 16 x 24 x 504 -> 60 x 184 x 2000, 0.906 ->
+          0.956; a 27-point (box) stencil at 640^3 0.807 -> 0.964 (bench_data/
+          tile_outside_stencil3d_zen5_2026-11-27.txt). 2D stencils: no
+          recorded decision changes.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -816,9 +817,8 @@ typedef struct servet_tile_array {
     const char *name;       /* for messages (may be NULL) */
     int nloops;             /* how many loops index it (1..SERVET_TILE_MAX_LOOPS) */
     int loops[SERVET_TILE_MAX_LOOPS]; /* indices into desc.loops, slowest dimension first */
-    int halo;               /* stencil radius: a tile of T reads T + 2*halo along each of its loops */
-    int box;                /* the halo is a box (a 27-point stencil reads the corners); 0: a star, the
-                               halo along one dimension at a time (7-point, PRK's star) */
+    int halo;               /* stencil radius: a tile of T reads T + 2*halo along each of its loops
+                               (counted as a star: the halo along one dimension at a time, >>decide) */
     int streamed;           /* only streamed through (read or written once): keeps no lines */
     int packed;             /* the kernel copies its block into a contiguous buffer */
     int64_t ld;             /* elements between consecutive rows; 0: the last loop's extent (+ 2*halo) */
@@ -8743,10 +8743,11 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       covers N, one whose element loop alone is inside covers T, else 1 (+2
       halo along every dimension of a halo array). A footprint is counted in
       lines: rows x lines per row (a row of b bytes takes ceil(b / line)
-      lines when it starts on a line, one more otherwise). A halo is a star
-      unless the array says box: the block's rows with the halo along the
-      row, plus 2 halo rows per other dimension as long as the block's rows
-      (a 3D 7-point stencil's row of k reads 5 rows, not the box's 9).
+      lines when it starts on a line, one more otherwise). A halo is counted
+      as a star: the block's rows with the halo along the row, plus 2 halo
+      rows per other dimension as long as the block's rows (a 3D 7-point
+      stencil's row of k reads 5 rows, not a box's 9; why a box stencil's
+      corners are left out too: at servet__tile_lines).
    2. Traffic out of a cache level of usable capacity C (Wolf & Lam's reuse,
       with capacity): going outward from the innermost loop, when one
       iteration of loop k touches at most C bytes of the arrays the tile
@@ -9017,14 +9018,18 @@ static double servet__tile_row_span_lines(const servet__tmodel *M, int a, const 
     return servet__tile_row_lines(M, a, cover, b);
 }
 /* The lines of array a over a cover (step 1); *rows_out, *lpr_out: its rows
-   and their mean lines. A star halo (the default) adds to the block's rows,
-   which take the halo along the row, 2 x halo rows per other dimension, as
-   long as the block's rows; a box's rows are all halo-wide. Until
-   2026-11-27 every halo was a box: a 3D 7-point stencil's row of k counted
-   9 rows where it reads 5, L1 looked overfull at any k longer than
-   44 KiB / 9 rows, and the model cut k (the contiguous dimension) - 640^3
-   on the Zen 5 VM got 128 x 8 x 320, 0.84 of the best measured
-   (bench_data/tile_outside_stencil3d_zen5_2026-11-27.txt) */
+   and their mean lines. A halo is a star: the block's rows, which take the
+   halo along the row, plus 2 x halo rows per other dimension, as long as
+   the block's rows. Until 2026-11-27 it was a box: a 3D 7-point stencil's
+   row of k counted 9 rows where it reads 5, L1 looked overfull at any k
+   longer than 44 KiB / 9 rows, and the model cut k (the contiguous
+   dimension): 640^3 on a Zen 5 VM got 128 x 8 x 320, 0.845 of the best
+   measured, now 96 x 8 x 640, 0.975. A box stencil (27-point) does read
+   the 9 rows, but counting them gave it the same 128 x 8 x 320, 0.807 of
+   its best, where the star's count gives 0.964: the L1-to-L2 traffic of
+   its corners overlaps with its 27 loads a point, work the model prices
+   at a cycle a point whatever the kernel does, so the star is the better
+   count for both (bench_data/tile_outside_stencil3d_zen5_2026-11-27.txt) */
 static double servet__tile_lines(const servet__tmodel *M, int a, const double *cover, double *rows_out, double *lpr_out) {
     const servet_tile_array *A = &M->d->arrays[a];
     double rows = 1.0, lines, block[SERVET_TILE_MAX_LOOPS] = {0}, wide[SERVET_TILE_MAX_LOOPS] = {0};
@@ -9034,7 +9039,7 @@ static double servet__tile_lines(const servet__tmodel *M, int a, const double *c
         block[dd] = c < lim ? c : lim;
         wide[dd] = c + 2.0 * A->halo < lim ? c + 2.0 * A->halo : lim;
     }
-    if (A->halo == 0 || A->box || last == 0) {
+    if (A->halo == 0 || last == 0) {
         for (dd = 0; dd < last; dd++) rows *= wide[dd];
         lines = rows * servet__tile_row_span_lines(M, a, cover, wide[last], rows);
     } else {
