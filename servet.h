@@ -9651,7 +9651,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     servet__tmodel M;
     double t0 = servet__now(), prev_lat = 0.0, ws;
     int64_t full[SERVET_TILE_MAX_LOOPS];
-    int a, l, c, i, dd, nlev, threads;
+    int a, l, c, i, dd, nlev, threads, held = 1; /* held: some level holds the untiled answer's reuse */
     char nb[16];
     if (!p || !d || !out) return SERVET_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
@@ -9812,7 +9812,10 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             }
             for (c = 0; c < M.ncache && target < 0; c++)
                 if (servet__tile_traffic(&M, &M.c[c], out->tile, NULL, NULL, NULL, NULL, NULL) <= 1.05 * compulsory) target = c;
-            if (target < 0) target = M.ncache - 1;
+            if (target < 0) {
+                target = M.ncache - 1;
+                held = 0;
+            }
         }
         out->level = M.c[target].level;
         out->capacity_bytes = M.c[target].usable;
@@ -9822,7 +9825,11 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     {
         const servet__tcache *C = &M.c[0];
         for (c = 0; c < M.ncache; c++) if (M.c[c].level == out->level) C = &M.c[c];
-        if (out->untiled)
+        if (out->untiled && !held)
+            snprintf(out->reason, sizeof out->reason,
+                     "no tile: no level holds the reuse, with or without a tile (a row or a halo larger than L%d, %.0f KiB "
+                     "usable per thread), so tiling would only add loop overhead", C->level, C->usable / 1024.0);
+        else if (out->untiled)
             snprintf(out->reason, sizeof out->reason,
                      "no tile: the reuse already fits L%d (%.0f KiB usable per thread of %.0f KiB%s); tiling would only "
                      "add halo and loop overhead", C->level, C->usable / 1024.0, C->size / 1024.0,

@@ -571,6 +571,14 @@ static void test_tile_decisions(void) {
     CHECK(choose(p, &d, &t) == SERVET_OK && t.untiled && t.tile[0] == 996 && t.tile[1] == 996,
           "5 rows of 8 KB fit: untiled (%lld)", (long long)t.tile[0]);
     CHECK(strstr(t.reason, "no tile") != NULL, "and says why: %s", t.reason);
+    CHECK(strstr(t.reason, "already fits") != NULL, "the reuse fits a level: %s", t.reason);
+    /* a halo far wider than every cache: no tile, and the reason must not
+       claim that the reuse fits a level (it said so until 2026-11-27) */
+    d.arrays[0].halo = 100000; d.arrays[0].ld = 0; d.arrays[1].ld = 0;
+    CHECK(choose(p, &d, &t) == SERVET_OK && t.untiled, "a halo of 100000: untiled (%lld)", (long long)t.tile[0]);
+    CHECK(strstr(t.reason, "no level holds") != NULL && strstr(t.reason, "already fits") == NULL,
+          "a halo of 100000: no level holds the reuse: %s", t.reason);
+    d.arrays[0].halo = 0;
     /* every tile a multiple of 16 */
     loops(&d, 3, 1000);
     d.narrays = 3;
