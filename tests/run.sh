@@ -201,6 +201,9 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
   expect_rc 2 "tile, bad array field" ./bin/servet tile --loop i=100 --array A:i:fast --elem 8
   expect_rc 2 "tile, ld below the row" ./bin/servet tile --loop i=100 --loop j=100 --array A:i,j:ld=50 --elem 8
   expect_rc 2 "tile, loop named twice" ./bin/servet tile --loop i=100 --loop i=50 --array A:i --elem 8
+  expect_rc 2 "tile, ld past the library's bound" ./bin/servet tile --loop i=100 --loop j=100 --array A:i,j:ld=9999999999999 --elem 8
+  grep -qF "ld= takes an element count from 1 to 2^40" "$tmp/err" && ok || { bad "tile, ld past the bound: no clear message"; cat "$tmp/err" >&2; }
+  expect_rc 2 "tile, extent past the library's bound" ./bin/servet tile --loop i=9999999999999 --array A:i --elem 8
   expect_rc 1 "tile, a level the machine lacks" ./bin/servet tile --no-probe --loop i=100 --array A:i --elem 8 --level 8
   grep -q "the profile has [0-9]* cache level" "$tmp/err" && ok || { bad "tile, a level the machine lacks: no clear message"; cat "$tmp/err" >&2; }
   expect_rc 0 "tile of a transpose" ./bin/servet tile --no-probe --loop i=4096 --loop j=4096 --array A:i,j --array B:j,i --elem 8 --all-levels
