@@ -9827,8 +9827,9 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         for (c = 0; c < M.ncache; c++) if (M.c[c].level == out->level) C = &M.c[c];
         if (out->untiled && !held)
             snprintf(out->reason, sizeof out->reason,
-                     "no tile: no level holds the reuse, with or without a tile (a row or a halo larger than L%d, %.0f KiB "
-                     "usable per thread), so tiling would only add loop overhead", C->level, C->usable / 1024.0);
+                     "no tile: no level holds the reuse (the last, L%d, has %.0f KiB usable per thread), and no tile "
+                     "the search tried beats that by the %.0f%% a tile must win by", C->level, C->usable / 1024.0,
+                     100.0 * SERVET__TILE_MARGIN);
         else if (out->untiled)
             snprintf(out->reason, sizeof out->reason,
                      "no tile: the reuse already fits L%d (%.0f KiB usable per thread of %.0f KiB%s); tiling would only "
