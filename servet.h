@@ -482,6 +482,13 @@
           0.956; a 27-point (box) stencil at 640^3 0.807 -> 0.964 (bench_data/
           tile_outside_stencil3d_zen5_2026-11-27.txt). 2D stencils: no
           recorded decision changes.
+          Tile model, sets: arrays along the same contiguous loop whose row
+          strides are multiples of the way start their rows in the same
+          sets and are counted together (a plain matmul's B[k][j] and
+          C[i][j] with n = 1024): 1024^3 1024 x 344 x 12 -> 1024 x 512 x 8,
+          1.43x faster measured; --square 12 -> 8, 1.15x (bench_data/
+          tile_outside_matmul_zen5_2026-11-27.txt). make tile-replay and
+          tune-replay identical.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -9096,6 +9103,35 @@ static int servet__tile_same_order(const servet__tmodel *M, int a, int b) {
     for (dd = 0; dd < A->nloops; dd++) if (A->loops[dd] != B->loops[dd]) return 0;
     return 1;
 }
+/* The arrays whose tiles start in the same sets of level C, as groups
+   (group[a]: the first array of a's group): arrays in one loop order, and
+   arrays that run along the same contiguous loop with every row stride a
+   multiple of C's way (sets x line), whose rows then start at the tile's
+   offset along that loop whatever their other indices - a matmul's B[k][j]
+   and C[i][j] with n = 1024 on a 4 KiB way. Until 2026-11-27 only the first:
+   a 1024^3 matmul (i, j, k, no packing) asked for one tile size got 12, the
+   12 ways of L1, where B's and C's 12 rows fill the same sets; it ran at
+   0.87 of tile 8 (bench_data/tile_outside_matmul_zen5_2026-11-27.txt) */
+static void servet__tile_groups(const servet__tmodel *M, const servet__tcache *C, int *group) {
+    int a, b, dd, na = M->d->narrays, aligned[SERVET_TILE_MAX_ARRAYS], moved = 1;
+    double W = (double)C->sets * (double)C->line;
+    for (a = 0; a < na; a++) {
+        const servet_tile_array *A = &M->d->arrays[a];
+        aligned[a] = !A->packed && A->nloops > 1;
+        for (dd = 0; dd < A->nloops - 1 && aligned[a]; dd++) aligned[a] = fmod(M->stride[a][dd], W) == 0.0;
+        group[a] = a;
+    }
+    while (moved) { /* the smallest index linked to each: a closure over the two links */
+        moved = 0;
+        for (a = 0; a < na; a++)
+            for (b = 0; b < na; b++) {
+                const servet_tile_array *A = &M->d->arrays[a], *B = &M->d->arrays[b];
+                int linked = servet__tile_same_order(M, a, b) ||
+                             (aligned[a] && aligned[b] && A->loops[A->nloops - 1] == B->loops[B->nloops - 1]);
+                if (linked && group[b] < group[a]) { group[a] = group[b]; moved = 1; }
+            }
+    }
+}
 /* The lines of the kept arrays over this cover in the fullest set of a
    virtually indexed level (at most `ways` when they all fit; 0 for a level
    whose sets are not modelled). Arrays indexed in one loop order share a
@@ -9106,7 +9142,7 @@ static int servet__tile_same_order(const servet__tmodel *M, int a, int b) {
 static double servet__tile_set_load(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
                                     int *overfull_sets) {
     double cnt[4096];
-    int a, g, s, na = M->d->narrays, over;
+    int a, g, s, na = M->d->narrays, over, group[SERVET_TILE_MAX_ARRAYS];
     double bound = 0.0, fullest = 0.0, total[SERVET_TILE_MAX_ARRAYS];
     if (overfull_sets) *overfull_sets = 0;
     if (!C->deterministic || C->sets > 4096 || C->sets < 1) return 0.0;
@@ -9118,26 +9154,27 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
         bound += M->d->arrays[a].packed ? ceil(t / C->sets) : rows * ceil(lpr / C->sets);
     }
     if (bound <= ways) return bound;
+    servet__tile_groups(M, C, group);
     for (g = 0; g < na; g++) {
         /* each group's lines (its leader's entry; 0 for the others), for
            what it adds to every set of the other groups */
         int leader = !M->d->arrays[g].streamed;
         total[g] = 0.0;
-        for (a = 0; a < g && leader; a++) if (servet__tile_same_order(M, a, g)) leader = 0;
+        for (a = 0; a < g && leader; a++) if (group[a] == group[g]) leader = 0;
         for (a = g; a < na && leader; a++)
-            if (!M->d->arrays[a].streamed && servet__tile_same_order(M, a, g)) total[g] += servet__tile_lines(M, a, cover, NULL, NULL);
+            if (!M->d->arrays[a].streamed && group[a] == group[g]) total[g] += servet__tile_lines(M, a, cover, NULL, NULL);
     }
     for (g = 0; g < na; g++) {
         int leader = 1;
         double base = 0.0, w = 0.0, others = 0.0;
-        for (a = 0; a < g && leader; a++) if (servet__tile_same_order(M, a, g)) leader = 0;
+        for (a = 0; a < g && leader; a++) if (group[a] == group[g]) leader = 0;
         if (!leader || M->d->arrays[g].streamed) continue;
         memset(cnt, 0, (size_t)C->sets * sizeof cnt[0]);
         for (a = g; a < na; a++) {
             const servet_tile_array *A = &M->d->arrays[a];
             double rows, lpr, t;
             int last = A->nloops - 1, idx[SERVET_TILE_MAX_LOOPS], span[SERVET_TILE_MAX_LOOPS], dd, r, nrows;
-            if (A->streamed || !servet__tile_same_order(M, a, g)) continue;
+            if (A->streamed || group[a] != group[g]) continue;
             t = servet__tile_lines(M, a, cover, &rows, &lpr);
             if (A->packed || last == 0) { base += ceil(t / C->sets); continue; }
             for (dd = 0; dd < last; dd++) {
