@@ -292,6 +292,36 @@ static void test_tile_sets(void) {
     CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, NULL) == 24.0, "a copy, 12 x 12: both arrays' rows in one set, 24 (%g)",
           servet__tile_set_load(&M, &M.c[0], cover, 12, NULL));
     array2(&d.arrays[1], "B", 1, 0);
+    {
+        /* a plain matmul i,j,k (no packing), n = 1024: B[k][j] and C[i][j]
+           run along j with rows 8 KiB apart, a multiple of the 4 KiB way, so
+           their rows start in the same sets whatever k and i: at 12 x 12 x 12
+           each puts its 12 rows (2 lines each) in sets 0 and 1, 24 lines
+           where the ways are 12 (counted 12 until 2026-11-27: B's group
+           alone); A along k is elsewhere, floor(24 / 64) = 0. With n = 1000
+           (8000 B rows: no multiple of the way) B's rows spread, one line
+           a set, and C is apart again: 1 */
+        servet_tile_desc q;
+        servet__tmodel Q;
+        double cv[SERVET_TILE_MAX_LOOPS];
+        loops(&q, 3, 1024);
+        q.narrays = 3;
+        array2(&q.arrays[0], "A", 0, 2);
+        array2(&q.arrays[1], "B", 2, 1);
+        array2(&q.arrays[2], "C", 0, 1);
+        tile_model(&Q, &q);
+        cv[0] = cv[1] = cv[2] = 12.0;
+        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, NULL) == 24.0, "matmul 1024, 12^3: B's and C's rows in one set, 24 (%g)",
+              servet__tile_set_load(&Q, &Q.c[0], cv, 12, NULL));
+        loops(&q, 3, 1000); /* (clears the arrays) */
+        q.narrays = 3;
+        array2(&q.arrays[0], "A", 0, 2);
+        array2(&q.arrays[1], "B", 2, 1);
+        array2(&q.arrays[2], "C", 0, 1);
+        tile_model(&Q, &q);
+        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, NULL) == 1.0, "matmul 1000, 12^3: rows spread, 1 (%g)",
+              servet__tile_set_load(&Q, &Q.c[0], cv, 12, NULL));
+    }
     /* a column of B walked untiled, seen by a physically indexed 1 MiB L2:
        4096 rows at one page offset, where 1 MiB / 4 KiB = 256 lines fit;
        A's one row (512 lines) adds 512 / 64 = 8 to every page offset */
