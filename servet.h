@@ -489,6 +489,12 @@
           1.43x faster measured; --square 12 -> 8, 1.15x (bench_data/
           tile_outside_matmul_zen5_2026-11-27.txt). make tile-replay and
           tune-replay identical.
+          Tile model, work: half a cycle an iteration (was one): streaming
+          kernels looked core-bound and tiles that saved L1 traffic cut
+          rows they should stream. y = A^T x at 16384^2: 512 x 2736 ->
+          untiled, 1.23x measured (y = A x: 1.32x); the radius-2 3D star
+          at 640^3: 112 x 8 x 320 -> 80 x 8 x 640, 1.10x (bench_data/
+          tile_outside_matvec_zen5_2026-11-27.txt). Zen 5 replay the same.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -8823,7 +8829,7 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       misses in flight: a tenth of the step each), an array walked across
       its rows (a transpose's column) as much as one walked along them: L1's
       add to the work (their fills take the load ports; the work is at least
-      a cycle per iteration), the deeper levels' overlap with it, so the
+      half a cycle per iteration), the deeper levels' overlap with it, so the
       busiest of those bounds the time. Conflict misses inside a tile (step
       4: lines the next element iteration wants again) beyond L1 and page
       walks add their whole step (walks: half): they queue on the sets they
@@ -8916,9 +8922,10 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    Limits: the costs are estimates from latencies and one bandwidth (the
    cache levels' lines at a tenth of their latency step; without the
    memory probe, memory's too: 2-3x the measured time of a streaming
-   kernel); the work is a cycle per iteration, too
-   much for a vectorised loop (an unpacked 1024^3 matmul: untiled predicted
-   within 3%, measured 0.8 of a 256 tile); write-only arrays are not told
+   kernel); the work is half a cycle per iteration whatever the kernel
+   computes (y = A^T x streams at 0.22 ns an iteration here, a 27-point
+   stencil takes 1.7 ns: its core is under-priced and memory decides);
+   write-only arrays are not told
    from read ones; prefetchers only as the runs above (no stride
    prefetching across pages); no
    hardware threads competing except as `threads`; arrays on 4 KiB pages.
@@ -8942,6 +8949,19 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
 #define SERVET__TILE_MARGIN 0.03
 #define SERVET__TILE_MLP 10.0 /* misses a core keeps in flight on the streams of a tiled loop */
 #define SERVET__TILE_TLB_LOOKUP (1.0 / 3.0) /* the share of a first-TLB miss's step a loop's core pays (step 5) */
+/* the work of an iteration at least, in ns: half a cycle at 4 GHz. Was a
+   cycle (0.25): the measured streaming kernels run faster than that and it
+   made them look core-bound, so tiles that save L1-to-L2 traffic won over
+   rows left whole. On the Zen 5 VM: y = A^T x at 16384^2 ran 0.22 ns an
+   iteration untiled (memory-bound, the best measured), and the model's
+   512 x 2736 ran 0.81 of it (now untiled); a radius-2 3D star at 640^3
+   got 112 x 8 x 320, 0.91 of the 80 x 8 x 640 it gets now (the best
+   measured). make tile-replay: every recorded Zen 5 decision the same;
+   other VMs' transposes move both ways (mean 0.925 -> 0.921 on the Zen 3,
+   0.900 -> 0.917 on the Zen 4; bench_data/tile_outside_matvec_zen5_
+   2026-11-27.txt). A packed matmul in L1 does run a cycle an iteration
+   (0.27 ns here): its decisions stay, as L1's traffic then bounds it. */
+#define SERVET__TILE_WORK_NS 0.125
 #define SERVET__TILE_TRAIN 2.0 /* a run's first lines out of memory that are demand misses: the prefetchers train on them */
 #define SERVET__TILE_DEMAND_MLP 16.0 /* demand misses in flight: a core's L1 miss buffers (16-24 today) */
 typedef struct servet__tcache {
@@ -9035,7 +9055,7 @@ static double servet__tile_row_span_lines(const servet__tmodel *M, int a, const 
    the 9 rows, but counting them gave it the same 128 x 8 x 320, 0.807 of
    its best, where the star's count gives 0.964: the L1-to-L2 traffic of
    its corners overlaps with its 27 loads a point, work the model prices
-   at a cycle a point whatever the kernel does, so the star is the better
+   at half a cycle a point whatever the kernel does, so the star is the better
    count for both (bench_data/tile_outside_stencil3d_zen5_2026-11-27.txt) */
 static double servet__tile_lines(const servet__tmodel *M, int a, const double *cover, double *rows_out, double *lpr_out) {
     const servet_tile_array *A = &M->d->arrays[a];
@@ -9451,7 +9471,9 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
         if (l < n - 1) runs *= N; /* the innermost loop starts once per point of the others */
         else runs *= nt;
     }
-    core += 0.25 * points; /* the work: a cycle per iteration, at least */
+    /* the work: half a cycle per iteration at least (SERVET__TILE_WORK_NS;
+       why half and not one, at its definition) */
+    core += SERVET__TILE_WORK_NS * points;
     {
         /* a tile that splits lines along an array's contiguous dimension (not a
            multiple of a line: the set caps) must win by the margin, as a tile
