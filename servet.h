@@ -8959,7 +8959,10 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    measured). make tile-replay: every recorded Zen 5 decision the same;
    other VMs' transposes move both ways (mean 0.925 -> 0.921 on the Zen 3,
    0.900 -> 0.917 on the Zen 4; bench_data/tile_outside_matvec_zen5_
-   2026-11-27.txt). A packed matmul in L1 does run a cycle an iteration
+   2026-11-27.txt). Live, with the first TLB's curve (the replay has none),
+   the Zen 5 VM's 1000 transpose goes 96 -> 104: the misses past the TLB's
+   reach now hide under the memory bound; over its 13 recorded sweeps 96
+   and 104 ran 0.951 and 0.941 of the best, on average. A packed matmul in L1 does run a cycle an iteration
    (0.27 ns here): its decisions stay, as L1's traffic then bounds it. */
 #define SERVET__TILE_WORK_NS 0.125
 #define SERVET__TILE_TRAIN 2.0 /* a run's first lines out of memory that are demand misses: the prefetchers train on them */
