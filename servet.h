@@ -497,6 +497,22 @@
           tile_outside_matvec_zen5_2026-11-27.txt). Zen 5 replay the same;
           live (the replay has no TLB curve) its 1000 transpose goes 96 ->
           104, which averaged 0.951 and 0.941 of the best over 13 sweeps.
+          Tile search: where no loop alone moves, two loops exchange a
+          factor 2-16, and the descent starts from the squares' other
+          valleys too (a footprint over two loops fits along a hyperbola
+          one loop at a time cannot follow). Tile model: a group kept over
+          a loop while another moves with it keeps a way for the mover's
+          next lines (unpacked groups); a run of the innermost loop costs
+          2 ns (was 1). The unpacked i,k,j matmul on the Zen 5 VM: 1000^3
+          1000 x 80 x 72 -> 1000 x 8 x 504, 0.56 -> 0.95 of the best
+          measured; 2000^3 0.59 -> 0.99; 1024^3 0.90 -> 0.96; floats at
+          1000^3 0.62 -> 1.00 (bench_data/tile_outside_matmul_ikj_zen5_
+          2026-11-27.txt). The 3D 7-point stencil at 640^3 96 x 8 x 640 ->
+          640 x 320 x 640 (the best measured), radius-2 80 x 8 x 640 ->
+          128 x 8 x 640 (0.976). make tile-replay: matmul means up on the
+          Zen 1, 3 and 4 VMs (0.816 -> 0.875, 0.906 -> 0.908, 0.921 ->
+          0.923), the rest unchanged; make tune-replay 67.5/82.0/0.9750 ->
+          68.1/82.7/0.9751.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -8855,7 +8871,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       conflicts; what it really is, is not known. Each run of the innermost
       loop
       that misses L1 restarts a stream (the L2 latency, overlapped as any
-      miss), each tile costs 20 ns and each run 1 ns.
+      miss), each tile costs 20 ns and each run 2 ns
+      (SERVET__TILE_RUN_NS).
       Out of the last level, when the memory probe ran, a line costs what
       the measured copy bandwidth of one PU says (line / bandwidth): the
       prefetchers keep memory busy, and a latency over 10 priced a line 6x
@@ -8899,7 +8916,17 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       The tile minimises it: square candidates first (multiples of
       `multiple`, each up to 64 multiples, then 8 per octave, plus the full
       extent and the set caps), then unless `square` one loop at a time, a
-      few passes, from the best square and from the best line-aligned one.
+      few passes, from the best square and from the best line-aligned one;
+      where no loop alone moves, two loops exchange a factor of 2-16 (one
+      grows as the other shrinks: a footprint over two loops fits a level
+      along k x j <= capacity, a valley one loop at a time cannot follow);
+      and again from the squares' other valleys (their three cheapest local
+      minima: each level a square fits makes one), keeping the cheapest end
+      (from an untiled choice, a tile must win by the margin below). An
+      unpacked i,k,j matmul at 1000^3 stopped at 1000 x 80 x 72 (101-111 ms
+      on the Zen 5 VM) where 1000 x 8 x 504 (60.6; the best measured 57.5)
+      was cheaper to the model too. tests/test_decide: no tile of the
+      octave grid is cheaper than the search's answer.
       A loop at its full extent is not tiled; all of them: not tiling is the
       answer, taken whenever its cost is within 3% of the best tile's (a
       tile must pay for what the model leaves out). A tile is then made the
@@ -8967,6 +8994,15 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    and 104 ran 0.951 and 0.941 of the best, on average. A packed matmul in L1 does run a cycle an iteration
    (0.27 ns here): its decisions stay, as L1's traffic then bounds it. */
 #define SERVET__TILE_WORK_NS 0.125
+/* a run of the innermost loop, in ns: its start and its end (the exit
+   branch a predictor misses, a vector loop's peeled head and tail). Was 1:
+   an unpacked i,k,j matmul of floats at 1000^3 ran 56.5 ms at 1000 x 32 x
+   208 and 38.0 at 1000 x 80 x 1000 on the Zen 5 VM, 4-5 ns a run more (a
+   run of doubles: 2.4-4 ns, 1000 x 8 x 72 -> 144 -> 256); at 1 ns the model
+   took the short runs, at 2 it takes 1000 x 80 x 1000. make tile-replay:
+   matmul means 0.816 -> 0.875 (Zen 1), 0.906 -> 0.908 (Zen 3), 0.921 ->
+   0.923 (Zen 4), the rest as before; 3 ns took the Zen 3 to 0.873 */
+#define SERVET__TILE_RUN_NS 2.0
 #define SERVET__TILE_TRAIN 2.0 /* a run's first lines out of memory that are demand misses: the prefetchers train on them */
 #define SERVET__TILE_DEMAND_MLP 16.0 /* demand misses in flight: a core's L1 miss buffers (16-24 today) */
 typedef struct servet__tcache {
@@ -9163,8 +9199,14 @@ static void servet__tile_groups(const servet__tmodel *M, const servet__tcache *C
    order sits elsewhere in the cache (a transpose's B[j][i] tile is at
    column ii when A's is at column jj), so it adds to the fullest set of the
    others only what it puts in every set on average, whole lines. */
+/* array a's footprint moves with loop l (l < 0: no loop) */
+static int servet__tile_indexed(const servet__tmodel *M, int a, int l) {
+    int dd;
+    for (dd = 0; dd < M->d->arrays[a].nloops; dd++) if (M->d->arrays[a].loops[dd] == l) return 1;
+    return 0;
+}
 static double servet__tile_set_load(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
-                                    int *overfull_sets) {
+                                    int loop, int *overfull_sets) {
     double cnt[4096];
     int a, g, s, na = M->d->narrays, over, group[SERVET_TILE_MAX_ARRAYS];
     double bound = 0.0, fullest = 0.0, total[SERVET_TILE_MAX_ARRAYS];
@@ -9273,8 +9315,26 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
         if (!(w + base > 0.0)) continue;
         /* the other groups add what they put in every set, whole lines;
            and how many sets overflow: the misses of one set queue on it,
-           those of many proceed together (the cost, step 6) */
-        for (a = 0; a < na; a++) if (a != g) others += floor(total[a] / C->sets);
+           those of many proceed together (the cost, step 6). But where this
+           group stays over the loop's iterations (it is not indexed by it)
+           while another moves with it, the other's next lines must find a
+           way in the fullest set too: a line at least (where they land in
+           it is not known: the worst). An unpacked i,k,j matmul keeps B's
+           k x j block over i while A's and C's rows move with i; on the
+           Zen 5 VM every block with 11 or 12 of B's lines in a set of the
+           12-way L1 ran 1.2-1.4x slower than one with 10 or fewer (1000^3:
+           80 x 72 104 ms, 64 x 72 77; 1500^3: 16 x 304 329 ms, 8 x 504
+           297; bench_data/tile_outside_matmul_ikj_zen5_2026-11-27.txt) */
+        for (a = 0; a < na; a++) {
+            int kept = 1, moves = 0, b;
+            if (a == g || total[a] <= 0.0) continue;
+            for (b = 0; b < na; b++) {
+                if (group[b] == group[g] && !M->d->arrays[b].streamed)
+                    kept &= !servet__tile_indexed(M, b, loop) && !M->d->arrays[b].packed;
+                if (group[b] == group[a] && !M->d->arrays[b].streamed) moves |= servet__tile_indexed(M, b, loop);
+            }
+            others += kept && moves && loop >= 0 ? ceil(total[a] / C->sets) : floor(total[a] / C->sets);
+        }
         for (s = 0, over = 0; s < C->sets; s++) over += cnt[s] + base + others > (double)ways;
         if (w + base + others > fullest) {
             fullest = w + base + others;
@@ -9321,7 +9381,7 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
         nover = 0;
         if (C->tlb || !fits) sets_ok = 1;
         else if (C->deterministic) {
-            double f = servet__tile_set_load(M, C, cover, ways, &nover);
+            double f = servet__tile_set_load(M, C, cover, ways, k < n ? k : k - n, &nover);
             sets_ok = f <= ways;
             if (!sets_ok && f / ways > overfull) overfull = f / ways;
         } else {
@@ -9334,7 +9394,7 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
             P.deterministic = 1;
             P.sets = 4096 / C->line > 0 ? 4096 / C->line : 1;
             int pw = (int)(C->usable / 4096.0);
-            double f = servet__tile_set_load(M, &P, cover, pw, &nover);
+            double f = servet__tile_set_load(M, &P, cover, pw, k < n ? k : k - n, &nover);
             sets_ok = f <= pw;
             if (!sets_ok && pw > 0 && f / pw > overfull) overfull = f / pw;
         }
@@ -9491,12 +9551,12 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
             l = A->loops[A->nloops - 1];
             split = !A->packed && T[l] % m != 0 && T[l] < M->d->loops[l].extent;
         }
-        if (split) cost += SERVET__TILE_MARGIN * (cost + (bound > core ? bound : core) + 20.0 * tiles + runs * 1.0);
+        if (split) cost += SERVET__TILE_MARGIN * (cost + (bound > core ? bound : core) + 20.0 * tiles + runs * SERVET__TILE_RUN_NS);
     }
 #ifdef SERVET_DEBUG_TILE
     fprintf(stderr, "    core %.0f bound %.0f tiles %.0f runs %.0f\n", core, bound, 20.0 * tiles, runs);
 #endif
-    return cost + (bound > core ? bound : core) + 20.0 * tiles + runs * 1.0;
+    return cost + (bound > core ? bound : core) + 20.0 * tiles + runs * SERVET__TILE_RUN_NS;
 }
 /* candidate tiles along a loop of extent N: multiples of m */
 static int servet__tile_candidates(int64_t N, int64_t m, int64_t *out, int max) {
@@ -9545,13 +9605,26 @@ static int servet__tile_set_caps(const servet__tmodel *M, int64_t *caps, int max
     return n;
 }
 /* the search (step 5); fills T, returns its cost */
+/* the candidate of loop l nearest x (on a log scale) */
+static int64_t servet__tile_snap(const int64_t *cand, int nc, double x) {
+    int i, b = 0;
+    for (i = 1; i < nc; i++)
+        if (fabs(log((double)cand[i] / x)) < fabs(log((double)cand[b] / x))) b = i;
+    return cand[b];
+}
 /* one loop at a time, a few passes, from T (cost *best): the cheapest
-   candidate of each loop with the others held */
+   candidate of each loop with the others held; where no loop alone moves,
+   two loops exchange a factor (2 to 16: one grows as the other shrinks).
+   A footprint over two loops (a matmul's B over k,j) fits a level along a
+   hyperbola, k x j <= capacity, whose valley one loop at a time cannot
+   follow: an unpacked i,k,j matmul at 1000^3 stopped at 1000 x 80 x 72
+   (111 ms on the Zen 5 VM, the B block filling L1 and the j runs short)
+   where 1000 x 8 x 512, cheaper to the model too, ran 61 ms */
 static double servet__tile_descend(const servet__tmodel *M, int64_t *T, double best,
                                    int64_t (*cand)[512], const int *nc) {
     int64_t trial[SERVET_TILE_MAX_LOOPS];
-    int pass, l, i, n = M->n;
-    for (pass = 0; pass < 3; pass++) {
+    int pass, l, l2, i, e, n = M->n;
+    for (pass = 0; pass < 8; pass++) {
         int moved = 0;
         for (l = 0; l < n; l++) {
             memcpy(trial, T, sizeof trial[0] * (size_t)n);
@@ -9562,6 +9635,18 @@ static double servet__tile_descend(const servet__tmodel *M, int64_t *T, double b
                 if (c < best * (1.0 - 1e-9)) { best = c; T[l] = cand[l][i]; moved = 1; }
             }
         }
+        if (moved) continue;
+        for (l = 0; l < n; l++)
+            for (l2 = 0; l2 < n; l2++)
+                for (e = 1; e <= 4 && l2 != l; e++) {
+                    double c, f = (double)(1 << e);
+                    memcpy(trial, T, sizeof trial[0] * (size_t)n);
+                    trial[l] = servet__tile_snap(cand[l], nc[l], (double)T[l] * f);
+                    trial[l2] = servet__tile_snap(cand[l2], nc[l2], (double)T[l2] / f);
+                    if (trial[l] == T[l] || trial[l2] == T[l2]) continue;
+                    c = servet__tile_cost(M, trial);
+                    if (c < best * (1.0 - 1e-9)) { best = c; memcpy(T, trial, sizeof trial[0] * (size_t)n); moved = 1; }
+                }
         if (!moved) break;
     }
     return best;
@@ -9631,6 +9716,7 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
             }
     }
     if (!M->d->square) {
+        int starts[3], nstart = 0, j, k;
         best = servet__tile_descend(M, T, best, cand, nc);
         if (ncap > 0) {
             /* a set cap may hold the search in its valley: start again from the
@@ -9639,6 +9725,37 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
             if (best_aligned < best) {
                 best = best_aligned;
                 memcpy(T, aligned, sizeof aligned[0] * (size_t)n);
+            }
+        }
+        /* and from the other valleys of the squares (their local minima, the
+           three cheapest): each level a square fits makes one, and the
+           descent from the cheapest may not cross to another. An unpacked
+           i,k,j matmul at 1024^3: the squares' cheapest is untiled, whose
+           descent ends at 1024 x 40 x 1024 (B's block in L2; 67.8 ms on the
+           Zen 5 VM), where from the square of 168 (L1's valley) it reaches
+           1024 x 8 x 512 (62.6 ms; the best of a 66-point grid, 61.3). From
+           an untiled choice, a tile must win by the margin. */
+        for (i = 0; i + 1 < nall; i++) {
+            int lo = i, hi = i;
+            while (lo > 0 && cost[lo - 1] == cost[i]) lo--;
+            while (hi + 1 < nall && cost[hi + 1] == cost[i]) hi++;
+            if (lo != i || (lo > 0 && cost[lo - 1] < cost[i]) || (hi + 1 < nall && cost[hi + 1] < cost[i])) continue;
+            for (j = 0; j < nstart && cost[starts[j]] <= cost[i]; j++) {}
+            if (j >= 3) continue;
+            for (k = (nstart < 3 ? nstart : 2); k > j; k--) starts[k] = starts[k - 1];
+            starts[j] = i;
+            if (nstart < 3) nstart++;
+        }
+        for (j = 0; j < nstart; j++) {
+            double c;
+            int whole = 1;
+            servet__tile_square(M, all[starts[j]], trial);
+            if (servet__tile_near(trial, chosen, n)) continue;
+            c = servet__tile_descend(M, trial, cost[starts[j]], cand, nc);
+            for (l = 0; l < n; l++) whole &= T[l] >= M->d->loops[l].extent;
+            if (c < best * (whole ? 1.0 - SERVET__TILE_MARGIN : 1.0 - 1e-9)) {
+                best = c;
+                memcpy(T, trial, sizeof trial[0] * (size_t)n);
             }
         }
     }

@@ -281,16 +281,16 @@ static void test_tile_sets(void) {
        order is its own group, 12 lines in its fullest set; the other adds
        floor(36 / 64) = 0 */
     cover[0] = cover[1] = 12.0;
-    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, NULL) == 12.0, "transpose 12 x 12, ld 4096: 12 lines in the fullest L1 set (%g)",
-          servet__tile_set_load(&M, &M.c[0], cover, 12, NULL));
+    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, -1, NULL) == 12.0, "transpose 12 x 12, ld 4096: 12 lines in the fullest L1 set (%g)",
+          servet__tile_set_load(&M, &M.c[0], cover, 12, -1, NULL));
     cover[0] = cover[1] = 16.0;
-    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, NULL) == 16.0, "16 x 16: 16 lines, over the 12 ways (%g)",
-          servet__tile_set_load(&M, &M.c[0], cover, 12, NULL));
+    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, -1, NULL) == 16.0, "16 x 16: 16 lines, over the 12 ways (%g)",
+          servet__tile_set_load(&M, &M.c[0], cover, 12, -1, NULL));
     /* the same arrays in one loop order (a copy A -> B) share the origin: 24 */
     array2(&d.arrays[1], "B", 0, 1);
     cover[0] = cover[1] = 12.0;
-    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, NULL) == 24.0, "a copy, 12 x 12: both arrays' rows in one set, 24 (%g)",
-          servet__tile_set_load(&M, &M.c[0], cover, 12, NULL));
+    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, -1, NULL) == 24.0, "a copy, 12 x 12: both arrays' rows in one set, 24 (%g)",
+          servet__tile_set_load(&M, &M.c[0], cover, 12, -1, NULL));
     array2(&d.arrays[1], "B", 1, 0);
     {
         /* a plain matmul i,j,k (no packing), n = 1024: B[k][j] and C[i][j]
@@ -311,16 +311,49 @@ static void test_tile_sets(void) {
         array2(&q.arrays[2], "C", 0, 1);
         tile_model(&Q, &q);
         cv[0] = cv[1] = cv[2] = 12.0;
-        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, NULL) == 24.0, "matmul 1024, 12^3: B's and C's rows in one set, 24 (%g)",
-              servet__tile_set_load(&Q, &Q.c[0], cv, 12, NULL));
+        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, NULL) == 24.0, "matmul 1024, 12^3: B's and C's rows in one set, 24 (%g)",
+              servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, NULL));
         loops(&q, 3, 1000); /* (clears the arrays) */
         q.narrays = 3;
         array2(&q.arrays[0], "A", 0, 2);
         array2(&q.arrays[1], "B", 2, 1);
         array2(&q.arrays[2], "C", 0, 1);
         tile_model(&Q, &q);
-        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, NULL) == 1.0, "matmul 1000, 12^3: rows spread, 1 (%g)",
-              servet__tile_set_load(&Q, &Q.c[0], cv, 12, NULL));
+        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, NULL) == 1.0, "matmul 1000, 12^3: rows spread, 1 (%g)",
+              servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, NULL));
+    }
+    {
+        /* the loops i,k,j (A i,k; B k,j; C i,j; n = 1000): over i the tile
+           keeps B's k x j block while A's and C's rows move with i, so their
+           next lines need a way in B's fullest set too, one each at least.
+           B's 80 rows of 72 (9 lines, rows 125 lines = -3 sets apart) put 12
+           lines in their fullest set: 12 + 1 + 1 = 14 for an iteration of i;
+           12 seen from no loop (A's 10 and C's 9 lines: floor(x / 64) = 0).
+           64 rows: 9 + 2 = 11. A packed B
+           (one contiguous block, ceil(720 / 64) = 12 a set) keeps the old
+           count: measured, a packed block in 43 of L1's 48 KiB runs fine */
+        servet_tile_desc q;
+        servet__tmodel Q;
+        double cv[SERVET_TILE_MAX_LOOPS];
+        loops(&q, 3, 1000);
+        q.narrays = 3;
+        array2(&q.arrays[0], "A", 0, 1);
+        array2(&q.arrays[1], "B", 1, 2);
+        array2(&q.arrays[2], "C", 0, 2);
+        tile_model(&Q, &q);
+        cv[0] = 1.0; cv[1] = 80.0; cv[2] = 72.0;
+        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, NULL) == 14.0, "i,k,j 1000, B 80 x 72 over i: 12 + 1 + 1 lines (%g)",
+              servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, NULL));
+        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, NULL) == 12.0, "... from no loop: 12 (%g)",
+              servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, NULL));
+        cv[1] = 64.0;
+        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, NULL) == 11.0, "... B 64 x 72 over i: 9 + 2 (%g)",
+              servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, NULL));
+        q.arrays[1].packed = 1;
+        tile_model(&Q, &q);
+        cv[1] = 80.0;
+        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, NULL) == 12.0, "... B packed: 12, as before (%g)",
+              servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, NULL));
     }
     /* a column of B walked untiled, seen by a physically indexed 1 MiB L2:
        4096 rows at one page offset, where 1 MiB / 4 KiB = 256 lines fit;
@@ -328,8 +361,8 @@ static void test_tile_sets(void) {
     P = M.c[0];
     P.sets = 4096 / 64;
     cover[0] = 1.0; cover[1] = 4096.0;
-    CHECK(servet__tile_set_load(&M, &P, cover, 256, NULL) == 4096.0 + 8.0, "an untiled column of B: 4096 + 8 lines at one page offset (%g)",
-          servet__tile_set_load(&M, &P, cover, 256, NULL));
+    CHECK(servet__tile_set_load(&M, &P, cover, 256, -1, NULL) == 4096.0 + 8.0, "an untiled column of B: 4096 + 8 lines at one page offset (%g)",
+          servet__tile_set_load(&M, &P, cover, 256, -1, NULL));
     /* the set caps: 12 ways x 1 set the rows start in (ld 4096), for A and B */
     n = servet__tile_set_caps(&M, caps, 8);
     CHECK(n == 2 && caps[0] == 12 && caps[1] == 12, "set caps of a 4096-double ld on a 12-way L1: 12 (%d: %lld)", n,
@@ -346,15 +379,15 @@ static void test_tile_sets(void) {
         int nover = -1;
         double f;
         cover[0] = 1.0; cover[1] = 256.0;
-        f = servet__tile_set_load(&M, &M.c[0], cover, 12, &nover);
+        f = servet__tile_set_load(&M, &M.c[0], cover, 12, -1, &nover);
         CHECK(f == 16.0 && nover == 16, "ld 4000, a column of 256: 16 lines in the fullest set, 16 sets over 12 ways (%g, %d)", f, nover);
         d.arrays[0].ld = d.arrays[1].ld = 4096;
         tile_model(&M, &d);
         cover[0] = 1.0; cover[1] = 16.0;
-        f = servet__tile_set_load(&M, &M.c[0], cover, 12, &nover);
+        f = servet__tile_set_load(&M, &M.c[0], cover, 12, -1, &nover);
         CHECK(f == 16.0 && nover == 1, "ld 4096, a column of 16: every row in one set, 1 set over 12 ways (%g, %d)", f, nover);
         cover[1] = 12.0;
-        f = servet__tile_set_load(&M, &M.c[0], cover, 12, &nover);
+        f = servet__tile_set_load(&M, &M.c[0], cover, 12, -1, &nover);
         CHECK(f == 12.0 && nover == 0, "ld 4096, a column of 12: fits, no set over (%g, %d)", f, nover);
     }
     /* conflict misses: none at 12, more for 16 rows than for 13 (the share
@@ -466,13 +499,61 @@ static void test_tile_set_convolution(void) {
                 for (k = 0; k < (long)lpr; k++) cnt[(st + k) % 64] += 1.0;
             }
         for (s = 0; s < 64; s++) if (cnt[s] > want) want = cnt[s];
-        got = servet__tile_set_load(&M, &M.c[0], cover, 0, NULL);
+        got = servet__tile_set_load(&M, &M.c[0], cover, 0, -1, NULL);
         if (got != want) bad++;
         done++;
     }
     CHECK(bad == 0, "set counts by convolution = row by row in %d of %d random 3-D arrays", done - bad, done);
 }
 
+/* the search (step 5) reaches what a coarse grid finds: no tile of the
+   octaves 8 .. N in every loop is cheaper than its answer. An unpacked
+   i,k,j matmul at 1000^3 (B's k x j block fits L1 along a hyperbola) is
+   where the descent one loop at a time stopped short (1000 x 80 x 72,
+   where 1000 x 8 x 512 was cheaper to the model too); and a plain i,j,k
+   one, and a transpose, beside it */
+static void test_tile_search_reaches_grid(void) {
+    static const int64_t oct[] = {8, 16, 32, 64, 128, 256, 512, 0};
+    servet_tile_desc q;
+    servet__tmodel Q;
+    int kind;
+    for (kind = 0; kind < 3; kind++) {
+        int64_t T[SERVET_TILE_MAX_LOOPS], G[SERVET_TILE_MAX_LOOPS], n = kind == 2 ? 4000 : 1000;
+        double found, grid = 1e300;
+        int a0, a1, a2, nl = kind == 2 ? 2 : 3;
+        loops(&q, nl, n);
+        if (kind == 0) { /* i,k,j */
+            q.narrays = 3;
+            array2(&q.arrays[0], "A", 0, 1);
+            array2(&q.arrays[1], "B", 1, 2);
+            array2(&q.arrays[2], "C", 0, 2);
+        } else if (kind == 1) { /* i,j,k */
+            q.narrays = 3;
+            array2(&q.arrays[0], "A", 0, 2);
+            array2(&q.arrays[1], "B", 2, 1);
+            array2(&q.arrays[2], "C", 0, 1);
+        } else {
+            q.narrays = 2;
+            array2(&q.arrays[0], "A", 0, 1);
+            array2(&q.arrays[1], "B", 1, 0);
+        }
+        tile_model(&Q, &q);
+        found = servet__tile_search(&Q, T, NULL, NULL);
+        for (a0 = 0; a0 < 8; a0++)
+            for (a1 = 0; a1 < 8; a1++)
+                for (a2 = 0; a2 < (nl == 3 ? 8 : 1); a2++) {
+                    double c;
+                    G[0] = oct[a0] ? oct[a0] : n;
+                    G[1] = oct[a1] ? oct[a1] : n;
+                    G[2] = oct[a2] ? oct[a2] : n;
+                    c = servet__tile_cost(&Q, G);
+                    if (c < grid) grid = c;
+                }
+        CHECK(found <= grid * (1.0 + 1e-9), "%s: the search's %lld x %lld x %lld costs %.4g, the octave grid's best %.4g",
+              kind == 0 ? "matmul i,k,j 1000" : kind == 1 ? "matmul i,j,k 1000" : "transpose 4000 (x 1)", (long long)T[0],
+              (long long)T[1], (long long)(nl == 3 ? T[2] : 1), found, grid);
+    }
+}
 static servet_result choose(const servet_profile *p, servet_tile_desc *d, servet_tile *t) {
     servet_result r = servet_choose_tile(p, d, t);
     return r;
@@ -729,6 +810,7 @@ int main(void) {
     test_tile_working_sets();
     test_tile_sets();
     test_tile_set_convolution();
+    test_tile_search_reaches_grid();
     test_tile_decisions();
     test_tile_bad_input();
     TEST_SUMMARY();
