@@ -9749,8 +9749,8 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
         }
         /* on the octaves' candidates (2^k and 3 x 2^k multiples, and the
            extent): a descent on all of them from each start took a 3D
-           stencil's decision from 25 to 100 ms; the cheapest end is then
-           refined on all of them */
+           stencil's decision from 25 to 100 ms; each end is then refined
+           on all of them */
         for (l = 0; l < n; l++) {
             int64_t q;
             ncoarse[l] = 0;
