@@ -513,6 +513,17 @@
           Zen 1, 3 and 4 VMs (0.816 -> 0.875, 0.906 -> 0.908, 0.921 ->
           0.923), the rest unchanged; make tune-replay 67.5/82.0/0.9750 ->
           68.1/82.7/0.9751.
+          Tile model, runs: a run continues across tiles only while the L2
+          (the level under the last) holds what the nest touched between
+          two visits of its row, was the last level. Non-square transposes
+          on the Zen 5 VM: 4000^2 2000 x 96 -> 400 x 96, 0.89 -> 0.97 of the
+          best tried; 3000 x 5000 0.96 -> 0.99; C = A + B^T at 1000^2 0.87
+          -> 0.92, at 4000^2 0.90 -> 0.88; 3D 7-point stencils 60 x 2000^2
+          1.04x faster, 640^3 0.977 of the best tried (640 x 320 x 640 ->
+          96 x 16 x 640), 512^3 0.997 (bench_data/tile_outside_runs_l2_
+          zen5_2026-11-27.txt). make tile-replay: Zen 3 transposes 0.923 ->
+          0.932, the rest unchanged; make tune-replay 66.7/82.7/0.9752 ->
+          66.4/83.0/0.9753.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -8901,7 +8912,16 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       read once), except along the rows of a strip - a tile loop inside
       swept them - which the next iteration visits afresh: a transpose's B,
       all N rows again for every tile column, which is what makes small
-      tiles slow there (4000 x 4000: 24 ran 25 ms, 48-96 18.5).
+      tiles slow there (4000 x 4000: 24 ran 25 ms, 48-96 18.5). Kept means
+      kept by the level under the last (the L2), not by the last: what the
+      streamer fetched past a run's end lands there, and a run continues
+      only if that is still there when the nest comes back to its row. The
+      last level's capacity took the 4000 transpose without --square to
+      2000 x 96 strips (3 MB between two visits of a row: 0.89 of the best
+      tried on the Zen 5 VM); the L2's takes it to 400 x 96 (0.97), 3000 x
+      5000 1504 x 96 -> 504 x 80 (0.96 -> 0.99), a 7-point 3D stencil at
+      60 x 2000 x 2000 60 x 184 x 2000 -> 32 x 8 x 2000 (1.04x faster;
+      bench_data/tile_outside_runs_l2_zen5_2026-11-27.txt).
       Measured here (4096 x 4096, ti x tj, best of 7; model in brackets,
       on a profile with L3 read at 3.7 MiB): 8 x 8 40-54 ms (38), 12 x 12
       31 (32), 16 x 16 46 (34: its L1 conflicts are underpriced), 12 x 8
@@ -9352,6 +9372,11 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
     int swept[SERVET_TILE_MAX_ARRAYS]; /* a tile loop inside has swept a's rows (a strip) */
     double total = 0.0, overfull = 1.0;
     int a, k, n = M->n, na = M->d->narrays, nstream = 0, ways, tight = 0, tight_sets = 1 << 30;
+    /* a run continues where it stopped (no restart) only if the prefetched
+       lines past its end are still there when the nest comes back to it:
+       they land in the level under the last (the L2's streamer), so that
+       level's capacity decides, not the last level's (below, step 6) */
+    double run_usable = runs_per_array && M->ncache >= 3 ? M->c[M->ncache - 2].usable : 0.0;
     if (window) *window = 0.0;
     for (a = 0; a < na; a++) nstream += M->d->arrays[a].streamed != 0;
     ways = C->ways - (nstream < C->ways / 2 ? nstream : C->ways / 2);
@@ -9420,8 +9445,9 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
                 const servet_tile_array *A = &M->d->arrays[a];
                 int l = k < n ? k : k - n, along = A->loops[A->nloops - 1] == l, indexed = 0, dd;
                 for (dd = 0; dd < A->nloops; dd++) indexed |= A->loops[dd] == l;
-                if ((fits || streamed) && !indexed) ; /* kept: loaded once */
-                else if ((fits || streamed) && !(along && swept[a])) runs[a] = servet__tile_runs(M, a, cover);
+                int held = run_usable > 0.0 ? ws <= run_usable : fits;
+                if ((held || streamed) && !indexed) ; /* kept: loaded once */
+                else if ((held || streamed) && !(along && swept[a])) runs[a] = servet__tile_runs(M, a, cover);
                 else runs[a] *= trip;
                 if (k < n && indexed && !along && T[l] < M->d->loops[l].extent) swept[a] = 1;
             }

@@ -554,6 +554,43 @@ static void test_tile_search_reaches_grid(void) {
               (long long)T[1], (long long)(nl == 3 ? T[2] : 1), found, grid);
     }
 }
+/* the runs a level restarts (step 6): a run continues where the previous
+   tile stopped only while the level under the last (L2, where the
+   streamer puts what it fetched past the run's end) still holds what the
+   nest touched in between. A 4000 x 4000 transpose in strips of 2000 x 96:
+   3 MB between two visits of a row of A, over a 640 KiB L2, so each of
+   A's 4000 rows restarts at each of its 42 tiles (168 k runs); with an L2
+   as large as the L3 they continue, a few runs a row (its 4 KiB pages).
+   Before 2026-11-27 the last level's capacity decided: 2000 x 96 priced
+   as cheap as a square of 128, measured 0.89 of it */
+static void test_tile_runs_held_by_l2(void) {
+    servet_tile_desc q;
+    servet__tmodel Q;
+    int64_t T[2] = {2000, 96};
+    double per[SERVET_TILE_MAX_ARRAYS], runs[SERVET_TILE_MAX_ARRAYS], cut, whole;
+    int c;
+    loops(&q, 2, 4000);
+    q.narrays = 2;
+    array2(&q.arrays[0], "A", 0, 1);
+    array2(&q.arrays[1], "B", 1, 0);
+    tile_model(&Q, &q);
+    Q.nc = Q.ncache = 3;
+    for (c = 1; c < 3; c++) {
+        Q.c[c] = Q.c[0];
+        Q.c[c].level = c + 1; Q.c[c].ways = 16; Q.c[c].deterministic = 0;
+    }
+    Q.c[1].size = 1048576.0; Q.c[1].usable = 655360.0; Q.c[1].miss_ns = 8.0;
+    Q.c[2].size = Q.c[2].usable = 14155776.0; Q.c[2].miss_ns = 120.0;
+    Q.mem_line_ns = 2.0; Q.mem_ns = 130.0; Q.restart_ns = 3.0;
+    servet__tile_traffic(&Q, &Q.c[2], T, NULL, NULL, per, NULL, runs);
+    cut = runs[0];
+    Q.c[1].usable = Q.c[2].usable;
+    servet__tile_traffic(&Q, &Q.c[2], T, NULL, NULL, per, NULL, runs);
+    whole = runs[0];
+    CHECK(cut >= 4000.0 * 42.0 && whole <= 4000.0 * 9.0,
+          "transpose 4000 in 2000 x 96 strips: A's runs restart at each tile over a 640 KiB L2 (%.0f >= 168000), "
+          "continue with an L2 holding the strip (%.0f <= 36000)", cut, whole);
+}
 static servet_result choose(const servet_profile *p, servet_tile_desc *d, servet_tile *t) {
     servet_result r = servet_choose_tile(p, d, t);
     return r;
@@ -811,6 +848,7 @@ int main(void) {
     test_tile_sets();
     test_tile_set_convolution();
     test_tile_search_reaches_grid();
+    test_tile_runs_held_by_l2();
     test_tile_decisions();
     test_tile_bad_input();
     TEST_SUMMARY();
