@@ -520,8 +520,10 @@
           best tried; 3000 x 5000 0.96 -> 0.99; C = A + B^T at 1000^2 0.87
           -> 0.92, at 4000^2 0.90 -> 0.88; 3D 7-point stencils 60 x 2000^2
           1.04x faster, 640^3 0.977 of the best tried (640 x 320 x 640 ->
-          96 x 16 x 640), 512^3 0.997 (bench_data/tile_outside_runs_l2_
-          zen5_2026-11-27.txt). make tile-replay: Zen 3 transposes 0.923 ->
+          96 x 16 x 640), 512^3 0.997; the radius-2 star at 640^3 128 x 8
+          x 640 -> 80 x 16 x 640, 0.982 -> 0.993 (bench_data/
+          tile_outside_runs_l2_zen5_2026-11-27.txt). make tile-replay: Zen
+          3 transposes 0.923 ->
           0.932, the rest unchanged; make tune-replay 66.7/82.7/0.9752 ->
           66.4/83.0/0.9753.
    0.2.0  One API shape before the decisions land. The cache file format is
