@@ -10086,9 +10086,9 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             pad = (int64_t)(M.stride[a][last - 1] / M.elem) + (M.line / M.elem > 0 ? M.line / M.elem : 1);
             snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
                      "%s: rows %.0f bytes apart start in %.0f of the %d sets of L%d (%.0f KiB, %d-way): a tile taller "
-                     "than %d rows thrashes it whatever its size; a leading dimension of %lld elements spreads them",
+                     "than %.0f rows thrashes it whatever its size; a leading dimension of %lld elements spreads them",
                      servet__tile_name(A->name, a, nb, sizeof nb, 'A'), M.stride[a][last - 1], starts, C->sets, C->level,
-                     C->size / 1024.0, C->ways, C->ways, (long long)pad);
+                     C->size / 1024.0, C->ways, (double)C->ways * starts, (long long)pad);
             break;
         }
     }

@@ -654,6 +654,16 @@ static void test_tile_decisions(void) {
     for (i = 0, any = 0; i < t.nwarnings; i++) if (strstr(t.warnings[i], "4104")) any = 1;
     CHECK(any, "the warning names the padded leading dimension 4104 (%d warnings)", t.nwarnings);
     CHECK(t.tile[0] <= 12, "a 4096-double ld: no tile taller than L1's 12 ways (%lld)", (long long)t.tile[0]);
+    for (i = 0, any = 0; i < t.nwarnings; i++) if (strstr(t.warnings[i], "taller than 12 rows")) any = 1;
+    CHECK(any, "ld 4096: the warning's limit is the 12 ways x the 1 set the rows start in");
+    /* ld 4000: rows 32000 B apart start in 16 of the 64 sets, so the limit
+       is 12 x 16 = 192 rows (the warning said 12 until 2026-11-27) */
+    d.loops[0].extent = d.loops[1].extent = 4000;
+    choose(p, &d, &t2);
+    for (i = 0, any = 0; i < t2.nwarnings; i++) if (strstr(t2.warnings[i], "16 of the 64 sets") && strstr(t2.warnings[i], "taller than 192 rows")) any = 1;
+    CHECK(any, "ld 4000: rows in 16 of the 64 sets, a tile taller than 192 rows thrashes (%d warnings: %s)", t2.nwarnings,
+          t2.nwarnings > 0 ? t2.warnings[0] : "");
+    d.loops[0].extent = d.loops[1].extent = 4096;
     /* with the memory probe's copy bandwidth: 12, the set cap, whatever the
        L3 reads (a VM's share of it moves from probe to probe). Step 6's two
        rules make it: a run of B of one line (tile 8) pays two demand lines
