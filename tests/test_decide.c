@@ -329,9 +329,9 @@ static void test_tile_sets(void) {
            B's 80 rows of 72 (9 lines, rows 125 lines = -3 sets apart) put 12
            lines in their fullest set: 12 + 1 + 1 = 14 for an iteration of i;
            12 seen from no loop (A's 10 and C's 9 lines: floor(x / 64) = 0).
-           64 rows: 9 + 2 = 11. A packed B
-           (one contiguous block, ceil(720 / 64) = 12 a set) keeps the old
-           count: measured, a packed block in 43 of L1's 48 KiB runs fine */
+           64 rows: 9 + 2 = 11. A packed B (one contiguous block, ceil(720 /
+           64) = 12 a set) keeps the old count: measured, a packed block in
+           43 of L1's 48 KiB runs fine */
         servet_tile_desc q;
         servet__tmodel Q;
         double cv[SERVET_TILE_MAX_LOOPS];
