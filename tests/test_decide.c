@@ -591,6 +591,51 @@ static void test_tile_runs_held_by_l2(void) {
           "transpose 4000 in 2000 x 96 strips: A's runs restart at each tile over a 640 KiB L2 (%.0f >= 168000), "
           "continue with an L2 holding the strip (%.0f <= 36000)", cut, whole);
 }
+/* the table of priced tiles (a decision's only allocation, freed before it
+   returns) changes no answer: with an allocator that refuses, every tile
+   is priced anew, and the tile, the levels, the prediction and the
+   alternatives are the same; with one that counts, every allocation is
+   freed */
+static int memo_allocs, memo_frees;
+static void *refuse_alloc(void *user, size_t n) { (void)user; (void)n; return NULL; }
+static void *count_alloc(void *user, size_t n) { (void)user; memo_allocs++; return malloc(n); }
+static void count_free(void *user, void *ptr) { (void)user; if (ptr) memo_frees++; free(ptr); }
+static void test_tile_memo_same_answer(void) {
+    servet_profile *p = two_core_profile(1);
+    servet_tile_desc q;
+    servet_tile a, b;
+    int kind, same = 1, l;
+    for (kind = 0; kind < 2; kind++) {
+        loops(&q, 3, kind ? 640 : 1000);
+        q.narrays = 3;
+        if (kind == 0) { /* matmul i,k,j */
+            array2(&q.arrays[0], "A", 0, 1);
+            array2(&q.arrays[1], "B", 1, 2);
+            array2(&q.arrays[2], "C", 0, 2);
+        } else { /* a 3D stencil: IN over i,j,k with a halo, OUT streamed */
+            q.narrays = 2;
+            memset(&q.arrays[0], 0, sizeof q.arrays[0]);
+            q.arrays[0].name = "IN"; q.arrays[0].nloops = 3;
+            q.arrays[0].loops[0] = 0; q.arrays[0].loops[1] = 1; q.arrays[0].loops[2] = 2; q.arrays[0].halo = 2;
+            q.arrays[1] = q.arrays[0];
+            q.arrays[1].name = "OUT"; q.arrays[1].halo = 0; q.arrays[1].streamed = 1;
+        }
+        q.all_levels = 1;
+        memo_allocs = memo_frees = 0;
+        p->ctx.al.alloc = count_alloc; p->ctx.al.free = count_free;
+        CHECK(servet_choose_tile(p, &q, &a) == SERVET_OK, "decided with the table");
+        CHECK(memo_allocs >= 1 && memo_allocs == memo_frees, "the table is allocated and freed (%d, %d)", memo_allocs, memo_frees);
+        p->ctx.al.alloc = refuse_alloc; p->ctx.al.free = NULL;
+        CHECK(servet_choose_tile(p, &q, &b) == SERVET_OK, "decided without it (the allocator refuses)");
+        p->ctx.al.alloc = NULL;
+        for (l = 0; l < q.nloops; l++) same &= a.tile[l] == b.tile[l];
+        same &= a.predicted_ns == b.predicted_ns && a.nlevels == b.nlevels && a.nalternatives == b.nalternatives;
+        for (l = 0; l < a.nlevels && l < b.nlevels; l++) same &= !memcmp(a.levels[l].tile, b.levels[l].tile, sizeof a.levels[l].tile);
+        CHECK(same, "%s: the same tile %lld x %lld x %lld, prediction and levels with and without the table",
+              kind ? "3D stencil 640" : "matmul i,k,j 1000", (long long)a.tile[0], (long long)a.tile[1], (long long)a.tile[2]);
+    }
+    drop(p);
+}
 static servet_result choose(const servet_profile *p, servet_tile_desc *d, servet_tile *t) {
     servet_result r = servet_choose_tile(p, d, t);
     return r;
@@ -859,6 +904,7 @@ int main(void) {
     test_tile_set_convolution();
     test_tile_search_reaches_grid();
     test_tile_runs_held_by_l2();
+    test_tile_memo_same_answer();
     test_tile_decisions();
     test_tile_bad_input();
     TEST_SUMMARY();
