@@ -858,19 +858,22 @@ SERVET_API servet_result servet_choose_placement(const servet_profile *p, int nt
 #define SERVET_TILE_MAX_ARRAYS 16
 #define SERVET_TILE_MAX_WARNINGS 4
 #define SERVET_TILE_MAX_ALTERNATIVES 4
+#define SERVET_TILE_MAX_EXTENT ((int64_t)1 << 40) /* the largest extent and ld the helper takes */
+#define SERVET_TILE_MAX_HALO (1 << 20)            /* the largest halo */
 typedef struct servet_tile_loop {
     const char *name;       /* for messages (may be NULL) */
-    int64_t extent;         /* its trip count: the problem size along it (> 0) */
+    int64_t extent;         /* its trip count: the problem size along it (1..SERVET_TILE_MAX_EXTENT) */
 } servet_tile_loop;
 typedef struct servet_tile_array {
     const char *name;       /* for messages (may be NULL) */
     int nloops;             /* how many loops index it (1..SERVET_TILE_MAX_LOOPS) */
     int loops[SERVET_TILE_MAX_LOOPS]; /* indices into desc.loops, slowest dimension first */
-    int halo;               /* stencil radius: a tile of T reads T + 2*halo along each of its loops
+    int halo;               /* stencil radius (0..SERVET_TILE_MAX_HALO): a tile of T reads T + 2*halo along each of its loops
                                (counted as a star: the halo along one dimension at a time, >>decide) */
     int streamed;           /* only streamed through (read or written once): keeps no lines */
     int packed;             /* the kernel copies its block into a contiguous buffer */
-    int64_t ld;             /* elements between consecutive rows; 0: the last loop's extent (+ 2*halo) */
+    int64_t ld;             /* elements between consecutive rows (<= SERVET_TILE_MAX_EXTENT); 0: the last loop's
+                               extent (+ 2*halo) */
 } servet_tile_array;
 typedef struct servet_tile_desc {
     int nloops;
@@ -910,7 +913,8 @@ typedef struct servet_tile {
     int64_t alternatives[SERVET_TILE_MAX_ALTERNATIVES][SERVET_TILE_MAX_LOOPS];
 } servet_tile;
 /* Fills *out. SERVET_ERROR_INVALID_ARGUMENT for NULL, no loops, a zero
-   element size, an array over an unknown loop, extents <= 0, an unknown
+   element size, an array over an unknown loop, extents <= 0, an extent,
+   ld or halo over SERVET_TILE_MAX_EXTENT / SERVET_TILE_MAX_HALO, an unknown
    level. A profile without the cache probe uses the OS-reported sizes
    (out->capacity_from_os). Reads the profile only. A nest that is not
    square takes one table (about 300 KiB, the profile's allocator) for the
@@ -9021,8 +9025,9 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    2026-11-27.txt). Live, with the first TLB's curve (the replay has none),
    the Zen 5 VM's 1000 transpose goes 96 -> 104: the misses past the TLB's
    reach now hide under the memory bound; over its 13 recorded sweeps 96
-   and 104 ran 0.951 and 0.941 of the best, on average. A packed matmul in L1 does run a cycle an iteration
-   (0.27 ns here): its decisions stay, as L1's traffic then bounds it. */
+   and 104 ran 0.951 and 0.941 of the best, on average. A packed matmul in
+   L1 does run a cycle an iteration (0.27 ns here): its decisions stay, as
+   L1's traffic then bounds it. */
 #define SERVET__TILE_WORK_NS 0.125
 /* a run of the innermost loop, in ns: its start and its end (the exit
    branch a predictor misses, a vector loop's peeled head and tail). Was 1:
@@ -9233,6 +9238,12 @@ static void servet__tile_groups(const servet__tmodel *M, const servet__tcache *C
             }
     }
 }
+/* array a's footprint moves with loop l (l < 0: no loop) */
+static int servet__tile_indexed(const servet__tmodel *M, int a, int l) {
+    int dd;
+    for (dd = 0; dd < M->d->arrays[a].nloops; dd++) if (M->d->arrays[a].loops[dd] == l) return 1;
+    return 0;
+}
 /* The lines of the kept arrays over this cover in the fullest set of a
    virtually indexed level (at most `ways` when they all fit; 0 for a level
    whose sets are not modelled). Arrays indexed in one loop order share a
@@ -9240,12 +9251,6 @@ static void servet__tile_groups(const servet__tmodel *M, const servet__tcache *C
    order sits elsewhere in the cache (a transpose's B[j][i] tile is at
    column ii when A's is at column jj), so it adds to the fullest set of the
    others only what it puts in every set on average, whole lines. */
-/* array a's footprint moves with loop l (l < 0: no loop) */
-static int servet__tile_indexed(const servet__tmodel *M, int a, int l) {
-    int dd;
-    for (dd = 0; dd < M->d->arrays[a].nloops; dd++) if (M->d->arrays[a].loops[dd] == l) return 1;
-    return 0;
-}
 static double servet__tile_set_load(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
                                     int loop, int *overfull_sets) {
     double cnt[4096];
@@ -9272,7 +9277,7 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
             if (!M->d->arrays[a].streamed && group[a] == group[g]) total[g] += servet__tile_lines(M, a, cover, NULL, NULL);
     }
     for (g = 0; g < na; g++) {
-        int leader = 1;
+        int leader = 1, kept, b;
         double base = 0.0, w = 0.0, others = 0.0;
         for (a = 0; a < g && leader; a++) if (group[a] == group[g]) leader = 0;
         if (!leader || M->d->arrays[g].streamed) continue;
@@ -9366,15 +9371,16 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
            12-way L1 ran 1.2-1.4x slower than one with 10 or fewer (1000^3:
            80 x 72 104 ms, 64 x 72 77; 1500^3: 16 x 304 329 ms, 8 x 504
            297; bench_data/tile_outside_matmul_ikj_zen5_2026-11-27.txt) */
+        kept = loop >= 0;
+        for (b = 0; b < na; b++)
+            if (group[b] == group[g] && !M->d->arrays[b].streamed)
+                kept &= !servet__tile_indexed(M, b, loop) && !M->d->arrays[b].packed;
         for (a = 0; a < na; a++) {
-            int kept = 1, moves = 0, b;
+            int moves = 0;
             if (a == g || total[a] <= 0.0) continue;
-            for (b = 0; b < na; b++) {
-                if (group[b] == group[g] && !M->d->arrays[b].streamed)
-                    kept &= !servet__tile_indexed(M, b, loop) && !M->d->arrays[b].packed;
+            for (b = 0; b < na && kept; b++)
                 if (group[b] == group[a] && !M->d->arrays[b].streamed) moves |= servet__tile_indexed(M, b, loop);
-            }
-            others += kept && moves && loop >= 0 ? ceil(total[a] / C->sets) : floor(total[a] / C->sets);
+            others += kept && moves ? ceil(total[a] / C->sets) : floor(total[a] / C->sets);
         }
         for (s = 0, over = 0; s < C->sets; s++) over += cnt[s] + base + others > (double)ways;
         if (w + base + others > fullest) {
@@ -9464,8 +9470,7 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
                    afresh (a transpose's B: every tile column visits all N
                    rows of B again); iterations not kept reload theirs */
                 const servet_tile_array *A = &M->d->arrays[a];
-                int l = k < n ? k : k - n, along = A->loops[A->nloops - 1] == l, indexed = 0, dd;
-                for (dd = 0; dd < A->nloops; dd++) indexed |= A->loops[dd] == l;
+                int l = k < n ? k : k - n, along = A->loops[A->nloops - 1] == l, indexed = servet__tile_indexed(M, a, l);
                 int held = run_usable > 0.0 ? ws <= run_usable : fits;
                 if ((held || streamed) && !indexed) ; /* kept: loaded once */
                 else if ((held || streamed) && !(along && swept[a])) runs[a] = servet__tile_runs(M, a, cover);
@@ -9672,7 +9677,6 @@ static int servet__tile_set_caps(const servet__tmodel *M, int64_t *caps, int max
     }
     return n;
 }
-/* the search (step 5); fills T, returns its cost */
 /* the candidate of loop l nearest x (on a log scale) */
 static int64_t servet__tile_snap(const int64_t *cand, int nc, double x) {
     int i, b = 0;
@@ -9732,7 +9736,8 @@ static int servet__tile_near(const int64_t *a, const int64_t *b, int n) {
         if (!(10 * a[l] < 11 * b[l] && 10 * b[l] < 11 * a[l])) return 0;
     return 1;
 }
-/* alt (may be NULL): the square near-ties (servet_tile.alternatives), *nalt of them */
+/* the search (step 5); fills T, returns its cost.
+   alt (may be NULL): the square near-ties (servet_tile.alternatives), *nalt of them */
 static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (*alt)[SERVET_TILE_MAX_LOOPS], int *nalt) {
     int64_t cand[SERVET_TILE_MAX_LOOPS][512], trial[SERVET_TILE_MAX_LOOPS], all[512], aligned[SERVET_TILE_MAX_LOOPS];
     int nc[SERVET_TILE_MAX_LOOPS], l, i, n = M->n, nall = 0, ncap = 0;
@@ -9923,11 +9928,11 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         d->elem_bytes <= 0 || d->threads < 0 || d->multiple < 0 || d->level < 0)
         return SERVET_ERROR_INVALID_ARGUMENT;
     for (l = 0; l < d->nloops; l++) /* a petabyte of elements at most: the arithmetic stays exact */
-        if (d->loops[l].extent <= 0 || d->loops[l].extent > ((int64_t)1 << 40)) return SERVET_ERROR_INVALID_ARGUMENT;
+        if (d->loops[l].extent <= 0 || d->loops[l].extent > SERVET_TILE_MAX_EXTENT) return SERVET_ERROR_INVALID_ARGUMENT;
     for (a = 0; a < d->narrays; a++) {
         const servet_tile_array *A = &d->arrays[a];
-        if (A->nloops < 1 || A->nloops > SERVET_TILE_MAX_LOOPS || A->halo < 0 || A->halo > (1 << 20) || A->ld < 0 ||
-            A->ld > ((int64_t)1 << 40))
+        if (A->nloops < 1 || A->nloops > SERVET_TILE_MAX_LOOPS || A->halo < 0 || A->halo > SERVET_TILE_MAX_HALO || A->ld < 0 ||
+            A->ld > SERVET_TILE_MAX_EXTENT)
             return SERVET_ERROR_INVALID_ARGUMENT;
         for (dd = 0; dd < A->nloops; dd++) {
             int e;

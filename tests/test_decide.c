@@ -170,6 +170,16 @@ static void loops(servet_tile_desc *d, int n, int64_t extent) {
     d->elem_bytes = 8;
 }
 static void tile_model(servet__tmodel *M, const servet_tile_desc *d);
+/* an unpacked matmul over n^3: loops i, j, k with A i,k, B k,j, C i,j
+   (inner_k: the loops as listed, k innermost), or i, k, j (loops 0, 1, 2 are
+   i, k, j: A i,k, B k,j, C i,j) */
+static void matmul_desc(servet_tile_desc *q, int64_t n, int inner_k) {
+    loops(q, 3, n);
+    q->narrays = 3;
+    array2(&q->arrays[0], "A", 0, inner_k ? 2 : 1);
+    array2(&q->arrays[1], "B", inner_k ? 2 : 1, inner_k ? 1 : 2);
+    array2(&q->arrays[2], "C", 0, inner_k ? 1 : 2);
+}
 /* the model's working set of one tile, by hand */
 static double tile_ws(const servet_profile *p, const servet_tile_desc *d, const int64_t *T) {
     servet__tmodel M;
@@ -304,20 +314,12 @@ static void test_tile_sets(void) {
         servet_tile_desc q;
         servet__tmodel Q;
         double cv[SERVET_TILE_MAX_LOOPS];
-        loops(&q, 3, 1024);
-        q.narrays = 3;
-        array2(&q.arrays[0], "A", 0, 2);
-        array2(&q.arrays[1], "B", 2, 1);
-        array2(&q.arrays[2], "C", 0, 1);
+        matmul_desc(&q, 1024, 1);
         tile_model(&Q, &q);
         cv[0] = cv[1] = cv[2] = 12.0;
         CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, NULL) == 24.0, "matmul 1024, 12^3: B's and C's rows in one set, 24 (%g)",
               servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, NULL));
-        loops(&q, 3, 1000); /* (clears the arrays) */
-        q.narrays = 3;
-        array2(&q.arrays[0], "A", 0, 2);
-        array2(&q.arrays[1], "B", 2, 1);
-        array2(&q.arrays[2], "C", 0, 1);
+        matmul_desc(&q, 1000, 1);
         tile_model(&Q, &q);
         CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, NULL) == 1.0, "matmul 1000, 12^3: rows spread, 1 (%g)",
               servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, NULL));
@@ -335,11 +337,7 @@ static void test_tile_sets(void) {
         servet_tile_desc q;
         servet__tmodel Q;
         double cv[SERVET_TILE_MAX_LOOPS];
-        loops(&q, 3, 1000);
-        q.narrays = 3;
-        array2(&q.arrays[0], "A", 0, 1);
-        array2(&q.arrays[1], "B", 1, 2);
-        array2(&q.arrays[2], "C", 0, 2);
+        matmul_desc(&q, 1000, 0);
         tile_model(&Q, &q);
         cv[0] = 1.0; cv[1] = 80.0; cv[2] = 72.0;
         CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, NULL) == 14.0, "i,k,j 1000, B 80 x 72 over i: 12 + 1 + 1 lines (%g)",
@@ -521,18 +519,9 @@ static void test_tile_search_reaches_grid(void) {
         int64_t T[SERVET_TILE_MAX_LOOPS], G[SERVET_TILE_MAX_LOOPS], n = kind == 2 ? 4000 : 1000;
         double found, grid = 1e300;
         int a0, a1, a2, nl = kind == 2 ? 2 : 3;
-        loops(&q, nl, n);
-        if (kind == 0) { /* i,k,j */
-            q.narrays = 3;
-            array2(&q.arrays[0], "A", 0, 1);
-            array2(&q.arrays[1], "B", 1, 2);
-            array2(&q.arrays[2], "C", 0, 2);
-        } else if (kind == 1) { /* i,j,k */
-            q.narrays = 3;
-            array2(&q.arrays[0], "A", 0, 2);
-            array2(&q.arrays[1], "B", 2, 1);
-            array2(&q.arrays[2], "C", 0, 1);
-        } else {
+        if (kind < 2) matmul_desc(&q, n, kind); /* i,k,j; i,j,k */
+        else {
+            loops(&q, nl, n);
             q.narrays = 2;
             array2(&q.arrays[0], "A", 0, 1);
             array2(&q.arrays[1], "B", 1, 0);
@@ -606,13 +595,9 @@ static void test_tile_memo_same_answer(void) {
     servet_tile a, b;
     int kind, same = 1, l;
     for (kind = 0; kind < 2; kind++) {
-        loops(&q, 3, kind ? 640 : 1000);
-        q.narrays = 3;
-        if (kind == 0) { /* matmul i,k,j */
-            array2(&q.arrays[0], "A", 0, 1);
-            array2(&q.arrays[1], "B", 1, 2);
-            array2(&q.arrays[2], "C", 0, 2);
-        } else { /* a 3D stencil: IN over i,j,k with a halo, OUT streamed */
+        if (kind == 0) matmul_desc(&q, 1000, 0); /* matmul i,k,j */
+        else { /* a 3D stencil: IN over i,j,k with a halo, OUT streamed */
+            loops(&q, 3, 640);
             q.narrays = 2;
             memset(&q.arrays[0], 0, sizeof q.arrays[0]);
             q.arrays[0].name = "IN"; q.arrays[0].nloops = 3;

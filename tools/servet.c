@@ -1233,7 +1233,7 @@ static int cmd_tile(int argc, char **argv) {
             if (td.nloops >= SERVET_TILE_MAX_LOOPS) return die_usage("too many loops (at most 8)", v);
             if (!eq || eq == v || (size_t)(eq - v) >= sizeof names[0] || !parse_i64(eq + 1, 1, &n))
                 return die_usage("--loop takes NAME=EXTENT with EXTENT >= 1", v);
-            if (n > ((int64_t)1 << 40)) return die_usage("--loop: an extent of at most 2^40", v);
+            if (n > SERVET_TILE_MAX_EXTENT) return die_usage("--loop: an extent of at most 2^40", v);
             memcpy(names[td.nloops], v, (size_t)(eq - v));
             names[td.nloops][eq - v] = 0;
             for (k = 0; k < td.nloops; k++)
@@ -1294,11 +1294,11 @@ static int cmd_tile(int argc, char **argv) {
                 }
             } else if (!strncmp(field, "halo=", 5)) {
                 int64_t v;
-                if (!parse_i64(field + 5, 0, &v) || v > (1 << 20)) return die_usage("halo= takes a radius from 0 to 2^20", field);
+                if (!parse_i64(field + 5, 0, &v) || v > SERVET_TILE_MAX_HALO) return die_usage("halo= takes a radius from 0 to 2^20", field);
                 A->halo = (int)v;
             } else if (!strncmp(field, "ld=", 3)) {
                 int64_t v;
-                if (!parse_i64(field + 3, 1, &v) || v > ((int64_t)1 << 40))
+                if (!parse_i64(field + 3, 1, &v) || v > SERVET_TILE_MAX_EXTENT)
                     return die_usage("ld= takes an element count from 1 to 2^40", field);
                 A->ld = v;
             } else if (!strcmp(field, "stream")) A->streamed = 1;
