@@ -141,7 +141,7 @@
        td.narrays = 2;                      // arrays: the loops that index them,
        td.arrays[0].nloops = 2; td.arrays[0].loops[0] = 0; td.arrays[0].loops[1] = 1; // A[i][j]
        td.arrays[1].nloops = 2; td.arrays[1].loops[0] = 1; td.arrays[1].loops[1] = 0; // B[j][i]
-       td.elem_bytes = 8;                   // + halo, streamed, packed, ld, threads, level...
+       td.elem_bytes = 8;                   // + halo, streamed, packed, reduce, ld, threads...
        servet_choose_tile(prof, &td, &tile);  // tile.tile[0] x tile.tile[1], tile.reason,
                                             // tile.warnings (rows colliding in sets + padding)
    The model (reuse and capacity per cache level and TLB, sets, overlap,
@@ -531,6 +531,15 @@
           it every tile is priced anew): the same answers, decisions of
           non-square nests 1.2-3.7x faster (a radius-2 3D star at 640^3
           90 -> 54 ms, a 4000^2 transpose 7.8 -> 2.1 ms).
+          Tile desc: servet_tile_array.reduce (`servet tile` --array
+          NAME:..:reduce), a sum the innermost loop keeps in a register: a
+          chain of adds bounds the core, and cut rows restart out of memory
+          at the whole latency (>>decide step 6b). The unpacked i,j,k matmul
+          on the Zen 5 VM, each the best tried: 1000^3 1000 x 32 x 88 -> 504
+          x 200 x 16, 0.262 -> 0.188 s; 1500^3 0.880 -> 0.633 s; 2000^3 1.94
+          -> 1.52 s; y = A x with y reduced stays untiled (tiles that cut
+          its rows ran 1.6-2.8x slower). Without the flag nothing changes
+          (make tile-replay, make tune-replay identical).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -872,6 +881,9 @@ typedef struct servet_tile_array {
                                (counted as a star: the halo along one dimension at a time, >>decide) */
     int streamed;           /* only streamed through (read or written once): keeps no lines */
     int packed;             /* the kernel copies its block into a contiguous buffer */
+    int reduce;             /* the innermost loop sums into one element of it, kept in a register (C in an i,j,k
+                               matmul, y in y[i] += A[i][j] x[j]): one chain of dependent adds as long as the
+                               innermost tile (>>decide); ignored if the innermost loop indexes it */
     int64_t ld;             /* elements between consecutive rows (<= SERVET_TILE_MAX_EXTENT); 0: the last loop's
                                extent (+ 2*halo) */
 } servet_tile_array;
@@ -8976,6 +8988,31 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       tile on the transpose at 1000 and 4096 (tile 8 where 12 runs 1.7x
       faster), which the set caps, the replacement share and the overlap
       answer (bench_data/tile_second_model.json).
+   6b. Chains (desc: reduce). A sum the innermost loop keeps in a register
+      (C[i][j] in an i,j,k matmul, y[i] in y = A x) is a chain of dependent
+      adds: the loop runs an add's latency an iteration unless the core
+      overlaps the next chains, which it does for chains shorter than its
+      scheduler's reach (SERVET__TILE_CHAIN_NS, _WINDOW): on the Zen 5 VM the
+      i,j,k matmul at 1000^3 ran 0.21 s with k tiles of 16-32 and 0.42 with
+      512. The chain takes the work's place in the core's time. And it holds
+      the window the core would overlap misses with: L1's misses and the
+      first TLB's add to it (C = A B^T at 1000^3, tiles 1000 x TJ x 24: TJ =
+      1000, B's rows out of L2 and past the first TLB, 0.247 s; TJ = 64,
+      0.208), and a row the tile cuts restarts out of memory at
+      the whole latency of its first miss (it does not continue where the
+      last tile left it), while a row walked whole is one stream across its
+      pages: y = A x at 16000^2 ran 0.148 s untiled and 0.24-0.41 at tiles
+      that cut its rows to shorten the chains (1456 x 504 .. 2344 x 24),
+      where overlapped restarts priced 1456 x 504 3% cheaper than untiled.
+      Not told (the flag unset), the model prices no chain: the i,j,k
+      matmul at 1000^3 took 1000 x 32 x 88 (0.262 s; 504 x 200 x 16, its
+      pick told, ran 0.188, the best tried), 1500: 0.880 s against 0.633,
+      2000: 1.94 against 1.52 (bench_data/tile_outside_matmul_ijk_zen5_
+      2026-11-27.txt). C = A B^T (B's rows along k) told: 1000 x 88 x 16,
+      0.78 of the best tried (0.44 untold): that program runs k tiles of 16
+      slower than 8 and 24, which no capacity explains.
+      A sum the compiler splits or vectorises (-ffast-math, an OpenMP simd
+      reduction) is no single chain: leave the flag unset.
    7. The level reported is the smallest whose traffic the tile at least
       halves against no tiling; its working set, the largest footprint of one
       loop iteration that the level keeps (the reuse it holds: for a square
@@ -9038,6 +9075,25 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    matmul means 0.816 -> 0.875 (Zen 1), 0.906 -> 0.908 (Zen 3), 0.921 ->
    0.923 (Zen 4), the rest as before; 3 ns took the Zen 3 to 0.873 */
 #define SERVET__TILE_RUN_NS 2.0
+/* a sum kept in a register (desc: reduce) is a chain of dependent adds: C
+   compilers keep the order of a floating-point sum (no reassociation
+   without -ffast-math), so the loop is one chain, an add's latency an
+   iteration (2-4 cycles: 2 on Zen 5, 3 on Zen 2-4, 4 on Skylake). The core
+   overlaps the next chains (the next j's of an i,j,k matmul) as far as its
+   scheduler holds their iterations: about 32 here. Chains of L iterations
+   then cost CHAIN_NS x L / (L + WINDOW) an iteration. On the Zen 5 VM, the
+   unpacked i,j,k matmul at 1000^3 with tiles 1000 x 8 x TK: 0.21 s for TK
+   16-32, 0.25 (48), 0.26 (64), 0.30 (96), 0.32 (128), 0.35 (192), 0.37
+   (256), 0.42 (512), where the loop (unrolled by two, one vaddsd an
+   element) runs 0.42 ns an element serial: L / (L + 35) x 0.42 fits each
+   within 5% (bench_data/tile_outside_matmul_ijk_zen5_2026-11-27.txt) */
+#define SERVET__TILE_CHAIN_NS 0.5
+#define SERVET__TILE_CHAIN_WINDOW 32.0
+/* the share of memory's latency a run restart costs in a chain-bound nest
+   (step 6b): all of it, not overlapped (the chain fills the window). On the
+   Zen 5 VM, y = A x at 16000^2 with y reduced: each row piece a tile cut
+   cost 50-190 ns more than the untiled walk (130 ns memory latency) */
+#define SERVET__TILE_CHAIN_EXPOSED 1.0
 #define SERVET__TILE_TRAIN 2.0 /* a run's first lines out of memory that are demand misses: the prefetchers train on them */
 #define SERVET__TILE_DEMAND_MLP 16.0 /* demand misses in flight: a core's L1 miss buffers (16-24 today) */
 typedef struct servet__tcache {
@@ -9173,13 +9229,15 @@ static double servet__tile_lines(const servet__tmodel *M, int a, const double *c
 }
 /* Runs of array a over a cover: the pieces of its footprint a prefetcher
    sees as separate streams (a row, or a contiguous block, cut at each 4 KiB
-   page: the prefetchers stop there) */
-static double servet__tile_runs(const servet__tmodel *M, int a, const double *cover) {
+   page: the prefetchers stop there; pages = 0: a row is one run whatever
+   pages it crosses, step 6b) */
+static double servet__tile_runs(const servet__tmodel *M, int a, const double *cover, int pages) {
     const servet_tile_array *A = &M->d->arrays[a];
     double rows, lpr, lines = servet__tile_lines(M, a, cover, &rows, &lpr), per_page = 4096.0 / (double)M->line, span;
     int last = A->nloops - 1;
     span = cover[A->loops[last]] + 2.0 * A->halo;
     if (span > (double)M->dim[a][last]) span = (double)M->dim[a][last];
+    if (!pages) return servet__tile_whole_rows(M, a, span) ? 1.0 : rows; /* a run a row, across pages */
     if (servet__tile_whole_rows(M, a, span)) return ceil(lines / per_page); /* one stream, a restart per page */
     return rows * ceil(lpr / per_page);
 }
@@ -9392,6 +9450,20 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
 }
 /* lines loaded out of cache C over the whole nest (step 2 of the model);
    *window (may be NULL): the largest footprint of one iteration that C keeps */
+/* the longest chain of dependent adds in the nest: for each array the
+   innermost loop reduces into (desc: reduce), the iterations of the
+   innermost loops that do not index it, one after the other; 0: none */
+static double servet__tile_chain(const servet__tmodel *M, const int64_t *T) {
+    double longest = 0.0;
+    int a, l;
+    for (a = 0; a < M->d->narrays; a++) {
+        double len = 1.0;
+        if (!M->d->arrays[a].reduce) continue;
+        for (l = M->n - 1; l >= 0 && !servet__tile_indexed(M, a, l); l--) len *= (double)T[l];
+        if (l < M->n - 1 && len > longest) longest = len;
+    }
+    return longest;
+}
 static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, double *window,
                                    int *conflict_sets, double *per_array, double *conflict_per_array, double *runs_per_array) {
     double load[SERVET_TILE_MAX_ARRAYS], cap[SERVET_TILE_MAX_ARRAYS], cover[SERVET_TILE_MAX_LOOPS], line = (double)M->line;
@@ -9404,6 +9476,9 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
        they land in the level under the last (the L2's streamer), so that
        level's capacity decides, not the last level's (below, step 6) */
     double run_usable = runs_per_array && M->ncache >= 3 ? M->c[M->ncache - 2].usable : 0.0;
+    /* a chain-bound nest (step 6b): runs continue only inside a tile, and
+       a row is one run across its pages */
+    int chain = runs_per_array && servet__tile_chain(M, T) > 0.0;
     if (window) *window = 0.0;
     for (a = 0; a < na; a++) nstream += M->d->arrays[a].streamed != 0;
     ways = C->ways - (nstream < C->ways / 2 ? nstream : C->ways / 2);
@@ -9471,9 +9546,9 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
                    rows of B again); iterations not kept reload theirs */
                 const servet_tile_array *A = &M->d->arrays[a];
                 int l = k < n ? k : k - n, along = A->loops[A->nloops - 1] == l, indexed = servet__tile_indexed(M, a, l);
-                int held = run_usable > 0.0 ? ws <= run_usable : fits;
+                int held = chain && k < n ? 0 : run_usable > 0.0 ? ws <= run_usable : fits;
                 if ((held || streamed) && !indexed) ; /* kept: loaded once */
-                else if ((held || streamed) && !(along && swept[a])) runs[a] = servet__tile_runs(M, a, cover);
+                else if ((held || streamed) && !(along && swept[a])) runs[a] = servet__tile_runs(M, a, cover, !chain);
                 else runs[a] *= trip;
                 if (k < n && indexed && !along && T[l] < M->d->loops[l].extent) swept[a] = 1;
             }
@@ -9532,6 +9607,7 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
 }
 static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T) {
     double cost = 0.0, tiles = 1.0, runs = 1.0, points = 1.0, cover[SERVET_TILE_MAX_LOOPS], stream, bound = 0.0, core;
+    double chain = servet__tile_chain(M, T);
     int c, l, a, n = M->n;
     double lds[8][SERVET_TILE_MAX_ARRAYS], cfs[8][SERVET_TILE_MAX_ARRAYS], rns[8][SERVET_TILE_MAX_ARRAYS];
     int csets[8];
@@ -9588,7 +9664,9 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
                     /* a run's first lines out of memory are demand misses: the
                        latency over 16 each, two a run even where the run is one
                        line (its neighbour comes with it, step 6) */
-                    if (last_level) stream += SERVET__TILE_TRAIN * rn[a] * (M->mem_ns / SERVET__TILE_DEMAND_MLP - line_ns);
+                    if (last_level && chain > 0.0) /* the chain holds the window: exposed (step 6b) */
+                        cost += rn[a] * M->mem_ns * SERVET__TILE_CHAIN_EXPOSED;
+                    else if (last_level) stream += SERVET__TILE_TRAIN * rn[a] * (M->mem_ns / SERVET__TILE_DEMAND_MLP - line_ns);
                 }
             }
             if (c == 0) core += stream;
@@ -9611,6 +9689,16 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
     /* the work: half a cycle per iteration at least (SERVET__TILE_WORK_NS;
        why half and not one, at its definition) */
     core += SERVET__TILE_WORK_NS * points;
+    {
+        /* a sum kept in a register: its chain of adds takes the work's place
+           when slower (SERVET__TILE_CHAIN_NS); L1's misses and the first
+           TLB's add to it, as the chain holds the window that would overlap
+           them (step 6b) */
+        if (chain > 0.0) {
+            double by_chain = points * SERVET__TILE_CHAIN_NS * chain / (chain + SERVET__TILE_CHAIN_WINDOW);
+            if (by_chain > SERVET__TILE_WORK_NS * points) core += by_chain - SERVET__TILE_WORK_NS * points;
+        }
+    }
     {
         /* a tile that splits lines along an array's contiguous dimension (not a
            multiple of a line: the set caps) must win by the margin, as a tile

@@ -212,6 +212,10 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
   expect_rc 0 "tile of a stencil, square, halo, stream, ld" ./bin/servet tile --no-probe --loop i=4092 --loop j=4092 --array IN:i,j:halo=2:ld=4096 --array OUT:i,j:stream:ld=4096 --elem 8 --square --multiple 8
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; assert t["i"]==t["j"] and (t["i"]%8==0 or t["i"]==4092)' "$tmp/out" \
     && ok || { bad "tile JSON (stencil)"; cat "$tmp/out" >&2; }
+  expect_rc 0 "tile of an i,j,k matmul, C reduced" ./bin/servet tile --no-probe --loop i=1000 --loop j=1000 --loop k=1000 --array A:i,k --array B:k,j --array C:i,j:reduce --elem 8
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; assert set(t)=={"i","j","k"} and all(1 <= t[x] <= 1000 for x in t)' "$tmp/out" \
+    && ok || { bad "tile JSON (reduce)"; cat "$tmp/out" >&2; }
+  expect_rc 2 "tile, reduce takes no value" ./bin/servet tile --loop i=100 --array A:i:reduce=1 --elem 8
   # servet tune: bad input exits 2; a command that fails or hangs is an invalid point, not a crash
   expect_rc 2 "tune without a key" ./bin/servet tune --param n=1:4 -- true
   expect_rc 2 "tune, empty range" ./bin/servet tune --key k --param n=5:1 -- true

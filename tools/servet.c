@@ -25,12 +25,14 @@ static const char *usage_text =
     "  apex [--memory WORDS] [--alpha LIST] [--block LIST] [--threads N] [--accesses N] [--mpi]\n"
     "                      run an Apex-Map surface now (not cached) and print it; --mpi\n"
     "                      (MPI build, under mpirun): ranks, remote blocks via MPI_Get\n"
-    "  tile --loop NAME=N [--loop ...] --array NAME:LOOP,LOOP[:halo=R][:stream][:packed][:ld=N]\n"
+    "  tile --loop NAME=N [--loop ...] --array NAME:LOOP,LOOP[:halo=R][:stream][:packed][:reduce][:ld=N]\n"
     "       [--array ...] --elem BYTES [--level N|auto] [--threads T] [--square] [--multiple M]\n"
     "       [--all-levels]\n"
     "                      the tile size of a loop nest from the measured caches, as JSON;\n"
     "                      loops outer to inner, an array's loops slowest dimension first\n"
-    "                      (row-major: the last is contiguous), ld= its row stride in elements\n"
+    "                      (row-major: the last is contiguous), ld= its row stride in elements,\n"
+    "                      reduce: the innermost loop sums into one element of it in a register\n"
+    "                      (C in an i,j,k matmul: a chain of adds as long as the innermost tile)\n"
     "  tune --key K --param NAME=LO:HI[:STEP]|NAME=V1,V2,.. [--param ...] [--seed NAME=V ...]\n"
     "       [--budget SECONDS] [--evals N] [--repeats R] [--time-regex RE] [--force] -- COMMAND ARGS\n"
     "                      search the parameters of COMMAND ({NAME} in ARGS is replaced), timing\n"
@@ -1269,9 +1271,9 @@ static int cmd_tile(int argc, char **argv) {
         else return die_usage("unknown option for tile", a);
     }
     if (td.nloops == 0) return die_usage("tile needs at least one --loop NAME=EXTENT", NULL);
-    if (narr == 0) return die_usage("tile needs at least one --array NAME:LOOP,LOOP[:halo=R][:stream][:packed][:ld=N]", NULL);
+    if (narr == 0) return die_usage("tile needs at least one --array NAME:LOOP,LOOP[:halo=R][:stream][:packed][:reduce][:ld=N]", NULL);
     if (td.elem_bytes == 0) return die_usage("tile needs --elem BYTES", NULL);
-    /* NAME:l1,l2[:halo=R][:stream][:packed][:ld=N] */
+    /* NAME:l1,l2[:halo=R][:stream][:packed][:reduce][:ld=N] */
     for (k = 0; k < narr; k++) {
         servet_tile_array *A = &td.arrays[k];
         char spec[512], *field, *save = NULL, *lp, *save2 = NULL;
@@ -1303,7 +1305,8 @@ static int cmd_tile(int argc, char **argv) {
                 A->ld = v;
             } else if (!strcmp(field, "stream")) A->streamed = 1;
             else if (!strcmp(field, "packed")) A->packed = 1;
-            else return die_usage("unknown --array field (halo=R, stream, packed, ld=N)", field);
+            else if (!strcmp(field, "reduce")) A->reduce = 1;
+            else return die_usage("unknown --array field (halo=R, stream, packed, reduce, ld=N)", field);
         }
         if (A->nloops == 0) return die_usage("--array needs its loops: NAME:LOOP,LOOP", arrays[k]);
         if (A->ld && A->ld < td.loops[A->loops[A->nloops - 1]].extent + 2 * A->halo)
