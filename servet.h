@@ -10206,6 +10206,12 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                      ws / 1024.0, C->level, C->usable / 1024.0, C->size / 1024.0, C->ways,
                      C->deterministic ? ", virtually indexed" : ", random 4 KiB placement",
                      M.only >= 0 ? ", the level asked for" : "");
+        if (servet__tile_chain(&M, out->tile) > 0.0) { /* step 6b: say what bounded the inner tile */
+            size_t len = strlen(out->reason);
+            for (a = 0; a < d->narrays && !(d->arrays[a].reduce && !servet__tile_indexed(&M, a, M.n - 1)); a++) ;
+            snprintf(out->reason + len, sizeof out->reason - len, "; the sum into %s: chains of %.0f adds",
+                     servet__tile_name(d->arrays[a].name, a, nb, sizeof nb, 'A'), servet__tile_chain(&M, out->tile));
+        }
     }
     /* warnings */
     if (out->capacity_from_os && out->nwarnings < SERVET_TILE_MAX_WARNINGS)

@@ -624,6 +624,17 @@ static void test_tile_reduce_chain(void) {
     three_level_model(&Q, &q);
     CHECK(servet__tile_chain(&Q, T3) == 0.0 && servet__tile_cost_priced(&Q, T3) == plain_short,
           "reduce on B (indexed by k): ignored (%g)", servet__tile_chain(&Q, T3));
+    /* the decision: a k tile whose chains overlap, and the reason says so */
+    {
+        servet_profile *p = two_core_profile(1);
+        servet_tile t;
+        q.arrays[1].reduce = 0;
+        q.arrays[2].reduce = 1;
+        CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.tile[2] <= 64 && strstr(t.reason, "the sum into C: chains of"),
+              "i,j,k matmul 1000, C reduced: k tile %lld (<= 64: chains that overlap), reason \"%s\"", (long long)t.tile[2],
+              t.reason);
+        drop(p);
+    }
     /* y[i] += A[i][j] x[j] over loops i, j, k with y over i: the chain runs over j and k */
     q.arrays[1].reduce = 0;
     array2(&q.arrays[2], "Y", 0, 0);
