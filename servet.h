@@ -9318,9 +9318,23 @@ static int servet__tile_indexed(const servet__tmodel *M, int a, int l) {
    order sits elsewhere in the cache (a transpose's B[j][i] tile is at
    column ii when A's is at column jj), so it adds to the fullest set of the
    others only what it puts in every set on average, whole lines. */
+/* lines [start, start + len) of a way, len < sets, wrapping: v more each,
+   into a difference array of sets + 1 entries (what set_load counts per
+   set: one pass at the end instead of a pass per row) */
+static void servet__sets_add(double *diff, long sets, long start, long len, double v) {
+    if (len <= 0 || v == 0.0) return;
+    start %= sets;
+    diff[start] += v;
+    if (start + len <= sets) diff[start + len] -= v;
+    else {
+        diff[sets] -= v;
+        diff[0] += v;
+        diff[start + len - sets] -= v;
+    }
+}
 static double servet__tile_set_load(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
                                     int loop, int *overfull_sets) {
-    double cnt[4096];
+    double cnt[4097], starts[4096];
     int a, g, s, na = M->d->narrays, over, group[SERVET_TILE_MAX_ARRAYS];
     double bound = 0.0, fullest = 0.0, total[SERVET_TILE_MAX_ARRAYS];
     if (overfull_sets) *overfull_sets = 0;
@@ -9348,7 +9362,7 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
         double base = 0.0, w = 0.0, others = 0.0;
         for (a = 0; a < g && leader; a++) if (group[a] == group[g]) leader = 0;
         if (!leader || M->d->arrays[g].streamed) continue;
-        memset(cnt, 0, (size_t)C->sets * sizeof cnt[0]);
+        memset(cnt, 0, (size_t)(C->sets + 1) * sizeof cnt[0]); /* a difference array until the walk ends */
         for (a = g; a < na; a++) {
             const servet_tile_array *A = &M->d->arrays[a];
             double rows, lpr, t;
@@ -9375,7 +9389,7 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
                 for (dd = 0; dd < last && ok; dd++) ok = fmod(M->stride[a][dd], (double)C->line) == 0.0;
                 if (ok) {
                     double cv[64], dv[64], nv[64], nr = 0.0;
-                    long len = (long)lpr, k;
+                    long len = (long)lpr;
                     memset(cv, 0, sizeof cv);
                     cv[0] = 1.0;
                     for (dd = 0; dd < last; dd++) {
@@ -9394,7 +9408,7 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
                     for (u = 0; u < S; u++) nr += cv[u];
                     base += nr * (double)(len / S);
                     for (u = 0; u < S; u++)
-                        if (cv[u] != 0.0) for (k = 0; k < len % S; k++) cnt[(u + k) % S] += cv[u];
+                        servet__sets_add(cnt, S, u, len % S, cv[u]);
                     continue;
                 }
             }
@@ -9402,28 +9416,33 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
                 /* rows r and r + period start in the same set: count one period, each row with its multiplicity */
                 uint64_t W = (uint64_t)C->sets * (uint64_t)C->line, S = (uint64_t)M->stride[a][0] % W;
                 uint64_t period = W / servet__gcd_u64(W, S);
-                long len = (long)lpr, k;
+                long len = (long)lpr;
                 for (r = 0; r < nrows && (uint64_t)r < period; r++) {
                     int mult = (uint64_t)nrows <= period ? 1 : (int)((uint64_t)nrows / period + ((uint64_t)r < (uint64_t)nrows % period));
                     long start = (long)((((uint64_t)r * (uint64_t)M->stride[a][0]) / (uint64_t)C->line) % (uint64_t)C->sets);
                     base += (double)mult * (double)(len / C->sets);
-                    for (k = 0; k < len % C->sets; k++) cnt[(start + k) % C->sets] += mult;
+                    servet__sets_add(cnt, C->sets, start, len % C->sets, (double)mult);
                 }
                 continue;
             }
-            for (r = 0; r < nrows; r++) {
-                uint64_t off = 0;
-                long start, len = (long)lpr, k;
-                for (dd = 0; dd < last; dd++) off += (uint64_t)idx[dd] * (uint64_t)M->stride[a][dd];
-                start = (long)((off / (uint64_t)C->line) % (uint64_t)C->sets);
-                base += (double)(len / C->sets);
-                for (k = 0; k < len % C->sets; k++) cnt[(start + k) % C->sets]++;
-                for (dd = last - 1; dd >= 0; dd--) { /* odometer over the rows */
-                    if (++idx[dd] < span[dd]) break;
-                    idx[dd] = 0;
+            {
+                /* row by row: the rows starting in each set, then their lines */
+                long len = (long)lpr;
+                memset(starts, 0, (size_t)C->sets * sizeof starts[0]);
+                for (r = 0; r < nrows; r++) {
+                    uint64_t off = 0;
+                    for (dd = 0; dd < last; dd++) off += (uint64_t)idx[dd] * (uint64_t)M->stride[a][dd];
+                    starts[(off / (uint64_t)C->line) % (uint64_t)C->sets] += 1.0;
+                    for (dd = last - 1; dd >= 0; dd--) { /* odometer over the rows */
+                        if (++idx[dd] < span[dd]) break;
+                        idx[dd] = 0;
+                    }
                 }
+                base += (double)nrows * (double)(len / C->sets);
+                for (s = 0; s < C->sets; s++) servet__sets_add(cnt, C->sets, s, len % C->sets, starts[s]);
             }
         }
+        for (s = 1; s < C->sets; s++) cnt[s] += cnt[s - 1]; /* the counts per set */
         for (s = 0; s < C->sets; s++) if (cnt[s] > w) w = cnt[s];
         if (!(w + base > 0.0)) continue;
         /* the other groups add what they put in every set, whole lines;
@@ -9457,8 +9476,6 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
     }
     return fullest;
 }
-/* lines loaded out of cache C over the whole nest (step 2 of the model);
-   *window (may be NULL): the largest footprint of one iteration that C keeps */
 /* the longest chain of dependent adds in the nest: for each array the
    innermost loop reduces into (desc: reduce), the iterations of the
    innermost loops that do not index it, one after the other; 0: none */
@@ -9473,6 +9490,8 @@ static double servet__tile_chain(const servet__tmodel *M, const int64_t *T) {
     }
     return longest;
 }
+/* lines loaded out of cache C over the whole nest (step 2 of the model);
+   *window (may be NULL): the largest footprint of one iteration that C keeps */
 static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, double *window,
                                    int *conflict_sets, double *per_array, double *conflict_per_array, double *runs_per_array) {
     double load[SERVET_TILE_MAX_ARRAYS], cap[SERVET_TILE_MAX_ARRAYS], cover[SERVET_TILE_MAX_LOOPS], line = (double)M->line;
