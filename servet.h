@@ -9022,7 +9022,10 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       0.78 of the best tried (0.44 untold): that program runs k tiles of 16
       slower than 8 and 24, which no capacity explains.
       A sum the compiler splits or vectorises (-ffast-math, an OpenMP simd
-      reduction) is no single chain: leave the flag unset.
+      reduction) is no single chain: leave the flag unset. Untold, an array
+      the innermost loop does not index gets a warning that asks (in i,k,j
+      order the same structure is A[i][k], a value read once a row: only
+      the desc knows which).
    7. The level reported is the smallest whose traffic the tile at least
       halves against no tiling; its working set, the largest footprint of one
       loop iteration that the level keeps (the reuse it holds: for a square
@@ -10281,6 +10284,18 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                      C->size / 1024.0, C->ways, (double)C->ways * starts, (long long)pad);
             break;
         }
+    }
+    /* an array the innermost loop does not index may be a sum kept in a
+       register (step 6b): only the desc can say, so ask */
+    for (a = 0; a < d->narrays && out->nwarnings < SERVET_TILE_MAX_WARNINGS; a++) {
+        const servet_tile_array *A = &d->arrays[a];
+        if (A->reduce || A->streamed || A->packed || servet__tile_indexed(&M, a, M.n - 1)) continue;
+        snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
+                 "%s is not indexed by the innermost loop %s: if the loop sums into its element in a register (C in "
+                 "C[i][j] += A[i][k] * B[k][j] over k), mark it reduce (NAME:..:reduce): its chain of adds then "
+                 "bounds that tile",
+                 servet__tile_name(A->name, a, nb, sizeof nb, 'A'), d->loops[M.n - 1].name ? d->loops[M.n - 1].name : "");
+        break;
     }
     out->decision_seconds = servet__now() - t0;
     return SERVET_OK;

@@ -628,11 +628,19 @@ static void test_tile_reduce_chain(void) {
     {
         servet_profile *p = two_core_profile(1);
         servet_tile t;
+        int l;
         q.arrays[1].reduce = 0;
         q.arrays[2].reduce = 1;
         CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.tile[2] <= 64 && strstr(t.reason, "the sum into C: chains of"),
               "i,j,k matmul 1000, C reduced: k tile %lld (<= 64: chains that overlap), reason \"%s\"", (long long)t.tile[2],
               t.reason);
+        for (l = 0; l < t.nwarnings; l++) CHECK(!strstr(t.warnings[l], "mark it reduce"), "told: no hint (%s)", t.warnings[l]);
+        q.arrays[2].reduce = 0; /* not told: the warning asks */
+        CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.nwarnings >= 1 &&
+                  strstr(t.warnings[t.nwarnings - 1], "C is not indexed by the innermost loop k") &&
+                  strstr(t.warnings[t.nwarnings - 1], "mark it reduce"),
+              "not told: a warning asks whether C is a sum (%d warnings)", t.nwarnings);
+        q.arrays[2].reduce = 1;
         drop(p);
     }
     /* y[i] += A[i][j] x[j] over loops i, j, k with y over i: the chain runs over j and k */
