@@ -542,10 +542,13 @@
           its rows ran 1.6-2.8x slower). Without the flag nothing changes
           (make tile-replay, make tune-replay identical).
           Tile search: a loop that is no array's contiguous dimension is
-          offered tiles of 1, 2 and 4 too (without --multiple). 3D transpose
-          on the Zen 5 VM: 256^3 0.44 -> 0.65 of the best tried, 300^3 0.78
-          -> 0.89-0.94, 200^3 0.63 -> 0.57 (bench_data/tile_outside_
-          transpose3d_zen5_2026-11-27.txt); replays identical.
+          offered tiles of 1, 2 and 4 too (without --multiple). Tile model:
+          the pages of a 3D footprint take each dimension's stride (all its
+          rows were one second-to-last stride apart). 3D transpose on the
+          Zen 5 VM, ratio to the best tried: 200^3 0.61 -> 0.93, 256^3 0.44
+          -> 0.62, 300^3 0.75 -> 0.94, 320^3 0.47 -> 1.00; 128^3 and 160^3
+          stay 0.40 and 0.21 (bench_data/tile_outside_transpose3d_zen5_
+          2026-11-27.txt); replays identical.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -9257,18 +9260,27 @@ static double servet__tile_runs(const servet__tmodel *M, int a, const double *co
 /* 4 KiB pages of array a over a cover (what a TLB must map) */
 static double servet__tile_pages(const servet__tmodel *M, int a, const double *cover) {
     const servet_tile_array *A = &M->d->arrays[a];
-    double rows = 1.0, span = 1.0, b, S, elem = (double)M->elem;
+    double rows = 1.0, span[SERVET_TILE_MAX_LOOPS] = {0}, ext, blocks = 1.0, elem = (double)M->elem;
     int dd, last = A->nloops - 1;
     for (dd = 0; dd <= last; dd++) {
-        span = cover[A->loops[dd]] + 2.0 * A->halo;
-        if (span > (double)M->dim[a][dd]) span = (double)M->dim[a][dd];
-        if (dd < last) rows *= span;
+        span[dd] = cover[A->loops[dd]] + 2.0 * A->halo;
+        if (span[dd] > (double)M->dim[a][dd]) span[dd] = (double)M->dim[a][dd];
+        if (dd < last) rows *= span[dd];
     }
-    b = span * elem;
-    S = last > 0 ? M->stride[a][last - 1] : b;
-    if (A->packed || last == 0 || b >= S - elem || S < 4096.0) /* rows share pages */
-        return 1.0 + ((rows - 1.0) * (A->packed ? b : S) + b - elem) / 4096.0;
-    return rows * (1.0 + (b - elem) / 4096.0);
+    ext = span[last] * elem; /* one contiguous piece, then its repeats */
+    if (A->packed) return 1.0 + ((rows - 1.0) * ext + ext - elem) / 4096.0;
+    /* from the contiguous dimension out: rows closer than a page (or as
+       long as their stride) extend the piece, the others repeat it. Each
+       dimension its own stride: until 2026-11-27 every row of a 3D array
+       was taken one stride of its second-to-last dimension from the next,
+       so B[k][j][i]'s 200 rows over k (320 KB apart) counted 78 pages, not
+       200, and the first TLB's misses of a 3D transpose went unseen */
+    for (dd = last - 1; dd >= 0; dd--) {
+        double S = M->stride[a][dd];
+        if (blocks == 1.0 && (ext >= S - elem || S < 4096.0)) ext += (span[dd] - 1.0) * S;
+        else blocks *= span[dd];
+    }
+    return blocks * (1.0 + (ext - elem) / 4096.0);
 }
 
 /* Arrays a and b are indexed in one loop order (their tiles share an

@@ -703,6 +703,21 @@ static void test_tile_subline_loop(void) {
               "3D transpose 256: j, along no array's rows, under a line (%lld x %lld x %lld); i and k line multiples",
               (long long)T[0], (long long)T[1], (long long)T[2]);
     }
+    {
+        /* the pages of a 3D footprint, each dimension at its own stride: B's
+           200 rows over k (n^2 x 8 = 512 KiB apart) at one j and one i are
+           200 pages (until 2026-11-27: 1 + 199 x 2 KiB / 4 KiB = 100.5, the
+           j stride taken for every row); 8 rows over j (2 KiB apart) at each
+           of 8 k: 8 pieces of 1 + (7 x 2048 + 8 - 8) / 4096 pages */
+        servet__tmodel Q;
+        double cover[3] = {1, 1, 200}, pages;
+        tile_model(&Q, &q);
+        pages = servet__tile_pages(&Q, 1, cover);
+        CHECK(fabs(pages - 200.0) < 1e-9, "3D transpose 256, B over 200 k at one j: %.4g pages (200)", pages);
+        cover[1] = 8; cover[2] = 8;
+        pages = servet__tile_pages(&Q, 1, cover);
+        CHECK(fabs(pages - 8.0 * (1.0 + 7.0 * 2048.0 / 4096.0)) < 1e-9, "B over 8 k x 8 j: %.4g pages (36)", pages);
+    }
     q.multiple = 8;
     CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.tile[1] % 8 == 0 && t.tile[0] % 8 == 0 && t.tile[2] % 8 == 0,
           "... with --multiple 8, j a multiple of 8 (%lld)", (long long)t.tile[1]);
