@@ -9350,7 +9350,8 @@ static void servet__sets_add(double *diff, long sets, long start, long len, doub
 }
 static double servet__tile_set_load(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
                                     int loop, int *overfull_sets) {
-    double cnt[4097], starts[4096];
+    double cnt[4097];
+    float starts[4096]; /* rows a set (whole numbers under 2^24: exact), half the stack of doubles */
     int a, g, s, na = M->d->narrays, over, group[SERVET_TILE_MAX_ARRAYS];
     double bound = 0.0, fullest = 0.0, total[SERVET_TILE_MAX_ARRAYS];
     if (overfull_sets) *overfull_sets = 0;
@@ -9448,14 +9449,14 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
                 for (r = 0; r < nrows; r++) {
                     uint64_t off = 0;
                     for (dd = 0; dd < last; dd++) off += (uint64_t)idx[dd] * (uint64_t)M->stride[a][dd];
-                    starts[(off / (uint64_t)C->line) % (uint64_t)C->sets] += 1.0;
+                    starts[(off / (uint64_t)C->line) % (uint64_t)C->sets] += 1.0f;
                     for (dd = last - 1; dd >= 0; dd--) { /* odometer over the rows */
                         if (++idx[dd] < span[dd]) break;
                         idx[dd] = 0;
                     }
                 }
                 base += (double)nrows * (double)(len / C->sets);
-                for (s = 0; s < C->sets; s++) servet__sets_add(cnt, C->sets, s, len % C->sets, starts[s]);
+                for (s = 0; s < C->sets; s++) servet__sets_add(cnt, C->sets, s, len % C->sets, (double)starts[s]);
             }
         }
         for (s = 1; s < C->sets; s++) cnt[s] += cnt[s - 1]; /* the counts per set */
