@@ -180,6 +180,13 @@ static void matmul_desc(servet_tile_desc *q, int64_t n, int inner_k) {
     array2(&q->arrays[1], "B", inner_k ? 2 : 1, inner_k ? 1 : 2);
     array2(&q->arrays[2], "C", 0, inner_k ? 1 : 2);
 }
+/* a transpose B = A^T over n^2: loops i, j with A i,j and B j,i */
+static void transpose_desc(servet_tile_desc *q, int64_t n) {
+    loops(q, 2, n);
+    q->narrays = 2;
+    array2(&q->arrays[0], "A", 0, 1);
+    array2(&q->arrays[1], "B", 1, 0);
+}
 /* the model's working set of one tile, by hand */
 static double tile_ws(const servet_profile *p, const servet_tile_desc *d, const int64_t *T) {
     servet__tmodel M;
@@ -208,10 +215,7 @@ static void test_tile_working_sets(void) {
     CHECK(tile_ws(p, &d, T) == (32.0 * 128 + 128.0 * 16 + 32.0 * 16) * 8, "matmul 32x16x128: A 32x128 + B 128x16 + C 32x16 (%g)",
           tile_ws(p, &d, T));
     /* a transpose: A over i,j, B over j,i: 2 T^2 */
-    loops(&d, 2, 4096);
-    d.narrays = 2;
-    array2(&d.arrays[0], "A", 0, 1);
-    array2(&d.arrays[1], "B", 1, 0);
+    transpose_desc(&d, 4096);
     T[0] = T[1] = 96;
     CHECK(tile_ws(p, &d, T) == 2.0 * 96 * 96 * 8, "transpose 96: 2 x 96 x 96 x 8 (%g)", tile_ws(p, &d, T));
     /* rows of 12 doubles (96 bytes): the tiles start at multiples of 96 bytes
@@ -281,10 +285,7 @@ static void test_tile_sets(void) {
     double ld13[SERVET_TILE_MAX_ARRAYS], cf13[SERVET_TILE_MAX_ARRAYS], ld12[SERVET_TILE_MAX_ARRAYS], cf12[SERVET_TILE_MAX_ARRAYS];
     int64_t T[2], caps[8];
     int n;
-    loops(&d, 2, 4096);
-    d.narrays = 2;
-    array2(&d.arrays[0], "A", 0, 1);
-    array2(&d.arrays[1], "B", 1, 0);
+    transpose_desc(&d, 4096);
     tile_model(&M, &d);
     /* a 12 x 12 tile: A's 12 rows all start in one set (32 KiB apart), 3
        lines each (96 bytes off a line); so do B's, at another column: each
@@ -416,10 +417,7 @@ static void test_tile_sets(void) {
         servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, lr, cr, rn);
         CHECK(rn[0] == 4096.0 * 8.0 && rn[1] == 512.0 * 4096.0, "transpose 4096, tile 8: runs of A %g (32768), of B %g (2097152)",
               rn[0], rn[1]);
-        loops(&d, 2, 4000);
-        d.narrays = 2;
-        array2(&d.arrays[0], "A", 0, 1);
-        array2(&d.arrays[1], "B", 1, 0);
+        transpose_desc(&d, 4000);
         tile_model(&M, &d);
         M.c[0].size = M.c[0].usable = 1048576.0; /* a level the 80 x 80 tile fits */
         M.c[0].sets = 1024; M.c[0].ways = 16;
@@ -427,10 +425,7 @@ static void test_tile_sets(void) {
         servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, lr, cr, rn);
         CHECK(rn[0] == 31250.0 && rn[1] == 200000.0, "transpose 4000, tile 80: runs of A %g (31250), of B %g (200000)", rn[0], rn[1]);
         CHECK(rn[1] <= lr[1] - cr[1], "no more runs than lines (%g of %g)", rn[1], lr[1]);
-        loops(&d, 2, 4096);
-        d.narrays = 2;
-        array2(&d.arrays[0], "A", 0, 1);
-        array2(&d.arrays[1], "B", 1, 0);
+        transpose_desc(&d, 4096);
     }
     /* a TLB level with a measured curve (step 5): the pages of an iteration
        miss by the share the curve has risen between half and twice the
@@ -520,12 +515,7 @@ static void test_tile_search_reaches_grid(void) {
         double found, grid = 1e300;
         int a0, a1, a2, nl = kind == 2 ? 2 : 3;
         if (kind < 2) matmul_desc(&q, n, kind); /* i,k,j; i,j,k */
-        else {
-            loops(&q, nl, n);
-            q.narrays = 2;
-            array2(&q.arrays[0], "A", 0, 1);
-            array2(&q.arrays[1], "B", 1, 0);
-        }
+        else transpose_desc(&q, n);
         tile_model(&Q, &q);
         found = servet__tile_search(&Q, T, NULL, NULL);
         for (a0 = 0; a0 < 8; a0++)
@@ -543,6 +533,20 @@ static void test_tile_search_reaches_grid(void) {
               (long long)T[1], (long long)(nl == 3 ? T[2] : 1), found, grid);
     }
 }
+/* a 3-level Zen-5-like model: L1 as the profile gives it, L2 1 MiB (640 KiB
+   usable), L3 13.5 MiB, both physically indexed; memory 130 ns, 2 ns a line */
+static void three_level_model(servet__tmodel *Q, const servet_tile_desc *q) {
+    int c;
+    tile_model(Q, q);
+    Q->nc = Q->ncache = 3;
+    for (c = 1; c < 3; c++) {
+        Q->c[c] = Q->c[0];
+        Q->c[c].level = c + 1; Q->c[c].ways = 16; Q->c[c].deterministic = 0;
+    }
+    Q->c[1].size = 1048576.0; Q->c[1].usable = 655360.0; Q->c[1].miss_ns = 8.0;
+    Q->c[2].size = Q->c[2].usable = 14155776.0; Q->c[2].miss_ns = 120.0;
+    Q->mem_line_ns = 2.0; Q->mem_ns = 130.0; Q->restart_ns = 3.0;
+}
 /* the runs a level restarts (step 6): a run continues where the previous
    tile stopped only while the level under the last (L2, where the
    streamer puts what it fetched past the run's end) still holds what the
@@ -557,20 +561,8 @@ static void test_tile_runs_held_by_l2(void) {
     servet__tmodel Q;
     int64_t T[2] = {2000, 96};
     double per[SERVET_TILE_MAX_ARRAYS], runs[SERVET_TILE_MAX_ARRAYS], cut, whole;
-    int c;
-    loops(&q, 2, 4000);
-    q.narrays = 2;
-    array2(&q.arrays[0], "A", 0, 1);
-    array2(&q.arrays[1], "B", 1, 0);
-    tile_model(&Q, &q);
-    Q.nc = Q.ncache = 3;
-    for (c = 1; c < 3; c++) {
-        Q.c[c] = Q.c[0];
-        Q.c[c].level = c + 1; Q.c[c].ways = 16; Q.c[c].deterministic = 0;
-    }
-    Q.c[1].size = 1048576.0; Q.c[1].usable = 655360.0; Q.c[1].miss_ns = 8.0;
-    Q.c[2].size = Q.c[2].usable = 14155776.0; Q.c[2].miss_ns = 120.0;
-    Q.mem_line_ns = 2.0; Q.mem_ns = 130.0; Q.restart_ns = 3.0;
+    transpose_desc(&q, 4000);
+    three_level_model(&Q, &q);
     servet__tile_traffic(&Q, &Q.c[2], T, NULL, NULL, per, NULL, runs);
     cut = runs[0];
     Q.c[1].usable = Q.c[2].usable;
@@ -582,20 +574,8 @@ static void test_tile_runs_held_by_l2(void) {
 }
 /* a sum kept in a register (desc: reduce) is a chain of dependent adds as
    long as the innermost loops that do not index the array; its latency
-   bounds the core when the chains outrun the overlap (SERVET__TILE_CHAIN_NS,
-   WINDOW). A 3-level Zen-5-like model as above. */
-static void three_level_model(servet__tmodel *Q, const servet_tile_desc *q) {
-    int c;
-    tile_model(Q, q);
-    Q->nc = Q->ncache = 3;
-    for (c = 1; c < 3; c++) {
-        Q->c[c] = Q->c[0];
-        Q->c[c].level = c + 1; Q->c[c].ways = 16; Q->c[c].deterministic = 0;
-    }
-    Q->c[1].size = 1048576.0; Q->c[1].usable = 655360.0; Q->c[1].miss_ns = 8.0;
-    Q->c[2].size = Q->c[2].usable = 14155776.0; Q->c[2].miss_ns = 120.0;
-    Q->mem_line_ns = 2.0; Q->mem_ns = 130.0; Q->restart_ns = 3.0;
-}
+   takes the work's place in the core when the chains outrun the overlap
+   (SERVET__TILE_CHAIN_NS, WINDOW). On three_level_model. */
 static void test_tile_reduce_chain(void) {
     servet_tile_desc q;
     servet__tmodel Q;
@@ -818,10 +798,7 @@ static void test_tile_decisions(void) {
     CHECK(t.capacity_bytes == t2.capacity_bytes, "a private L2 is not divided by threads");
     d.level = 0;
     /* transpose with a power-of-two leading dimension: rows collide in L1's sets; warned, with the padding */
-    loops(&d, 2, 4096);
-    d.narrays = 2;
-    array2(&d.arrays[0], "A", 0, 1);
-    array2(&d.arrays[1], "B", 1, 0);
+    transpose_desc(&d, 4096);
     d.square = 1;
     CHECK(choose(p, &d, &t) == SERVET_OK, "transpose decided");
     for (i = 0, any = 0; i < t.nwarnings; i++) if (strstr(t.warnings[i], "4104")) any = 1;
@@ -972,10 +949,7 @@ static void test_tile_decisions(void) {
     drop(p);
     /* no cache probe: the OS's sizes, and the result says so */
     p = two_core_profile(0);
-    loops(&d, 2, 4096);
-    d.narrays = 2;
-    array2(&d.arrays[0], "A", 0, 1);
-    array2(&d.arrays[1], "B", 1, 0);
+    transpose_desc(&d, 4096);
     CHECK(choose(p, &d, &t) == SERVET_OK && t.capacity_from_os, "OS sizes used");
     for (i = 0, any = 0; i < t.nwarnings; i++) if (strstr(t.warnings[i], "OS-reported")) any = 1;
     CHECK(any, "warned: no measured sizes");
