@@ -549,6 +549,11 @@
           -> 0.62, 300^3 0.75 -> 0.94, 320^3 0.47 -> 1.00; 128^3 and 160^3
           stay 0.40 and 0.21 (bench_data/tile_outside_transpose3d_zen5_
           2026-11-27.txt); replays identical.
+          Tune search: when no single move helps, each pair of parameters
+          moved the opposite ways by the factor (>>tune, step 2b). A
+          rank-64 update (3 parameters, seeded by the model's 448 x 16 x 312)
+          through `servet tune`: 32 x 16 x 312 -> 56 x 8 x 520, 0.90 -> 0.99
+          of the best tried; make tune-replay unchanged (one parameter).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -12187,6 +12192,18 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
       6.92); it gains most where the best is far (a Zen 4 transpose 1000:
       11% -> 40% within 2%) and loses where a narrow optimum sits near the
       seed (a Turin transpose 1000 seeded at 80: 17% -> 1%).
+   2b. When no move of one parameter helps at a factor, each pair of
+      parameters is moved the opposite ways by it (one multiplied, the other
+      divided), before the factor shrinks. Why: a kernel's cache often
+      holds a product of its parameters (a rank-k update's B block, tk x
+      tj, in L1), so the better shapes lie along a valley that every single
+      move leaves. Measured on the Zen 5 VM (a rank-64 update at n = 4000,
+      -O3, seeded by the tile model's 448 x 16 x 312, 0.066 s): the search
+      ended at 32 x 16 x 312 (0.052 s) in 29 points, where 64 x 8 x 512 ran
+      0.046; with pairs, 56 x 8 x 520 (0.047, 0.99 of the best tried side
+      by side) in 40 (bench_data/tile_outside_rankk_update_zen5_2026-11-27.txt).
+      A 3D transpose (160^3) and C = A B^T (1000^3) end as well as before;
+      make tune-replay (one parameter) is unchanged.
    3. Close contenders - the 3 best points within twice the noise of the
       best - and the seed are measured again, 2 x `repeats` runs each (at
       most 16), interleaved (so that a slow spell hits them alike); each one's figure
@@ -12594,6 +12611,24 @@ servet_result servet_tune(const servet_profile *p, const servet_tune_desc *d, se
                     if (fy >= 0 && fy < fx) { memcpy(x, y, sizeof y); fx = fy; moved = 1; }
                     else break;
                 }
+            }
+        }
+        if (moved) continue;
+        /* no single move helps: each pair of parameters moved the opposite
+           ways by the factor (step 2b) */
+        for (k = 0; k < n && factor > 1.0 && !moved; k++) {
+            int k2;
+            for (k2 = 0; k2 < n && !moved; k2++) {
+                int64_t y[SERVET_TUNE_MAX_PARAMS];
+                double fy;
+                if (k2 == k) continue;
+                memcpy(y, x, sizeof y);
+                y[k] = servet__tune_snap(&d->params[k], (double)x[k] * factor);
+                y[k2] = servet__tune_snap(&d->params[k2], (double)x[k2] / factor);
+                if (y[k] == x[k] || y[k2] == x[k2] || servet__tune_find_point(&S, y)) continue;
+                fy = servet__tune_measure(&S, y, S.repeats, NULL);
+                if (fy == -2.0) goto done;
+                if (fy >= 0 && fy < fx) { memcpy(x, y, sizeof y); fx = fy; moved = 1; }
             }
         }
         if (moved) continue;

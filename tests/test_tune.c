@@ -37,6 +37,17 @@ static double fcost2(void *user, const int64_t *x) { /* two parameters: bowl at 
     c->calls++;
     return 1.0 + a * a + 0.5 * b * b;
 }
+/* a valley along a product (a rank-k update's B block tk x tj in L1, 4096
+   elements; bench_data/tile_outside_rankk_update_zen5_2026-11-27.txt): a
+   block over 4096 overflows L1, one under it loses reuse, and a smaller tk
+   is a little better along the valley floor (8 x 512 the best). From
+   16 x 256 every single move leaves the floor */
+static double product_valley(void *user, const int64_t *x) {
+    double blk = (double)x[0] * (double)x[1];
+    ((cost *)user)->calls++;
+    return 1.0 + (blk > 4096.0 ? 0.3 + 0.1 * log2(blk / 4096.0) : 0.2 * log2(4096.0 / blk)) +
+           0.05 * log2((double)x[0] / 8.0);
+}
 static double always_fails(void *user, const int64_t *x) {
     (void)x;
     ((cost *)user)->calls++;
@@ -163,6 +174,31 @@ static void test_search(const char *root) {
         CHECK(servet_tune(NULL, &d, fcost2, &c, best, &info) == SERVET_OK && best[0] >= 80 && best[0] <= 112 &&
                   best[1] >= 16 && best[1] <= 32,
               "2 parameters: (%lld, %lld) for (96, 24)", (long long)best[0], (long long)best[1]);
+    }
+    /* no single move helps, a pair moved the opposite ways does (step 2b) */
+    {
+        int64_t sd[2] = {16, 256}, b2[2];
+        servet_tune_desc d2;
+        memset(&c, 0, sizeof c);
+        memset(&d2, 0, sizeof d2);
+        d2.key = "valley";
+        d2.nparams = 2;
+        d2.params[0].name = "tk";
+        d2.params[0].lo = 8;
+        d2.params[0].hi = 64;
+        d2.params[0].step = 8;
+        d2.params[1].name = "tj";
+        d2.params[1].lo = 8;
+        d2.params[1].hi = 4096;
+        d2.params[1].step = 8;
+        d2.seed = sd;
+        d2.max_evaluations = 16;
+        d2.repeats = 1;
+        d2.no_save = 1;
+        d2.cache_dir = dir;
+        CHECK(servet_tune(NULL, &d2, product_valley, &c, b2, &info) == SERVET_OK && b2[0] == 8 && b2[1] == 512,
+              "a valley along tk x tj: (%lld, %lld) for (8, 512) in %d points", (long long)b2[0], (long long)b2[1],
+              info.evaluations);
     }
     /* converged with points left: the farthest unmeasured value is tried,
        so a far optimum that no local move reaches is found (bench-tune's
