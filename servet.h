@@ -554,6 +554,9 @@
           rank-64 update (3 parameters, seeded by the model's 448 x 16 x 312)
           through `servet tune`: 32 x 16 x 312 -> 56 x 8 x 520, 0.90 -> 0.99
           of the best tried; make tune-replay unchanged (one parameter).
+          Tile result: a warning where the work term is 60% or more of the
+          prediction (the compiled loop's speed decides; the rank-64 update
+          ran best at 64 x 8 x 512 vectorised and untiled scalar).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10314,6 +10317,22 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                  "bounds that tile",
                  servet__tile_name(A->name, a, nb, sizeof nb, 'A'), d->loops[M.n - 1].name ? d->loops[M.n - 1].name : "");
         break;
+    }
+    /* the work term bounds the prediction: the answer then rests on how
+       fast the compiled loop runs, which no desc says (a rank-64 update,
+       n = 4000, on the Zen 5 VM: -O3's vectorised loop ran 0.04 ns an
+       iteration and 64 x 8 x 512 was the best, 1.5x the model's 448 x 16 x
+       312; -O2's scalar one ran 0.25 and untiled was the best; bench_data/
+       tile_outside_rankk_update_zen5_2026-11-27.txt) */
+    if (out->nwarnings < SERVET_TILE_MAX_WARNINGS && out->predicted_ns > 0.0) {
+        double points = 1.0, core;
+        for (l = 0; l < M.n; l++) points *= (double)d->loops[l].extent;
+        core = SERVET__TILE_WORK_NS * points;
+        if (core >= 0.6 * out->predicted_ns)
+            snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
+                     "the loop's work, %.3g ns an iteration, is %.0f%% of the prediction: the compiled loop's speed "
+                     "decides more than the caches (vectorised it runs 3-6x faster and turns memory-bound): confirm "
+                     "with servet tune", SERVET__TILE_WORK_NS, 100.0 * core / out->predicted_ns);
     }
     out->decision_seconds = servet__now() - t0;
     return SERVET_OK;

@@ -616,10 +616,18 @@ static void test_tile_reduce_chain(void) {
               t.reason);
         for (l = 0; l < t.nwarnings; l++) CHECK(!strstr(t.warnings[l], "mark it reduce"), "told: no hint (%s)", t.warnings[l]);
         q.arrays[2].reduce = 0; /* not told: the warning asks */
-        CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.nwarnings >= 1 &&
-                  strstr(t.warnings[t.nwarnings - 1], "C is not indexed by the innermost loop k") &&
-                  strstr(t.warnings[t.nwarnings - 1], "mark it reduce"),
-              "not told: a warning asks whether C is a sum (%d warnings)", t.nwarnings);
+        {
+            int asks = 0, work = 0;
+            CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK, "not told: decided");
+            for (l = 0; l < t.nwarnings; l++) {
+                asks |= strstr(t.warnings[l], "C is not indexed by the innermost loop k") && strstr(t.warnings[l], "mark it reduce");
+                work |= strstr(t.warnings[l], "the loop's work, 0.125 ns an iteration") != NULL;
+            }
+            CHECK(asks, "not told: a warning asks whether C is a sum (%d warnings)", t.nwarnings);
+            /* 10^9 iterations at 0.125 ns against the prediction: core-bound, and it says so */
+            CHECK(work == (0.125 * 1e9 >= 0.6 * t.predicted_ns) && work,
+                  "a matmul the work bounds: the warning says the compiled loop decides (%.3g ns predicted)", t.predicted_ns);
+        }
         q.arrays[2].reduce = 1;
         drop(p);
     }
@@ -843,6 +851,9 @@ static void test_tile_decisions(void) {
     choose(p, &d, &t2);
     for (i = 0, any = 0; i < t2.nwarnings; i++) if (strstr(t2.warnings[i], "sets")) any = 1;
     CHECK(!any && t2.tile[0] > 12, "padded to 4104: no warning, taller tiles (%lld)", (long long)t2.tile[0]);
+    for (i = 0, any = 0; i < t2.nwarnings; i++) if (strstr(t2.warnings[i], "the loop's work")) any = 1;
+    CHECK(!any && 0.125 * 4096.0 * 4096.0 < 0.6 * t2.predicted_ns,
+          "a transpose the memory bounds: no word on the loop's work (%.3g ns predicted)", t2.predicted_ns);
     /* the set cap is a candidate only where no multiple is asked: with
        multiple 8 the power-of-two transpose stays at a multiple of 8, 8 or
        16 (16 rows overfill 12 ways by a third and lose a quarter of the
