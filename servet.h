@@ -554,6 +554,11 @@
           rank-64 update (3 parameters, seeded by the model's 448 x 16 x 312)
           through `servet tune`: 32 x 16 x 312 -> 56 x 8 x 520, 0.90 -> 0.99
           of the best tried; make tune-replay unchanged (one parameter).
+          Tile model: the rows' start sets of a 3D or 4D block counted by
+          residues (cyclic convolutions, one period per dimension) where
+          that is cheaper than walking its rows: the same answers (39
+          descs, make tile-replay), decisions of 3D and 4D transposes
+          1.7-2.3x faster (300^3: 29 -> 16 ms).
           Tile result: a warning where the work term is 60% or more of the
           prediction (the compiled loop's speed decides; the rank-64 update
           ran best at 64 x 8 x 512 vectorised and untiled scalar).
@@ -9356,6 +9361,93 @@ static void servet__sets_add(double *diff, long sets, long start, long len, doub
         diff[start + len - sets] -= v;
     }
 }
+#define SERVET__RESIDUES 512
+/* out = f (*) the residues i x step mod R, i < n: a cyclic convolution with
+   an arithmetic progression, which repeats every p = R / h terms (h =
+   gcd(R, step)) and so takes each class modulo h n / p times whole, then
+   its first n % p terms once: O(R x (1 + n % p)), not O(R^2) (out may not
+   alias f) */
+static void servet__residues_ap_conv(double *out, const double *f, uint64_t R, uint64_t step, uint64_t n) {
+    double cs[SERVET__RESIDUES], sign = 1.0;
+    uint64_t h = servet__gcd_u64(R, step % R ? step % R : R), p = R / h, q = n / p, lo = 0, hi = n % p, i, u;
+    if (hi > p / 2) { /* more than half a period: a whole one more, less its tail */
+        q++;
+        lo = hi;
+        hi = p;
+        sign = -1.0;
+    }
+    memset(out, 0, (size_t)R * sizeof out[0]);
+    if (q > 0) {
+        memset(cs, 0, (size_t)h * sizeof cs[0]);
+        for (u = 0; u < R; u++) cs[u % h] += f[u];
+        for (u = 0; u < R; u++) out[u] = (double)q * cs[u % h];
+    }
+    for (i = lo; i < hi; i++) {
+        uint64_t t = (i * (step % R)) % R;
+        for (u = 0; u < R - t; u++) out[u + t] += sign * f[u];
+        for (u = R - t; u < R; u++) out[u + t - R] += sign * f[u];
+    }
+}
+/* The sets where the first nrows rows of a block start (the rows in the
+   order an odometer over span[0..nd) visits them, the last dimension
+   fastest; rows stride[d] bytes apart along dimension d): starts[set] +=
+   rows. A row's set is its byte offset modulo sets x line, in units of g,
+   the gcd of that period and the strides: R residues. Along one dimension
+   the offsets repeat every R / gcd(R, step) rows, so the whole block's
+   residues are cyclic convolutions of one period per dimension, and the
+   first nrows rows are, digit by digit of nrows in the spans' mixed radix,
+   whole sub-blocks and one partial row of them. Exact (the same counts as
+   the walk row by row), in O(R^2) per dimension whatever the rows: a
+   300^3 transpose's B[k][j][i] walked 90000 rows a call, 27 ms a
+   decision. Returns 0 where it does not apply (over SERVET__RESIDUES
+   residues, nrows past the block) or, unless `always`, where walking the
+   rows costs less: the caller walks. */
+static int servet__row_starts(const double *stride, const int *span, int nd, uint64_t nrows, int line, int sets,
+                              int always, float *starts) {
+    double full[SERVET_TILE_MAX_LOOPS][SERVET__RESIDUES], part[SERVET__RESIDUES], sum[SERVET__RESIDUES];
+    uint64_t W = (uint64_t)sets * (uint64_t)line, g = W, R, su[SERVET_TILE_MAX_LOOPS], P[SERVET_TILE_MAX_LOOPS + 1],
+             offset = 0, left = nrows, r;
+    int d;
+    if (nd < 1 || nd >= SERVET_TILE_MAX_LOOPS || line < 1 || sets < 1) return 0;
+    for (d = 0; d < nd; d++) g = servet__gcd_u64(g, (uint64_t)stride[d] % W);
+    R = W / g;
+    if (R > SERVET__RESIDUES) return 0;
+    P[nd] = 1;
+    for (d = nd - 1; d >= 0; d--) {
+        su[d] = ((uint64_t)stride[d] % W) / g;
+        P[d] = P[d + 1] * (uint64_t)span[d];
+        if (span[d] < 1 || P[d] > ((uint64_t)1 << 40)) return 0;
+    }
+    if (nrows > P[0]) return 0;
+    {
+        /* what the convolutions cost against the walk (nd additions a row):
+           a partial period costs R a term (servet__residues_ap_conv) */
+        double est = 0.0;
+        for (d = 0; d < nd; d++) {
+            uint64_t p = R / servet__gcd_u64(R, su[d] ? su[d] : R), m = (uint64_t)span[d] % p;
+            est += 2.0 * (double)R * (double)(2 + (m < p - m ? m : p - m));
+        }
+        if (!always && est > (double)nrows * (double)(nd + 1)) return 0;
+    }
+    /* full[d]: the residues of every row of dimensions d.. */
+    memset(full[nd], 0, (size_t)R * sizeof full[nd][0]);
+    full[nd][0] = 1.0;
+    for (d = nd - 1; d >= 0; d--) servet__residues_ap_conv(full[d], full[d + 1], R, su[d], (uint64_t)span[d]);
+    /* the first nrows: at each dimension, q whole sub-blocks after the
+       digits above, then the next dimension's part */
+    memset(sum, 0, (size_t)R * sizeof sum[0]);
+    for (d = 0; d < nd && left > 0; d++) {
+        uint64_t q = left / P[d + 1];
+        if (q > 0) {
+            servet__residues_ap_conv(part, full[d + 1], R, su[d], q);
+            for (r = 0; r < R; r++) sum[(r + offset) % R] += part[r];
+        }
+        offset = (offset + q % R * su[d]) % R;
+        left -= q * P[d + 1];
+    }
+    for (r = 0; r < R; r++) if (sum[r] != 0.0) starts[(r * g) / (uint64_t)line] += (float)sum[r];
+    return 1;
+}
 static double servet__tile_set_load(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
                                     int loop, int *overfull_sets) {
     double cnt[4097];
@@ -9454,15 +9546,17 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
                 /* row by row: the rows starting in each set, then their lines */
                 long len = (long)lpr;
                 memset(starts, 0, (size_t)C->sets * sizeof starts[0]);
-                for (r = 0; r < nrows; r++) {
-                    uint64_t off = 0;
-                    for (dd = 0; dd < last; dd++) off += (uint64_t)idx[dd] * (uint64_t)M->stride[a][dd];
-                    starts[(off / (uint64_t)C->line) % (uint64_t)C->sets] += 1.0f;
-                    for (dd = last - 1; dd >= 0; dd--) { /* odometer over the rows */
-                        if (++idx[dd] < span[dd]) break;
-                        idx[dd] = 0;
+                if (!(nrows > 4 * SERVET__RESIDUES && /* few rows: walking them is as quick */
+                      servet__row_starts(M->stride[a], span, last, (uint64_t)nrows, C->line, C->sets, 0, starts)))
+                    for (r = 0; r < nrows; r++) {
+                        uint64_t off = 0;
+                        for (dd = 0; dd < last; dd++) off += (uint64_t)idx[dd] * (uint64_t)M->stride[a][dd];
+                        starts[(off / (uint64_t)C->line) % (uint64_t)C->sets] += 1.0f;
+                        for (dd = last - 1; dd >= 0; dd--) { /* odometer over the rows */
+                            if (++idx[dd] < span[dd]) break;
+                            idx[dd] = 0;
+                        }
                     }
-                }
                 base += (double)nrows * (double)(len / C->sets);
                 for (s = 0; s < C->sets; s++) servet__sets_add(cnt, C->sets, s, len % C->sets, (double)starts[s]);
             }

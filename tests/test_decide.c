@@ -460,6 +460,44 @@ static void test_tile_sets(void) {
 
 /* the set count by convolution against a row-by-row count, on random
    3-D arrays whose rows are whole lines apart */
+/* the rows' start sets by residues (servet__row_starts) against the walk
+   row by row it replaces: random strides (any multiple of the element),
+   spans, dimensions and prefixes of the rows, 64-set and 256-set levels */
+static void test_row_starts_by_residues(void) {
+    uint64_t z = 777;
+    int trial, bad = 0, used = 0;
+    for (trial = 0; trial < 400; trial++) {
+        double stride[4];
+        int span[4], idx[4] = {0, 0, 0, 0}, nd, d, s, sets = trial % 2 ? 64 : 256, line = 64;
+        float got[256], want[256];
+        uint64_t total = 1, nrows, r;
+#define RNG() (z = z * 6364136223846793005ull + 1442695040888963407ull, z >> 33)
+        nd = 1 + (int)(RNG() % 4);
+        for (d = 0; d < nd; d++) {
+            int elem = 1 << (3 + RNG() % 5); /* 8 to 128 bytes: most shapes within the residues */
+            stride[d] = (double)(elem * (1 + (int64_t)(RNG() % 100000)));
+            span[d] = 1 + (int)(RNG() % (nd == 1 ? 3000 : nd == 2 ? 300 : 40));
+            total *= (uint64_t)span[d];
+        }
+        nrows = RNG() % 3 ? total : 1 + RNG() % total; /* the whole block, or its first rows */
+#undef RNG
+        memset(got, 0, sizeof got);
+        memset(want, 0, sizeof want);
+        for (r = 0; r < nrows; r++) {
+            uint64_t off = 0;
+            for (d = 0; d < nd; d++) off += (uint64_t)idx[d] * (uint64_t)stride[d];
+            want[(off / (uint64_t)line) % (uint64_t)sets] += 1.0f;
+            for (d = nd - 1; d >= 0; d--) {
+                if (++idx[d] < span[d]) break;
+                idx[d] = 0;
+            }
+        }
+        if (!servet__row_starts(stride, span, nd, nrows, line, sets, 1, got)) continue; /* over the residues: walked */
+        used++;
+        for (s = 0; s < sets; s++) if (got[s] != want[s]) { bad++; break; }
+    }
+    CHECK(bad == 0 && used >= 200, "rows' start sets by residues = row by row: %d of %d shapes differ", bad, used);
+}
 static void test_tile_set_convolution(void) {
     servet_tile_desc d;
     servet__tmodel M;
@@ -1015,6 +1053,7 @@ int main(void) {
     test_tile_working_sets();
     test_tile_sets();
     test_tile_set_convolution();
+    test_row_starts_by_residues();
     test_tile_search_reaches_grid();
     test_tile_runs_held_by_l2();
     test_tile_memo_same_answer();
