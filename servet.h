@@ -9415,8 +9415,8 @@ static int servet__row_starts(const double *stride, const int *span, int nd, uin
     P[nd] = 1;
     for (d = nd - 1; d >= 0; d--) {
         su[d] = ((uint64_t)stride[d] % W) / g;
+        if (span[d] < 1 || P[d + 1] > ((uint64_t)1 << 40) / (uint64_t)span[d]) return 0; /* no overflow */
         P[d] = P[d + 1] * (uint64_t)span[d];
-        if (span[d] < 1 || P[d] > ((uint64_t)1 << 40)) return 0;
     }
     if (nrows > P[0]) return 0;
     {
