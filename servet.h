@@ -143,7 +143,8 @@
        td.arrays[1].nloops = 2; td.arrays[1].loops[0] = 1; td.arrays[1].loops[1] = 0; // B[j][i]
        td.elem_bytes = 8;                   // + halo, streamed, packed, reduce, ld, threads...
        servet_choose_tile(prof, &td, &tile);  // tile.tile[0] x tile.tile[1], tile.reason,
-                                            // tile.warnings (rows colliding in sets + padding)
+                                            // tile.warnings (rows colliding in sets + padding;
+                                            // a sum to mark reduce; a loop its work bounds)
    The model (reuse and capacity per cache level and TLB, sets, overlap,
    memory at its measured bandwidth) is one screen at >>decide; open the
    profile with SERVET_PROBE_MEMORY too (the default probes have it), else
@@ -9376,16 +9377,22 @@ static void servet__residues_ap_conv(double *out, const double *f, uint64_t R, u
         hi = p;
         sign = -1.0;
     }
+    uint16_t nz[SERVET__RESIDUES]; /* f's nonzero residues: a first dimension's f is one */
+    uint64_t nnz = 0, c;
+    for (u = 0; u < R; u++) if (f[u] != 0.0) nz[nnz++] = (uint16_t)u;
     memset(out, 0, (size_t)R * sizeof out[0]);
     if (q > 0) {
         memset(cs, 0, (size_t)h * sizeof cs[0]);
-        for (u = 0; u < R; u++) cs[u % h] += f[u];
-        for (u = 0; u < R; u++) out[u] = (double)q * cs[u % h];
+        for (c = 0; c < nnz; c++) cs[nz[c] % h] += f[nz[c]];
+        for (c = 0; c < h; c++)
+            if (cs[c] != 0.0) for (u = c; u < R; u += h) out[u] = (double)q * cs[c];
     }
     for (i = lo; i < hi; i++) {
         uint64_t t = (i * (step % R)) % R;
-        for (u = 0; u < R - t; u++) out[u + t] += sign * f[u];
-        for (u = R - t; u < R; u++) out[u + t - R] += sign * f[u];
+        for (c = 0; c < nnz; c++) {
+            u = nz[c] + t;
+            out[u < R ? u : u - R] += sign * f[nz[c]];
+        }
     }
 }
 /* The sets where the first nrows rows of a block start (the rows in the
@@ -9499,28 +9506,24 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
             if (C->sets <= 64) {
                 /* every row stride a whole number of lines: the rows' start
                    sets are a cyclic convolution over the dimensions, each
-                   dimension's starts counted over one period (exact, and
-                   O(sets^2) whatever the number of rows: a 64^4 transpose
-                   took 0.1 s a decision row by row) */
-                int ok = 1, S = C->sets, u, v;
+                   dimension's starts an arithmetic progression modulo the
+                   sets (servet__residues_ap_conv; exact, and O(sets^2)
+                   whatever the number of rows: a 64^4 transpose took 0.1 s
+                   a decision row by row). The whole block, not the first
+                   nrows rows (a star's rows are fewer than its box's) */
+                int ok = 1, S = C->sets, u;
                 for (dd = 0; dd < last && ok; dd++) ok = fmod(M->stride[a][dd], (double)C->line) == 0.0;
                 if (ok) {
-                    double cv[64], dv[64], nv[64], nr = 0.0;
+                    double cv[64], nv[64], nr = 0.0;
                     long len = (long)lpr;
                     memset(cv, 0, sizeof cv);
                     cv[0] = 1.0;
                     for (dd = 0; dd < last; dd++) {
                         double sp = cover[A->loops[dd]] + 2.0 * A->halo, lim = (double)M->dim[a][dd];
-                        uint64_t n = (uint64_t)ceil((sp < lim ? sp : lim) - 1e-9), p, i2;
+                        uint64_t n = (uint64_t)ceil((sp < lim ? sp : lim) - 1e-9);
                         uint64_t step = (uint64_t)fmod(M->stride[a][dd] / C->line, (double)S);
-                        p = (uint64_t)S / servet__gcd_u64((uint64_t)S, step); /* idx * step mod S repeats every p rows */
-                        memset(dv, 0, sizeof dv);
-                        for (i2 = 0; i2 < p && i2 < n; i2++) dv[(i2 * step) % (uint64_t)S] += (double)(n / p) + (i2 < n % p ? 1.0 : 0.0);
-                        memset(nv, 0, sizeof nv);
-                        for (u = 0; u < S; u++)
-                            if (cv[u] != 0.0)
-                                for (v = 0; v < S; v++) if (dv[v] != 0.0) nv[(u + v) % S] += cv[u] * dv[v];
-                        memcpy(cv, nv, sizeof cv);
+                        servet__residues_ap_conv(nv, cv, (uint64_t)S, step, n);
+                        memcpy(cv, nv, (size_t)S * sizeof cv[0]);
                     }
                     for (u = 0; u < S; u++) nr += cv[u];
                     base += nr * (double)(len / S);
@@ -9546,8 +9549,7 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
                 /* row by row: the rows starting in each set, then their lines */
                 long len = (long)lpr;
                 memset(starts, 0, (size_t)C->sets * sizeof starts[0]);
-                if (!(nrows > 4 * SERVET__RESIDUES && /* few rows: walking them is as quick */
-                      servet__row_starts(M->stride[a], span, last, (uint64_t)nrows, C->line, C->sets, 0, starts)))
+                if (!servet__row_starts(M->stride[a], span, last, (uint64_t)nrows, C->line, C->sets, 0, starts))
                     for (r = 0; r < nrows; r++) {
                         uint64_t off = 0;
                         for (dd = 0; dd < last; dd++) off += (uint64_t)idx[dd] * (uint64_t)M->stride[a][dd];
