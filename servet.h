@@ -9152,10 +9152,42 @@ typedef struct servet__tmodel {
    evaluations were repeats, 93 ms a decision for a radius-2 star. A table
    of the tiles priced, exact keys, linear probing; full, it prices anew. */
 #define SERVET__TMEMO 4096
+/* The sets' load (servet__tile_set_load) depends on the level's geometry,
+   the loop and the cover only, and the cover of a nest level is the same
+   for every tile that agrees on the loops it spans: the descent, moving one
+   loop, prices the other levels' sets again. 80-90% of a 3D transpose's
+   set loads were repeats (333 x 257 x 190: 32 ms a decision). Its own
+   table, exact keys. */
+#define SERVET__SMEMO 4096
+typedef struct servet__skey {
+    int sets, line, ways, loop;
+    double cover[SERVET_TILE_MAX_LOOPS];
+} servet__skey;
+/* And the rows' start sets of one array's block (servet__row_starts and
+   its walk), which many set loads share: the same block under covers that
+   differ in loops the array does not index (a convolution's input over
+   ci, y under every co, x, ky, kx: 2088 walks a decision, 131 distinct).
+   The counts go to a pool, sets floats an entry, until it is full. */
+#define SERVET__WMEMO 1024
+#define SERVET__WPOOL (256 * 1024)
+typedef struct servet__wkey {
+    int sets, line, nd, pad;
+    uint64_t nrows;
+    double stride[SERVET_TILE_MAX_LOOPS];
+    int span[SERVET_TILE_MAX_LOOPS];
+} servet__wkey;
 typedef struct servet__tmemo {
     unsigned char used[SERVET__TMEMO];
     int64_t key[SERVET__TMEMO][SERVET_TILE_MAX_LOOPS];
     double cost[SERVET__TMEMO];
+    unsigned char sused[SERVET__SMEMO];
+    servet__skey skey[SERVET__SMEMO];
+    double sload[SERVET__SMEMO];
+    int sover[SERVET__SMEMO];
+    unsigned char wused[SERVET__WMEMO];
+    servet__wkey wkey[SERVET__WMEMO];
+    size_t wat[SERVET__WMEMO], wfill; /* an entry's counts at pool + wat; the pool's used floats */
+    float wpool[SERVET__WPOOL];
 } servet__tmemo;
 
 /* what one iteration of nest level k covers along each loop (inside = 1) or
@@ -9193,19 +9225,38 @@ static int servet__tile_whole_rows(const servet__tmodel *M, int a, double span) 
    start at 0 and 96, and the 4096^2 transpose on a 12-way L1 lost its set
    cap 12 (measured on a Zen 5 VM: 8.0-8.4 GB/s, 16: 6.7-7.1, the model's
    8: 5.5-5.7). With a halo the starts are on any element. */
+/* the sum of ceil((o + b) / line) over o = 0, g, .. line - g (g divides
+   line): non-decreasing in o, from its first value up by at most two, so
+   where each step up lies is found by bisection on the same expression -
+   exact (a sum of integers), a few divisions where the loop took line / g */
+static double servet__ceil_sum(double b, uint64_t line, uint64_t g) {
+    uint64_t n = line / g, lo, hi, mid;
+    double first = ceil(b / (double)line), last = ceil(((double)(line - g) + b) / (double)line), v, sum;
+    sum = first * (double)n;
+    for (v = first + 1.0; v <= last; v += 1.0) {
+        lo = 0; /* the first o / g whose value reaches v */
+        hi = n - 1;
+        while (lo < hi) {
+            mid = (lo + hi) / 2;
+            if (ceil(((double)(mid * g) + b) / (double)line) >= v) hi = mid;
+            else lo = mid + 1;
+        }
+        sum += (double)(n - lo);
+    }
+    return sum;
+}
 static double servet__tile_row_lines(const servet__tmodel *M, int a, const double *cover, double b) {
     const servet_tile_array *A = &M->d->arrays[a];
-    uint64_t line = (uint64_t)M->line, elem = (uint64_t)M->elem, g, o;
+    uint64_t line = (uint64_t)M->line, elem = (uint64_t)M->elem, g;
     int last = A->nloops - 1;
-    double t = ceil(cover[A->loops[last]] - 1e-9), sum = 0.0; /* the tile T: a mean of N / ceil(N / T) is under it */
+    double t = ceil(cover[A->loops[last]] - 1e-9); /* the tile T: a mean of N / ceil(N / T) is under it */
     if (line == 0 || elem == 0 || line % elem) return ceil((b + (double)line - (double)elem) / (double)line);
     g = line;
     if (A->halo == 0 && t >= 1.0 && t * (double)elem < 1e15) g = servet__gcd_u64(g, (uint64_t)t * elem);
     else g = servet__gcd_u64(g, elem);
     if (last > 0) g = servet__gcd_u64(g, (uint64_t)M->stride[a][last - 1]);
     if (g == 0) g = elem;
-    for (o = 0; o < line; o += g) sum += ceil(((double)o + b) / (double)line);
-    return sum / (double)(line / g);
+    return servet__ceil_sum(b, line, g) / (double)(line / g);
 }
 /* lines per row of `span` elements, `rows` such rows (whole rows: one block) */
 static double servet__tile_row_span_lines(const servet__tmodel *M, int a, const double *cover, double span, double rows) {
@@ -9455,8 +9506,133 @@ static int servet__row_starts(const double *stride, const int *span, int nd, uin
     for (r = 0; r < R; r++) if (sum[r] != 0.0) starts[(r * g) / (uint64_t)line] += (float)sum[r];
     return 1;
 }
+/* The same count row by row, for the shapes servet__row_starts leaves
+   (a stride that is no multiple of the line: a 333 x 257 x 190 array's
+   rows 1520 bytes apart give 4096 residues of a 1 MiB L2's period): the
+   offset kept modulo sets x line and moved by each dimension's step as the
+   odometer turns, no multiplication or 64-bit division a row (a third of
+   the time of recomputing each row's offset) */
+static void servet__row_starts_walk(const double *stride, const int *span, int nd, uint64_t nrows, int line, int sets,
+                                    float *starts) {
+    uint64_t W = (uint64_t)sets * (uint64_t)line, step[SERVET_TILE_MAX_LOOPS], back[SERVET_TILE_MAX_LOOPS], off = 0, r;
+    int idx[SERVET_TILE_MAX_LOOPS], d, shift = -1, in;
+    if (nd < 1 || nd > SERVET_TILE_MAX_LOOPS || line < 1 || sets < 1) return;
+    for (d = 0; d < nd; d++) {
+        step[d] = (uint64_t)stride[d] % W;
+        /* the way back from the last index to the first: (span - 1) steps */
+        back[d] = span[d] > 1 ? (W - (uint64_t)(span[d] - 1) % W * step[d] % W) % W : 0;
+        idx[d] = 0;
+    }
+    if ((line & (line - 1)) == 0) for (shift = 0; (1 << shift) < line; shift++) {}
+    in = span[nd - 1];
+    for (r = 0; r < nrows;) {
+        /* the innermost dimension: a progression modulo W */
+        uint64_t k, run = (uint64_t)(in - idx[nd - 1]) < nrows - r ? (uint64_t)(in - idx[nd - 1]) : nrows - r, s = step[nd - 1];
+        for (k = 0; k < run; k++) {
+            starts[shift >= 0 ? off >> shift : off / (uint64_t)line] += 1.0f;
+            off += s;
+            if (off >= W) off -= W;
+        }
+        r += run;
+        idx[nd - 1] += (int)run;
+        if (idx[nd - 1] < in) break; /* nrows reached inside a run */
+        /* off is one step past the last: back to the first, then carry */
+        off = (off + W - s) % W;
+        for (d = nd - 1; d >= 0; d--) {
+            off = (off + back[d]) % W;
+            idx[d] = 0;
+            if (d == 0) break;
+            if (++idx[d - 1] < span[d - 1]) {
+                off = (off + step[d - 1]) % W;
+                break;
+            }
+        }
+    }
+}
+/* starts[set] += the rows of the block that start there: by residues or
+   walked, or as counted before in this decision (servet__tmemo) */
+static void servet__tile_row_starts(servet__tmemo *m, const double *stride, const int *span, int nd, uint64_t nrows,
+                                    int line, int sets, float *starts) {
+    servet__wkey k;
+    uint64_t h = 1469598103934665603ull;
+    const unsigned char *b;
+    size_t i = 0, j;
+    int probe, s, slot = -1;
+    if (m && nd >= 1 && nd <= SERVET_TILE_MAX_LOOPS) {
+        memset(&k, 0, sizeof k); /* the padding too: keys are compared byte by byte */
+        k.sets = sets;
+        k.line = line;
+        k.nd = nd;
+        k.nrows = nrows;
+        memcpy(k.stride, stride, sizeof stride[0] * (size_t)nd);
+        memcpy(k.span, span, sizeof span[0] * (size_t)nd);
+        for (b = (const unsigned char *)&k, j = 0; j < sizeof k; j++) { h ^= b[j]; h *= 1099511628211ull; }
+        for (probe = 0; probe < 16; probe++) {
+            i = (size_t)((h + (uint64_t)probe) % SERVET__WMEMO);
+            if (!m->wused[i]) { slot = (int)i; break; }
+            if (!memcmp(&m->wkey[i], &k, sizeof k)) {
+                const float *got = m->wpool + m->wat[i];
+                for (s = 0; s < sets; s++) starts[s] += got[s];
+                return;
+            }
+        }
+        if (slot >= 0 && m->wfill + (size_t)sets > SERVET__WPOOL) slot = -1; /* the pool is full: count anew */
+    }
+    if (slot >= 0) {
+        /* counted into the pool, then added */
+        float *put = m->wpool + m->wfill;
+        memset(put, 0, (size_t)sets * sizeof put[0]);
+        if (!servet__row_starts(stride, span, nd, nrows, line, sets, 0, put))
+            servet__row_starts_walk(stride, span, nd, nrows, line, sets, put);
+        m->wused[slot] = 1;
+        m->wkey[slot] = k;
+        m->wat[slot] = m->wfill;
+        m->wfill += (size_t)sets;
+        for (s = 0; s < sets; s++) starts[s] += put[s];
+        return;
+    }
+    if (!servet__row_starts(stride, span, nd, nrows, line, sets, 0, starts))
+        servet__row_starts_walk(stride, span, nd, nrows, line, sets, starts);
+}
+static double servet__tile_set_load_walked(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
+                                           int loop, int *overfull_sets);
 static double servet__tile_set_load(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
                                     int loop, int *overfull_sets) {
+    servet__tmemo *m = M->memo;
+    servet__skey k;
+    uint64_t h = 1469598103934665603ull;
+    const unsigned char *b;
+    size_t i, j;
+    int probe, over;
+    double f;
+    if (!m) return servet__tile_set_load_walked(M, C, cover, ways, loop, overfull_sets);
+    memset(&k, 0, sizeof k); /* the padding too: keys are compared byte by byte */
+    k.sets = C->sets;
+    k.line = C->line;
+    k.ways = ways;
+    k.loop = loop;
+    memcpy(k.cover, cover, sizeof cover[0] * (size_t)M->n);
+    for (b = (const unsigned char *)&k, j = 0; j < sizeof k; j++) { h ^= b[j]; h *= 1099511628211ull; }
+    for (probe = 0; probe < 16; probe++) {
+        i = (size_t)((h + (uint64_t)probe) % SERVET__SMEMO);
+        if (!m->sused[i]) {
+            f = servet__tile_set_load_walked(M, C, cover, ways, loop, &over);
+            m->sused[i] = 1;
+            m->skey[i] = k;
+            m->sload[i] = f;
+            m->sover[i] = over;
+            if (overfull_sets) *overfull_sets = over;
+            return f;
+        }
+        if (!memcmp(&m->skey[i], &k, sizeof k)) {
+            if (overfull_sets) *overfull_sets = m->sover[i];
+            return m->sload[i];
+        }
+    }
+    return servet__tile_set_load_walked(M, C, cover, ways, loop, overfull_sets);
+}
+static double servet__tile_set_load_walked(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
+                                           int loop, int *overfull_sets) {
     double cnt[4097];
     float starts[4096]; /* rows a set (whole numbers under 2^24: exact), half the stack of doubles */
     int a, g, s, na = M->d->narrays, over, group[SERVET_TILE_MAX_ARRAYS];
@@ -9490,7 +9666,7 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
         for (a = g; a < na; a++) {
             const servet_tile_array *A = &M->d->arrays[a];
             double rows, lpr, t;
-            int last = A->nloops - 1, idx[SERVET_TILE_MAX_LOOPS], span[SERVET_TILE_MAX_LOOPS], dd, r, nrows;
+            int last = A->nloops - 1, span[SERVET_TILE_MAX_LOOPS], dd, r, nrows;
             if (A->streamed || group[a] != group[g]) continue;
             t = servet__tile_lines(M, a, cover, &rows, &lpr);
             if (A->packed || last == 0) { base += ceil(t / C->sets); continue; }
@@ -9500,7 +9676,6 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
                    full tiles of T rows: count those */
                 sp = ceil((sp < (double)M->dim[a][dd] ? sp : (double)M->dim[a][dd]) - 1e-9);
                 span[dd] = (int)(sp < 1073741824.0 ? sp : 1073741824.0); /* the walk stops at 65536 rows anyway */
-                idx[dd] = 0;
             }
             nrows = (int)ceil((rows < 65536.0 ? rows : 65536.0) - 1e-9);
             if (C->sets <= 64) {
@@ -9549,16 +9724,7 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
                 /* row by row: the rows starting in each set, then their lines */
                 long len = (long)lpr;
                 memset(starts, 0, (size_t)C->sets * sizeof starts[0]);
-                if (!servet__row_starts(M->stride[a], span, last, (uint64_t)nrows, C->line, C->sets, 0, starts))
-                    for (r = 0; r < nrows; r++) {
-                        uint64_t off = 0;
-                        for (dd = 0; dd < last; dd++) off += (uint64_t)idx[dd] * (uint64_t)M->stride[a][dd];
-                        starts[(off / (uint64_t)C->line) % (uint64_t)C->sets] += 1.0f;
-                        for (dd = last - 1; dd >= 0; dd--) { /* odometer over the rows */
-                            if (++idx[dd] < span[dd]) break;
-                            idx[dd] = 0;
-                        }
-                    }
+                servet__tile_row_starts(M->memo, M->stride[a], span, last, (uint64_t)nrows, C->line, C->sets, starts);
                 base += (double)nrows * (double)(len / C->sets);
                 for (s = 0; s < C->sets; s++) servet__sets_add(cnt, C->sets, s, len % C->sets, (double)starts[s]);
             }
@@ -10300,7 +10466,12 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     /* a square search prices each side once: no table (its allocation cost
        0.1 ms of a 0.5 ms decision) */
     if (!d->square) M.memo = (servet__tmemo *)servet__alloc(&p->ctx, sizeof *M.memo); /* NULL: priced anew */
-    if (M.memo) memset(M.memo->used, 0, sizeof M.memo->used);
+    if (M.memo) {
+        memset(M.memo->used, 0, sizeof M.memo->used);
+        memset(M.memo->sused, 0, sizeof M.memo->sused);
+        memset(M.memo->wused, 0, sizeof M.memo->wused);
+        M.memo->wfill = 0;
+    }
     out->predicted_ns = servet__tile_search(&M, out->tile, out->alternatives, &out->nalternatives);
     /* nested tiles, one level at a time */
     if (d->all_levels) {

@@ -460,16 +460,39 @@ static void test_tile_sets(void) {
 
 /* the set count by convolution against a row-by-row count, on random
    3-D arrays whose rows are whole lines apart */
-/* the rows' start sets by residues (servet__row_starts) against the walk
-   row by row it replaces: random strides (any multiple of the element),
-   spans, dimensions and prefixes of the rows, 64-set and 256-set levels */
+/* the lines a row meets, summed over its possible starts in a line
+   (servet__ceil_sum, by bisection) against the sum term by term: random
+   lengths (whole and fractional bytes, a mean tile), lines and steps */
+static void test_ceil_sum(void) {
+    uint64_t z = 4242;
+    int trial, bad = 0;
+    for (trial = 0; trial < 2000; trial++) {
+        uint64_t line, g, o;
+        double b, want = 0.0, got;
+#define RNG() (z = z * 6364136223846793005ull + 1442695040888963407ull, z >> 33)
+        line = (uint64_t)1 << (4 + RNG() % 4); /* 16 to 128 */
+        g = (uint64_t)1 << (RNG() % 8);
+        if (g > line) g = line;
+        b = (double)(RNG() % 5000);
+        if (RNG() % 2) b += (double)(RNG() % 1000) / 1000.0;
+#undef RNG
+        for (o = 0; o < line; o += g) want += ceil(((double)o + b) / (double)line);
+        got = servet__ceil_sum(b, line, g);
+        if (got != want) bad++;
+    }
+    CHECK(bad == 0, "sum of a row's lines over its starts by bisection = term by term: %d of 2000 differ", bad);
+}
+/* the rows' start sets by residues (servet__row_starts) and by the
+   incremental walk (servet__row_starts_walk) against each row's offset
+   computed afresh: random strides (any multiple of the element), spans,
+   dimensions and prefixes of the rows, 64-set and 256-set levels */
 static void test_row_starts_by_residues(void) {
     uint64_t z = 777;
-    int trial, bad = 0, used = 0;
+    int trial, bad = 0, used = 0, bad_walk = 0;
     for (trial = 0; trial < 400; trial++) {
         double stride[4];
         int span[4], idx[4] = {0, 0, 0, 0}, nd, d, s, sets = trial % 2 ? 64 : 256, line = 64;
-        float got[256], want[256];
+        float got[256], want[256], walked[256];
         uint64_t total = 1, nrows, r;
 #define RNG() (z = z * 6364136223846793005ull + 1442695040888963407ull, z >> 33)
         nd = 1 + (int)(RNG() % 4);
@@ -492,11 +515,15 @@ static void test_row_starts_by_residues(void) {
                 idx[d] = 0;
             }
         }
+        memset(walked, 0, sizeof walked);
+        servet__row_starts_walk(stride, span, nd, nrows, line, sets, walked);
+        for (s = 0; s < sets; s++) if (walked[s] != want[s]) { bad_walk++; break; }
         if (!servet__row_starts(stride, span, nd, nrows, line, sets, 1, got)) continue; /* over the residues: walked */
         used++;
         for (s = 0; s < sets; s++) if (got[s] != want[s]) { bad++; break; }
     }
     CHECK(bad == 0 && used >= 200, "rows' start sets by residues = row by row: %d of %d shapes differ", bad, used);
+    CHECK(bad_walk == 0, "rows' start sets by the incremental walk = row by row: %d of 400 shapes differ", bad_walk);
 }
 static void test_tile_set_convolution(void) {
     servet_tile_desc d;
@@ -1054,6 +1081,7 @@ int main(void) {
     test_tile_sets();
     test_tile_set_convolution();
     test_row_starts_by_residues();
+    test_ceil_sum();
     test_tile_search_reaches_grid();
     test_tile_runs_held_by_l2();
     test_tile_memo_same_answer();
