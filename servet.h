@@ -9777,11 +9777,47 @@ static double servet__tile_chain(const servet__tmodel *M, const int64_t *T) {
     }
     return longest;
 }
+/* What a tile covers at each level of the nest and the lines, pages and
+   runs of each array there: the same for every cache, so computed once a
+   tile (it was once a cache: 5 times over, half of a decision's time) */
+typedef struct servet__tgeom {
+    double in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_LOOPS];  /* one iteration of level k covers */
+    double out[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_LOOPS]; /* all of its iterations */
+    double lines_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS], pages_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS];
+    double lines_out[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS], pages_out[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS];
+    double runs_out[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS]; /* servet__tile_runs (where asked), pages as a chain-free nest counts them */
+} servet__tgeom;
+static void servet__tile_geometry(const servet__tmodel *M, const int64_t *T, int with_runs, servet__tgeom *G) {
+    int k, a, n = M->n, na = M->d->narrays, tlb = 0, c, pages = !(servet__tile_chain(M, T) > 0.0);
+    for (c = 0; c < M->nc; c++) tlb |= M->c[c].tlb;
+    for (k = 0; k < 2 * n; k++) {
+        servet__tile_cover(M, T, k, 1, G->in[k]);
+        servet__tile_cover(M, T, k, 0, G->out[k]);
+        for (a = 0; a < na; a++) {
+            G->lines_in[k][a] = servet__tile_lines(M, a, G->in[k], NULL, NULL);
+            G->lines_out[k][a] = servet__tile_lines(M, a, G->out[k], NULL, NULL);
+            G->pages_in[k][a] = tlb ? servet__tile_pages(M, a, G->in[k]) : 0.0;
+            G->pages_out[k][a] = tlb ? servet__tile_pages(M, a, G->out[k]) : 0.0;
+            G->runs_out[k][a] = with_runs ? servet__tile_runs(M, a, G->out[k], pages) : 0.0;
+        }
+    }
+}
+static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, const servet__tgeom *G,
+                                     double *window, int *conflict_sets, double *per_array, double *conflict_per_array,
+                                     double *runs_per_array);
 /* lines loaded out of cache C over the whole nest (step 2 of the model);
    *window (may be NULL): the largest footprint of one iteration that C keeps */
 static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, double *window,
                                    int *conflict_sets, double *per_array, double *conflict_per_array, double *runs_per_array) {
-    double load[SERVET_TILE_MAX_ARRAYS], cap[SERVET_TILE_MAX_ARRAYS], cover[SERVET_TILE_MAX_LOOPS], line = (double)M->line;
+    servet__tgeom G;
+    servet__tile_geometry(M, T, runs_per_array != NULL, &G);
+    return servet__tile_traffic_g(M, C, T, &G, window, conflict_sets, per_array, conflict_per_array, runs_per_array);
+}
+static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, const servet__tgeom *G,
+                                     double *window, int *conflict_sets, double *per_array, double *conflict_per_array,
+                                     double *runs_per_array) {
+    double load[SERVET_TILE_MAX_ARRAYS], cap[SERVET_TILE_MAX_ARRAYS], line = (double)M->line;
+    const double *cover;
     double runs[SERVET_TILE_MAX_ARRAYS];
     int swept[SERVET_TILE_MAX_ARRAYS]; /* a tile loop inside has swept a's rows (a strip) */
     double total = 0.0, overfull = 1.0;
@@ -9797,9 +9833,9 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
     if (window) *window = 0.0;
     for (a = 0; a < na; a++) nstream += M->d->arrays[a].streamed != 0;
     ways = C->ways - (nstream < C->ways / 2 ? nstream : C->ways / 2);
-    servet__tile_cover(M, T, 2 * n - 1, 1, cover); /* nothing inside: one point */
+    /* level 2n - 1, nothing inside: one point */
     for (a = 0; a < na; a++) {
-        load[a] = C->tlb ? servet__tile_pages(M, a, cover) : servet__tile_lines(M, a, cover, NULL, NULL);
+        load[a] = C->tlb ? G->pages_in[2 * n - 1][a] : G->lines_in[2 * n - 1][a];
         cap[a] = load[a];
         runs[a] = 1.0;
         swept[a] = 0;
@@ -9808,10 +9844,10 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
         double trip = k < n ? ceil((double)M->d->loops[k].extent / (double)T[k]) : servet__tile_mean(M, T, k - n);
         double ws = 0.0, uni[SERVET_TILE_MAX_ARRAYS], miss = 1.0;
         int fits, sets_ok, fits_size, nover;
-        servet__tile_cover(M, T, k, 1, cover);
+        cover = G->in[k];
         for (a = 0; a < na; a++)
-            if (C->tlb) ws += servet__tile_pages(M, a, cover) * 4096.0; /* a TLB maps streams too */
-            else if (!M->d->arrays[a].streamed) ws += servet__tile_lines(M, a, cover, NULL, NULL) * line;
+            if (C->tlb) ws += G->pages_in[k][a] * 4096.0; /* a TLB maps streams too */
+            else if (!M->d->arrays[a].streamed) ws += G->lines_in[k][a] * line;
         fits_size = fits = ws <= C->usable;
         if (C->tlb && C->tlb_curve) {
             /* the share of an iteration's pages that miss, read off the
@@ -9847,8 +9883,7 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
         }
         fits = fits && sets_ok;
         if (fits && window && ws > *window) *window = ws;
-        servet__tile_cover(M, T, k, 0, cover);
-        for (a = 0; a < na; a++) uni[a] = C->tlb ? servet__tile_pages(M, a, cover) : servet__tile_lines(M, a, cover, NULL, NULL);
+        for (a = 0; a < na; a++) uni[a] = C->tlb ? G->pages_out[k][a] : G->lines_out[k][a];
         for (a = 0; a < na; a++) {
             int streamed = M->d->arrays[a].streamed && !C->tlb;
             load[a] = fits || streamed ? uni[a] : uni[a] + miss * (trip * load[a] - uni[a]);
@@ -9863,7 +9898,7 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
                 int l = k < n ? k : k - n, along = A->loops[A->nloops - 1] == l, indexed = servet__tile_indexed(M, a, l);
                 int held = chain && k < n ? 0 : run_usable > 0.0 ? ws <= run_usable : fits;
                 if ((held || streamed) && !indexed) ; /* kept: loaded once */
-                else if ((held || streamed) && !(along && swept[a])) runs[a] = servet__tile_runs(M, a, cover, !chain);
+                else if ((held || streamed) && !(along && swept[a])) runs[a] = G->runs_out[k][a];
                 else runs[a] *= trip;
                 if (k < n && indexed && !along && T[l] < M->d->loops[l].extent) swept[a] = 1;
             }
@@ -9926,11 +9961,13 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
     int c, l, a, n = M->n;
     double lds[8][SERVET_TILE_MAX_ARRAYS], cfs[8][SERVET_TILE_MAX_ARRAYS], rns[8][SERVET_TILE_MAX_ARRAYS];
     int csets[8];
+    servet__tgeom G;
     core = 0.0;
+    servet__tile_geometry(M, T, M->mem_line_ns > 0.0, &G);
     for (c = 0; c < M->nc; c++)
         if (M->only < 0 || M->only == c || M->c[c].tlb || c == 0)
-            servet__tile_traffic(M, &M->c[c], T, NULL, &csets[c], lds[c], cfs[c],
-                                 c == M->ncache - 1 && M->mem_line_ns > 0.0 ? rns[c] : NULL);
+            servet__tile_traffic_g(M, &M->c[c], T, &G, NULL, &csets[c], lds[c], cfs[c],
+                                   c == M->ncache - 1 && M->mem_line_ns > 0.0 ? rns[c] : NULL);
     for (c = 0; c < M->nc; c++)
         if (M->only < 0 || M->only == c || M->c[c].tlb || c == 0) {
             const double *ld = lds[c], *rn = rns[c], *cf = cfs[c];
