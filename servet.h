@@ -9549,14 +9549,27 @@ static void servet__row_starts_walk(const double *stride, const int *span, int n
         }
     }
 }
+/* a memo key's hash, 8 bytes a step (keys are whole words: their padding
+   zeroed) */
+static uint64_t servet__key_hash(const void *key, size_t bytes) {
+    const unsigned char *b = (const unsigned char *)key;
+    uint64_t h = 1469598103934665603ull, w;
+    size_t j;
+    for (j = 0; j + 8 <= bytes; j += 8) {
+        memcpy(&w, b + j, 8);
+        h = (h ^ w) * 1099511628211ull;
+        h ^= h >> 29;
+    }
+    for (; j < bytes; j++) h = (h ^ b[j]) * 1099511628211ull;
+    return h;
+}
 /* starts[set] += the rows of the block that start there: by residues or
    walked, or as counted before in this decision (servet__tmemo) */
 static void servet__tile_row_starts(servet__tmemo *m, const double *stride, const int *span, int nd, uint64_t nrows,
                                     int line, int sets, float *starts) {
     servet__wkey k;
-    uint64_t h = 1469598103934665603ull;
-    const unsigned char *b;
-    size_t i = 0, j;
+    uint64_t h;
+    size_t i = 0;
     int probe, s, slot = -1;
     if (m && nd >= 1 && nd <= SERVET_TILE_MAX_LOOPS) {
         memset(&k, 0, sizeof k); /* the padding too: keys are compared byte by byte */
@@ -9566,7 +9579,7 @@ static void servet__tile_row_starts(servet__tmemo *m, const double *stride, cons
         k.nrows = nrows;
         memcpy(k.stride, stride, sizeof stride[0] * (size_t)nd);
         memcpy(k.span, span, sizeof span[0] * (size_t)nd);
-        for (b = (const unsigned char *)&k, j = 0; j < sizeof k; j++) { h ^= b[j]; h *= 1099511628211ull; }
+        h = servet__key_hash(&k, sizeof k);
         for (probe = 0; probe < 16; probe++) {
             i = (size_t)((h + (uint64_t)probe) % SERVET__WMEMO);
             if (!m->wused[i]) { slot = (int)i; break; }
@@ -9600,9 +9613,8 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
                                     int loop, int *overfull_sets) {
     servet__tmemo *m = M->memo;
     servet__skey k;
-    uint64_t h = 1469598103934665603ull;
-    const unsigned char *b;
-    size_t i, j;
+    uint64_t h;
+    size_t i;
     int probe, over;
     double f;
     if (!m) return servet__tile_set_load_walked(M, C, cover, ways, loop, overfull_sets);
@@ -9612,7 +9624,7 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
     k.ways = ways;
     k.loop = loop;
     memcpy(k.cover, cover, sizeof cover[0] * (size_t)M->n);
-    for (b = (const unsigned char *)&k, j = 0; j < sizeof k; j++) { h ^= b[j]; h *= 1099511628211ull; }
+    h = servet__key_hash(&k, sizeof k);
     for (probe = 0; probe < 16; probe++) {
         i = (size_t)((h + (uint64_t)probe) % SERVET__SMEMO);
         if (!m->sused[i]) {
