@@ -8880,6 +8880,11 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       untiled 4096 x 4096 transpose: 4096 lines of B where a 1 MiB L2 keeps
       about 200). An overfull set of X lines over W ways loses 1 - W/X of
       what it would keep (not LRU's all: the cache probe's theta = 1).
+      Inside a tile the sets of a virtually indexed level count even where
+      the capacity does not hold the iteration: lines piled into under half
+      the sets miss as conflicts do (a 160^3 3D transpose, B's k rows in one
+      L1 set: 160 x 24 x 80 ran 22 ms, 160 x 8 x 8 4 ms, where capacity
+      misses had priced the first as a stream).
    5. TLBs are levels too: their measured reach in 4 KiB pages, footprints
       counted in pages, the miss cost the TLB walk's latency step. The share
       of a footprint's pages that miss is read off the measured page-walk
@@ -8911,13 +8916,16 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       busiest of those bounds the time. Conflict misses inside a tile (step
       4: lines the next element iteration wants again) beyond L1 and page
       walks add their whole step (walks: half): they queue on the sets they
-      crowd, on the walker. L1's spread over several sets are served by L2
-      together and count in the core's time, overlapped over the sets that
-      overflow (at most 10): on the Zen 3 VM the 4000 transpose's tiles of
+      crowd, on the walker. L1's spread over 10 sets or more (the misses in
+      flight) are served by L2 together and count in the core's time,
+      overlapped 10 at a time: on the Zen 3 VM the 4000 transpose's tiles of
       256-400, B's rows in 16 of the 64 L1 sets at 2-3x its 8 ways, ran as
       fast as with ld 4008 (rows in every set: 7.3-8.3 against 7.7-9.2
-      GB/s). Piled into one set they queue: 4096 (every row in one set),
-      tile 64 ran at 0.16-0.22 of the best on the Zen 5 VM; and each costs
+      GB/s). Over fewer sets they cost as in one set, over the sets they
+      fill, and not under the memory's stream (a 128^3 3D transpose, B's
+      8 x 8 block in 4 sets: 5.8 ms, 4 x 8: 2.1). Piled into one set they
+      queue: 4096 (every row in one set), tile 64 ran at 0.16-0.22 of the
+      best on the Zen 5 VM; and each costs
       two transfers, the refill and the write-back of the dirty line it
       evicts (a transpose's B is written; the desc does not say which
       arrays are, so every array pays it): on the Zen 3 VM (8-way L1) the
