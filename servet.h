@@ -951,10 +951,12 @@ typedef struct servet_tile {
    element size, an array over an unknown loop, extents <= 0, an extent,
    ld or halo over SERVET_TILE_MAX_EXTENT / SERVET_TILE_MAX_HALO, an unknown
    level. A profile without the cache probe uses the OS-reported sizes
-   (out->capacity_from_os). Reads the profile only. A nest that is not
-   square takes one table (about 300 KiB, the profile's allocator) for the
-   tiles the search has priced, freed before it returns; refused, the
-   answer is the same, slower. Reentrant. */
+   (out->capacity_from_os). Reads the profile only. Takes 120 KiB of
+   buffers for the set count from the profile's allocator (refused:
+   SERVET_ERROR_OUT_OF_MEMORY) and, for a nest that is not square, tables
+   of what the search has priced (about 1.9 MiB, touched as used; refused,
+   the answer is the same, slower); both freed before it returns. Under
+   64 KiB of stack. Reentrant. */
 SERVET_API servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc *desc, servet_tile *out);
 
 /* Rank mapping (>>map): the process slot each MPI rank should take so that
@@ -9142,6 +9144,16 @@ typedef struct servet__tcache {
     const servet_curve *tlb_curve; /* a TLB's measured curve (may be NULL) and its */
     double tlb_lo_ns, tlb_hi_ns;   /* cost at half and twice the reach (step 5) */
 } servet__tcache;
+/* The set count's buffers and the search's candidates, on the heap for
+   the call (servet_choose_tile): on the stack a decision over a 3D array
+   took 160 KiB (musl gives a thread 128), now under 64 */
+#define SERVET__RESIDUES 512 /* residues of a row's offset the set count convolves (servet__row_starts) */
+typedef struct servet__tscratch {
+    double cnt[4097];
+    float starts[4096];
+    double full[SERVET_TILE_MAX_LOOPS][SERVET__RESIDUES], part[SERVET__RESIDUES], sum[SERVET__RESIDUES];
+    int64_t cand[SERVET_TILE_MAX_LOOPS][512]; /* the search's candidates per loop (servet__tile_search) */
+} servet__tscratch;
 typedef struct servet__tmodel {
     const servet_tile_desc *d;
     int n, nc, elem, line;
@@ -9154,6 +9166,7 @@ typedef struct servet__tmodel {
     double mem_line_ns;                /* a prefetched line from memory: line / measured bandwidth (0: unknown) */
     double mem_ns;                     /* memory's latency */
     struct servet__tmemo *memo;        /* tiles already priced (may be NULL), for this model only */
+    servet__tscratch *scratch;         /* the set count's buffers (not NULL where a set is counted) */
 } servet__tmodel;
 /* The search prices many tiles twice (each pass of the descent goes over
    a loop's candidates again; the starts meet): 45-60% of a 3D nest's
@@ -9421,7 +9434,6 @@ static void servet__sets_add(double *diff, long sets, long start, long len, doub
         diff[start + len - sets] -= v;
     }
 }
-#define SERVET__RESIDUES 512
 /* out = f (*) the residues i x step mod R, i < n: a cyclic convolution with
    an arithmetic progression, which repeats every p = R / h terms (h =
    gcd(R, step)) and so takes each class modulo h n / p times whole, then
@@ -9469,8 +9481,8 @@ static void servet__residues_ap_conv(double *out, const double *f, uint64_t R, u
    residues, nrows past the block) or, unless `always`, where walking the
    rows costs less: the caller walks. */
 static int servet__row_starts(const double *stride, const int *span, int nd, uint64_t nrows, int line, int sets,
-                              int always, float *starts) {
-    double full[SERVET_TILE_MAX_LOOPS][SERVET__RESIDUES], part[SERVET__RESIDUES], sum[SERVET__RESIDUES];
+                              int always, float *starts, servet__tscratch *scratch) {
+    double (*full)[SERVET__RESIDUES] = scratch->full, *part = scratch->part, *sum = scratch->sum;
     uint64_t W = (uint64_t)sets * (uint64_t)line, g = W, R, su[SERVET_TILE_MAX_LOOPS], P[SERVET_TILE_MAX_LOOPS + 1],
              offset = 0, left = nrows, r;
     int d;
@@ -9573,8 +9585,8 @@ static uint64_t servet__key_hash(const void *key, size_t bytes) {
 }
 /* starts[set] += the rows of the block that start there: by residues or
    walked, or as counted before in this decision (servet__tmemo) */
-static void servet__tile_row_starts(servet__tmemo *m, const double *stride, const int *span, int nd, uint64_t nrows,
-                                    int line, int sets, float *starts) {
+static void servet__tile_row_starts(servet__tmemo *m, servet__tscratch *scratch, const double *stride, const int *span,
+                                    int nd, uint64_t nrows, int line, int sets, float *starts) {
     servet__wkey k;
     uint64_t h;
     size_t i = 0;
@@ -9603,7 +9615,7 @@ static void servet__tile_row_starts(servet__tmemo *m, const double *stride, cons
         /* counted into the pool, then added */
         float *put = m->wpool + m->wfill;
         memset(put, 0, (size_t)sets * sizeof put[0]);
-        if (!servet__row_starts(stride, span, nd, nrows, line, sets, 0, put))
+        if (!servet__row_starts(stride, span, nd, nrows, line, sets, 0, put, scratch))
             servet__row_starts_walk(stride, span, nd, nrows, line, sets, put);
         m->wused[slot] = 1;
         m->wkey[slot] = k;
@@ -9612,7 +9624,7 @@ static void servet__tile_row_starts(servet__tmemo *m, const double *stride, cons
         for (s = 0; s < sets; s++) starts[s] += put[s];
         return;
     }
-    if (!servet__row_starts(stride, span, nd, nrows, line, sets, 0, starts))
+    if (!servet__row_starts(stride, span, nd, nrows, line, sets, 0, starts, scratch))
         servet__row_starts_walk(stride, span, nd, nrows, line, sets, starts);
 }
 static double servet__tile_set_load_walked(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
@@ -9653,8 +9665,8 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
 }
 static double servet__tile_set_load_walked(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
                                            int loop, int *overfull_sets) {
-    double cnt[4097];
-    float starts[4096]; /* rows a set (whole numbers under 2^24: exact), half the stack of doubles */
+    double *cnt = M->scratch->cnt;
+    float *starts = M->scratch->starts; /* rows a set (whole numbers under 2^24: exact) */
     int a, g, s, na = M->d->narrays, over, group[SERVET_TILE_MAX_ARRAYS];
     double bound = 0.0, fullest = 0.0, total[SERVET_TILE_MAX_ARRAYS];
     if (overfull_sets) *overfull_sets = 0;
@@ -9744,7 +9756,7 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
                 /* row by row: the rows starting in each set, then their lines */
                 long len = (long)lpr;
                 memset(starts, 0, (size_t)C->sets * sizeof starts[0]);
-                servet__tile_row_starts(M->memo, M->stride[a], span, last, (uint64_t)nrows, C->line, C->sets, starts);
+                servet__tile_row_starts(M->memo, M->scratch, M->stride[a], span, last, (uint64_t)nrows, C->line, C->sets, starts);
                 base += (double)nrows * (double)(len / C->sets);
                 for (s = 0; s < C->sets; s++) servet__sets_add(cnt, C->sets, s, len % C->sets, (double)starts[s]);
             }
@@ -10236,7 +10248,7 @@ static int servet__tile_near(const int64_t *a, const int64_t *b, int n) {
 /* the search (step 5); fills T, returns its cost.
    alt (may be NULL): the square near-ties (servet_tile.alternatives), *nalt of them */
 static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (*alt)[SERVET_TILE_MAX_LOOPS], int *nalt) {
-    int64_t cand[SERVET_TILE_MAX_LOOPS][512], trial[SERVET_TILE_MAX_LOOPS], all[512], aligned[SERVET_TILE_MAX_LOOPS];
+    int64_t (*cand)[512] = M->scratch->cand, trial[SERVET_TILE_MAX_LOOPS], all[512], aligned[SERVET_TILE_MAX_LOOPS];
     int nc[SERVET_TILE_MAX_LOOPS], l, i, n = M->n, nall = 0, ncap = 0;
     int64_t m = M->d->multiple > 0 ? M->d->multiple : (M->line / M->elem > 0 ? M->line / M->elem : 1), Nmax = 0;
     double best = 1e300, best_aligned = 1e300, cost[512];
@@ -10550,6 +10562,8 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             st *= (double)M.dim[a][dd];
         }
     }
+    M.scratch = (servet__tscratch *)servet__alloc(&p->ctx, sizeof *M.scratch);
+    if (!M.scratch) return SERVET_ERROR_OUT_OF_MEMORY;
     /* a square search prices each side once: no table (its allocation cost
        0.1 ms of a 0.5 ms decision) */
     if (!d->square) M.memo = (servet__tmemo *)servet__alloc(&p->ctx, sizeof *M.memo); /* NULL: priced anew */
@@ -10688,6 +10702,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                      "decides more than the caches (vectorised it runs 3-6x faster and turns memory-bound): confirm "
                      "with servet tune", SERVET__TILE_WORK_NS, 100.0 * core / out->predicted_ns);
     }
+    servet__free(&p->ctx, M.scratch);
     out->decision_seconds = servet__now() - t0;
     return SERVET_OK;
 }

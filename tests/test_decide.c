@@ -262,9 +262,11 @@ static void test_tile_working_sets(void) {
 /* the set arithmetic by hand: a transpose with a power-of-two leading
    dimension on a 48 KiB 12-way L1 (64 sets, virtually indexed) and on a
    1 MiB L2 seen through its page offsets (64 "sets" of usable/4 KiB lines) */
+static servet__tscratch tile_scratch; /* the set count's buffers (servet_choose_tile allocates its own) */
 static void tile_model(servet__tmodel *M, const servet_tile_desc *d) {
     int a, dd;
     memset(M, 0, sizeof *M);
+    M->scratch = &tile_scratch;
     M->d = d; M->n = d->nloops; M->elem = d->elem_bytes; M->line = 64; M->only = -1;
     for (a = 0; a < d->narrays; a++) {
         const servet_tile_array *A = &d->arrays[a];
@@ -518,7 +520,7 @@ static void test_row_starts_by_residues(void) {
         memset(walked, 0, sizeof walked);
         servet__row_starts_walk(stride, span, nd, nrows, line, sets, walked);
         for (s = 0; s < sets; s++) if (walked[s] != want[s]) { bad_walk++; break; }
-        if (!servet__row_starts(stride, span, nd, nrows, line, sets, 1, got)) continue; /* over the residues: walked */
+        if (!servet__row_starts(stride, span, nd, nrows, line, sets, 1, got, &tile_scratch)) continue; /* over the residues: walked */
         used++;
         for (s = 0; s < sets; s++) if (got[s] != want[s]) { bad++; break; }
     }
@@ -816,13 +818,15 @@ static void test_tile_subline_loop(void) {
           "... with --multiple 8, j a multiple of 8 (%lld)", (long long)t.tile[1]);
     drop(p);
 }
-/* the table of priced tiles (a decision's only allocation, freed before it
-   returns) changes no answer: with an allocator that refuses, every tile
-   is priced anew, and the tile, the levels, the prediction and the
-   alternatives are the same; with one that counts, every allocation is
-   freed */
+/* the tables of priced tiles (freed before it returns) change no answer:
+   with an allocator that refuses them, every tile is priced anew, and the
+   tile, the levels, the prediction and the alternatives are the same; one
+   that refuses everything, the set count's buffers too, gets out of
+   memory; with one that counts, every allocation is freed */
 static int memo_allocs, memo_frees;
 static void *refuse_alloc(void *user, size_t n) { (void)user; (void)n; return NULL; }
+/* the table (about 1.9 MiB) refused, the set count's buffers (120 KiB) given */
+static void *refuse_big_alloc(void *user, size_t n) { (void)user; return n > 1048576 ? NULL : malloc(n); }
 static void *count_alloc(void *user, size_t n) { (void)user; memo_allocs++; return malloc(n); }
 static void count_free(void *user, void *ptr) { (void)user; if (ptr) memo_frees++; free(ptr); }
 static void test_tile_memo_same_answer(void) {
@@ -847,7 +851,9 @@ static void test_tile_memo_same_answer(void) {
         CHECK(servet_choose_tile(p, &q, &a) == SERVET_OK, "decided with the table");
         CHECK(memo_allocs >= 1 && memo_allocs == memo_frees, "the table is allocated and freed (%d, %d)", memo_allocs, memo_frees);
         p->ctx.al.alloc = refuse_alloc; p->ctx.al.free = NULL;
-        CHECK(servet_choose_tile(p, &q, &b) == SERVET_OK, "decided without it (the allocator refuses)");
+        CHECK(servet_choose_tile(p, &q, &b) == SERVET_ERROR_OUT_OF_MEMORY, "no buffers for the set count: out of memory");
+        p->ctx.al.alloc = refuse_big_alloc; p->ctx.al.free = NULL;
+        CHECK(servet_choose_tile(p, &q, &b) == SERVET_OK, "decided without the table (the allocator refuses it)");
         p->ctx.al.alloc = NULL;
         for (l = 0; l < q.nloops; l++) same &= a.tile[l] == b.tile[l];
         same &= a.predicted_ns == b.predicted_ns && a.nlevels == b.nlevels && a.nalternatives == b.nalternatives;
@@ -856,6 +862,48 @@ static void test_tile_memo_same_answer(void) {
               kind ? "3D stencil 640" : "matmul i,k,j 1000", (long long)a.tile[0], (long long)a.tile[1], (long long)a.tile[2]);
     }
     drop(p);
+}
+/* a decision over 3D arrays in a thread with a 96 KiB stack (musl gives a
+   thread 128): the set count's buffers and the search's candidates are on
+   the heap (until 2026-11-27 the stack took 160 KiB, and this crashed) */
+typedef struct small_stack_job {
+    servet_profile *p;
+    servet_tile_desc d;
+    servet_tile t;
+    servet_result r;
+} small_stack_job;
+static void *small_stack_run(void *arg) {
+    small_stack_job *job = (small_stack_job *)arg;
+    job->r = servet_choose_tile(job->p, &job->d, &job->t);
+    return NULL;
+}
+static void test_tile_small_stack(void) {
+    small_stack_job job;
+    pthread_attr_t attr;
+    pthread_t th;
+    int l, started;
+    memset(&job, 0, sizeof job);
+    job.p = two_core_profile(1);
+    loops(&job.d, 3, 333);
+    job.d.loops[1].extent = 257;
+    job.d.loops[2].extent = 190;
+    job.d.narrays = 2;
+    job.d.all_levels = 1;
+    for (l = 0; l < 2; l++) {
+        job.d.arrays[l].nloops = 3;
+        job.d.arrays[l].loops[0] = l ? 2 : 0; job.d.arrays[l].loops[1] = 1; job.d.arrays[l].loops[2] = l ? 0 : 2;
+    }
+    job.d.arrays[0].name = "A"; job.d.arrays[1].name = "B";
+    job.r = SERVET_ERROR_INVALID_ARGUMENT;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 96 * 1024);
+    started = pthread_create(&th, &attr, small_stack_run, &job) == 0;
+    if (started) pthread_join(th, NULL);
+    pthread_attr_destroy(&attr);
+    CHECK(started && job.r == SERVET_OK && job.t.tile[0] >= 1,
+          "3D transpose 333 x 257 x 190 decided on a 96 KiB thread stack (%d, %lld x %lld x %lld)", (int)job.r,
+          (long long)job.t.tile[0], (long long)job.t.tile[1], (long long)job.t.tile[2]);
+    drop(job.p);
 }
 static servet_result choose(const servet_profile *p, servet_tile_desc *d, servet_tile *t) {
     servet_result r = servet_choose_tile(p, d, t);
@@ -1122,6 +1170,7 @@ int main(void) {
     test_tile_set_convolution();
     test_row_starts_by_residues();
     test_ceil_sum();
+    test_tile_small_stack();
     test_tile_search_reaches_grid();
     test_tile_runs_held_by_l2();
     test_tile_memo_same_answer();
