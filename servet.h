@@ -563,6 +563,20 @@
           Tile result: a warning where the work term is 60% or more of the
           prediction (the compiled loop's speed decides; the rank-64 update
           ran best at 64 x 8 x 512 vectorised and untiled scalar).
+          Tile model: inside a tile the sets of a virtually indexed level
+          count over its capacity too (lines piled in under half the sets
+          are conflict misses), and L1 conflicts over fewer sets than misses
+          in flight are not hidden under the memory's stream (>>decide steps
+          4, 6). 3D transpose 128^3 0.35 -> 0.78 of the best tried, 160^3
+          0.18 -> 0.54, a 64^4 4D transpose 0.35 -> 0.60; other sizes and
+          make tile-replay as before (one Zen 3 line 0.88 -> 0.86).
+          servet_choose_tile: the set count's buffers and the search's
+          candidates on the heap for the call (120 KiB; refused:
+          SERVET_ERROR_OUT_OF_MEMORY), under 64 KiB of stack (was ~160: a
+          128 KiB thread stack gave a wrong tile); the sets' loads and the
+          rows' start sets kept per call, square searches too, a tile's
+          geometry once for every cache: the same answers, 41 outside
+          decisions 0.34-9.6 ms (were 0.51-32), the repository's 0.14-0.29.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
