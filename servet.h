@@ -575,8 +575,9 @@
           SERVET_ERROR_OUT_OF_MEMORY), under 64 KiB of stack (was ~160: a
           128 KiB thread stack gave a wrong tile); the sets' loads and the
           rows' start sets kept per call, square searches too, a tile's
-          geometry once for every cache: the same answers, 41 outside
-          decisions 0.34-9.6 ms (were 0.51-32), the repository's 0.14-0.29.
+          geometry once for every cache: the same answers (41 outside
+          descs), their 40 decisions 0.34-9.6 ms (were 0.51-32), the
+          repository's 0.14-0.29 ms.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
