@@ -143,8 +143,8 @@
        td.arrays[1].nloops = 2; td.arrays[1].loops[0] = 1; td.arrays[1].loops[1] = 0; // B[j][i]
        td.elem_bytes = 8;                   // + halo, streamed, packed, reduce, ld, threads...
        servet_choose_tile(prof, &td, &tile);  // tile.tile[0] x tile.tile[1], tile.reason,
-                                            // tile.warnings (rows colliding in sets + padding;
-                                            // a sum to mark reduce; a loop its work bounds)
+                                            // tile.warnings (rows or planes colliding in sets +
+                                            // padding; a sum to mark reduce; a loop its work bounds)
    The model (reuse and capacity per cache level and TLB, sets, overlap,
    memory at its measured bandwidth) is one screen at >>decide; open the
    profile with SERVET_PROBE_MEMORY too (the default probes have it), else
@@ -578,6 +578,10 @@
           geometry once for every cache: the same answers (41 outside
           descs), their 40 decisions 0.34-9.6 ms (were 0.51-32), the
           repository's 0.14-0.29 ms.
+          Tile warnings: a 3D or 4D array's planes that start in few sets
+          (160^3: 204800 B apart, one L1 set), with the padding of the next
+          dimension that spreads them (the 160^3 transpose with j allocated
+          as 161: untiled 27 -> 5.5 ms, 160 x 24 x 80 23 -> 6.7).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -956,7 +960,8 @@ typedef struct servet_tile {
     servet_tile_level levels[8];
     char reason[256];         /* why this level and this tile, in words */
     int nwarnings;
-    char warnings[SERVET_TILE_MAX_WARNINGS][256]; /* e.g. rows that collide in a cache's sets, with the padding that avoids it */
+    char warnings[SERVET_TILE_MAX_WARNINGS][256]; /* e.g. rows (or a 3D array's planes) that collide in a cache's sets,
+                                                     with the padding that avoids it */
     int nalternatives;        /* square tiles the model prices within its margin (3%) of the cheapest, cheapest
                                  first, each >= 10% from the tile and from each other: the model cannot tell
                                  them from its choice; seeds for servet_tune (tune_desc.more_seeds) */
@@ -10453,7 +10458,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     double t0 = servet__now(), prev_lat = 0.0, ws;
     int64_t full[SERVET_TILE_MAX_LOOPS];
     int a, l, c, i, dd, nlev, threads, held = 1; /* held: some level holds the untiled answer's reuse */
-    char nb[16];
+    char nb[16], lb[16], lb2[16];
     if (!p || !d || !out) return SERVET_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     if (d->nloops < 1 || d->nloops > SERVET_TILE_MAX_LOOPS || d->narrays < 1 || d->narrays > SERVET_TILE_MAX_ARRAYS ||
@@ -10674,19 +10679,55 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         int last = A->nloops - 1;
         if (A->packed || A->streamed || last < 1) continue;
         for (c = 0; c < M.ncache; c++) {
+            /* the dimension whose indices start in the fewest sets: the rows
+               (the leading dimension's stride), or in a 3D or 4D array its
+               planes (a 160^3 array's k planes, 204800 B = 50 x 4 KiB apart,
+               all in one L1 set: the 3D transpose's tiles over 12 of them ran
+               2-6x slower, bench_data/tile_outside_transpose3d_zen5_...) */
             const servet__tcache *C = &M.c[c];
-            double W = (double)C->sets * C->line, S = fmod(M.stride[a][last - 1], W), g, starts;
+            double W = (double)C->sets * C->line, starts = 0.0;
             int64_t pad;
+            int worst = -1;
             if (!C->deterministic) continue;
-            g = (double)servet__gcd_u64((uint64_t)W, (uint64_t)S);
-            starts = W / g; /* distinct row starts in the way */
-            if (starts * C->line / (g > C->line ? g : C->line) > (double)C->ways / 2.0 && starts > 4) continue;
-            pad = (int64_t)(M.stride[a][last - 1] / M.elem) + (M.line / M.elem > 0 ? M.line / M.elem : 1);
-            snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
-                     "%s: rows %.0f bytes apart start in %.0f of the %d sets of L%d (%.0f KiB, %d-way): a tile taller "
-                     "than %.0f rows thrashes it whatever its size; a leading dimension of %lld elements spreads them",
-                     servet__tile_name(A->name, a, nb, sizeof nb, 'A'), M.stride[a][last - 1], starts, C->sets, C->level,
-                     C->size / 1024.0, C->ways, (double)C->ways * starts, (long long)pad);
+            for (dd = last - 1; dd >= 0; dd--) {
+                double g = (double)servet__gcd_u64((uint64_t)W, (uint64_t)fmod(M.stride[a][dd], W)), st = W / g;
+                /* enough sets, or no fewer than a dimension already found */
+                if ((st * C->line / (g > C->line ? g : C->line) > (double)C->ways / 2.0 && st > 4) ||
+                    (worst >= 0 && st >= starts))
+                    continue;
+                worst = dd;
+                starts = st;
+            }
+            if (worst < 0) continue;
+            if (worst == last - 1) {
+                pad = (int64_t)(M.stride[a][last - 1] / M.elem) + (M.line / M.elem > 0 ? M.line / M.elem : 1);
+                snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
+                         "%s: rows %.0f bytes apart start in %.0f of the %d sets of L%d (%.0f KiB, %d-way): a tile "
+                         "taller than %.0f rows thrashes it whatever its size; a leading dimension of %lld elements "
+                         "spreads them",
+                         servet__tile_name(A->name, a, nb, sizeof nb, 'A'), M.stride[a][last - 1], starts, C->sets,
+                         C->level, C->size / 1024.0, C->ways, (double)C->ways * starts, (long long)pad);
+            } else {
+                /* pad the next dimension: its stride added to this one's p
+                   times; the smallest p that spreads the planes the most */
+                int64_t p, q;
+                double most = 0.0;
+                for (q = 1, p = 1; q <= 64; q++) {
+                    double S = fmod(M.stride[a][worst] + (double)q * M.stride[a][worst + 1], W);
+                    double st = W / (double)servet__gcd_u64((uint64_t)W, (uint64_t)S);
+                    if (st > most) { most = st; p = q; }
+                }
+                snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
+                         "%s: its %s planes, %.0f bytes apart, start in %.0f of the %d sets of L%d (%.0f KiB, %d-way): "
+                         "a tile over more than %.0f of them thrashes it whatever its size; its %s dimension allocated "
+                         "as %lld (not %lld) spreads them",
+                         servet__tile_name(A->name, a, nb, sizeof nb, 'A'),
+                         servet__tile_name(d->loops[A->loops[worst]].name, A->loops[worst], lb, sizeof lb, 'L'),
+                         M.stride[a][worst], starts, C->sets, C->level, C->size / 1024.0, C->ways,
+                         (double)C->ways * starts,
+                         servet__tile_name(d->loops[A->loops[worst + 1]].name, A->loops[worst + 1], lb2, sizeof lb2, 'L'),
+                         (long long)(M.dim[a][worst + 1] + p), (long long)M.dim[a][worst + 1]);
+            }
             break;
         }
     }
