@@ -141,7 +141,7 @@
        td.narrays = 2;                      // arrays: the loops that index them,
        td.arrays[0].nloops = 2; td.arrays[0].loops[0] = 0; td.arrays[0].loops[1] = 1; // A[i][j]
        td.arrays[1].nloops = 2; td.arrays[1].loops[0] = 1; td.arrays[1].loops[1] = 0; // B[j][i]
-       td.elem_bytes = 8;                   // + halo, streamed, packed, reduce, ld, threads...
+       td.elem_bytes = 8;                   // + halo, streamed, packed, reduce, ld, dims, threads...
        servet_choose_tile(prof, &td, &tile);  // tile.tile[0] x tile.tile[1], tile.reason,
                                             // tile.warnings (rows or planes colliding in sets +
                                             // padding; a sum to mark reduce; a loop its work bounds)
@@ -581,7 +581,10 @@
           Tile warnings: a 3D or 4D array's planes that start in few sets
           (160^3: 204800 B apart, one L1 set), with the padding of the next
           dimension that spreads them (the 160^3 transpose with j allocated
-          as 161: untiled 27 -> 5.5 ms, 160 x 24 x 80 23 -> 6.7).
+          as 161: untiled 27 -> 5.5 ms, 160 x 24 x 80 23 -> 6.7). Tile desc:
+          servet_tile_array.dims, the extent each dimension is allocated
+          with (`servet tile` --array NAME:..:dims=0x161x0): the padded
+          160^3 transpose gets 160 x 1 x 80, 3.8 ms, the best tried.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -928,6 +931,9 @@ typedef struct servet_tile_array {
                                innermost tile (>>decide); ignored if the innermost loop indexes it */
     int64_t ld;             /* elements between consecutive rows (<= SERVET_TILE_MAX_EXTENT); 0: the last loop's
                                extent (+ 2*halo) */
+    int64_t dims[SERVET_TILE_MAX_LOOPS]; /* the extent each dimension is allocated with, slowest first (a padded 3D
+                               array: 160 x 161 x 160); 0: its loop's extent (+ 2*halo); the last one is ld
+                               (ld wins where both are given) */
 } servet_tile_array;
 typedef struct servet_tile_desc {
     int nloops;
@@ -10477,6 +10483,10 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             for (e = 0; e < dd; e++) if (A->loops[e] == A->loops[dd]) return SERVET_ERROR_INVALID_ARGUMENT;
         }
         if (A->ld && A->nloops > 1 && A->ld < d->loops[A->loops[A->nloops - 1]].extent) return SERVET_ERROR_INVALID_ARGUMENT;
+        for (dd = 0; dd < A->nloops; dd++)
+            if (A->dims[dd] < 0 || A->dims[dd] > SERVET_TILE_MAX_EXTENT ||
+                (A->dims[dd] && A->dims[dd] < d->loops[A->loops[dd]].extent + 2 * (int64_t)A->halo))
+                return SERVET_ERROR_INVALID_ARGUMENT;
     }
     memset(&M, 0, sizeof M);
     M.d = d;
@@ -10575,7 +10585,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         const servet_tile_array *A = &d->arrays[a];
         int last = A->nloops - 1;
         double st = (double)M.elem;
-        for (dd = 0; dd <= last; dd++) M.dim[a][dd] = d->loops[A->loops[dd]].extent + 2 * A->halo;
+        for (dd = 0; dd <= last; dd++) M.dim[a][dd] = A->dims[dd] ? A->dims[dd] : d->loops[A->loops[dd]].extent + 2 * A->halo;
         if (A->ld && last > 0) M.dim[a][last] = A->ld;
         for (dd = last; dd >= 0; dd--) {
             M.stride[a][dd] = st;

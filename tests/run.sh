@@ -216,6 +216,15 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; assert set(t)=={"i","j","k"} and all(1 <= t[x] <= 1000 for x in t)' "$tmp/out" \
     && ok || { bad "tile JSON (reduce)"; cat "$tmp/out" >&2; }
   expect_rc 2 "tile, reduce takes no value" ./bin/servet tile --loop i=100 --array A:i:reduce=1 --elem 8
+  # dims=: a padded 3D array (the planes warning's advice) is described, and its warning goes
+  expect_rc 2 "tile, dims= below a loop's extent" ./bin/servet tile --loop i=160 --loop j=160 --loop k=160 --array A:i,j,k:dims=0x150x0 --elem 8
+  expect_rc 2 "tile, dims= short of the array's dimensions" ./bin/servet tile --loop i=160 --loop j=160 --loop k=160 --array A:i,j,k:dims=0x161 --elem 8
+  grep -qF "dims= needs one extent per dimension" "$tmp/err" && ok || { bad "tile, dims= count: no clear message"; cat "$tmp/err" >&2; }
+  expect_rc 0 "tile of a 3D transpose, 160^3" ./bin/servet tile --no-probe --loop i=160 --loop j=160 --loop k=160 --array A:i,j,k --array B:k,j,i --elem 8
+  cp "$tmp/out" "$tmp/out_unpadded"
+  expect_rc 0 "tile of a 3D transpose, j allocated as 161" ./bin/servet tile --no-probe --loop i=160 --loop j=160 --loop k=160 --array A:i,j,k:dims=0x161x0 --array B:k,j,i:dims=0x161x0 --elem 8
+  python3 -c 'import json,sys; u=json.load(open(sys.argv[1])); p=json.load(open(sys.argv[2])); geo=lambda w: "planes" in w and "start in 1 of" in w; assert any(geo(w) for w in u["warnings"]) and not any("planes" in w for w in p["warnings"])' "$tmp/out_unpadded" "$tmp/out" \
+    && ok || { bad "tile, the planes warning without dims=, none with it"; cat "$tmp/out_unpadded" "$tmp/out" >&2; }
   # servet tune: bad input exits 2; a command that fails or hangs is an invalid point, not a crash
   expect_rc 2 "tune without a key" ./bin/servet tune --param n=1:4 -- true
   expect_rc 2 "tune, empty range" ./bin/servet tune --key k --param n=5:1 -- true

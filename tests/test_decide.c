@@ -1003,6 +1003,23 @@ static void test_tile_decisions(void) {
                 CHECK(!any, "161^3: no planes warning (%d warnings)", t2.nwarnings);
             }
         }
+        /* the padded array described (dims): 160 x 161 x 160, no planes
+           warning; a dimension allocated under its loop's extent is refused */
+        loops(&q, 3, 160);
+        q.narrays = 2;
+        for (l = 0; l < 2; l++) {
+            q.arrays[l].nloops = 3;
+            q.arrays[l].loops[0] = l ? 2 : 0; q.arrays[l].loops[1] = 1; q.arrays[l].loops[2] = l ? 0 : 2;
+            q.arrays[l].dims[1] = 161;
+        }
+        q.arrays[0].name = "A"; q.arrays[1].name = "B";
+        CHECK(choose(p, &q, &t2) == SERVET_OK, "3D transpose 160^3, j allocated as 161: decided");
+        for (i = 0, any = 0; i < t2.nwarnings; i++) any |= strstr(t2.warnings[i], "planes") != NULL;
+        CHECK(!any, "j allocated as 161: no planes warning (%d warnings)", t2.nwarnings);
+        q.arrays[1].dims[1] = 150;
+        CHECK(choose(p, &q, &t2) == SERVET_ERROR_INVALID_ARGUMENT, "a dimension allocated under its extent: invalid");
+        q.arrays[1].dims[1] = -1;
+        CHECK(choose(p, &q, &t2) == SERVET_ERROR_INVALID_ARGUMENT, "a negative dimension: invalid");
     }
     /* with the memory probe's copy bandwidth: 12, the set cap, whatever the
        L3 reads (a VM's share of it moves from probe to probe). Step 6's two

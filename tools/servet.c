@@ -25,12 +25,13 @@ static const char *usage_text =
     "  apex [--memory WORDS] [--alpha LIST] [--block LIST] [--threads N] [--accesses N] [--mpi]\n"
     "                      run an Apex-Map surface now (not cached) and print it; --mpi\n"
     "                      (MPI build, under mpirun): ranks, remote blocks via MPI_Get\n"
-    "  tile --loop NAME=N [--loop ...] --array NAME:LOOP,LOOP[:halo=R][:stream][:packed][:reduce][:ld=N]\n"
+    "  tile --loop NAME=N [--loop ...] --array NAME:LOOP,LOOP[:halo=R][:stream][:packed][:reduce][:ld=N][:dims=NxN..]\n"
     "       [--array ...] --elem BYTES [--level N|auto] [--threads T] [--square] [--multiple M]\n"
     "       [--all-levels]\n"
     "                      the tile size of a loop nest from the measured caches, as JSON;\n"
     "                      loops outer to inner, an array's loops slowest dimension first\n"
     "                      (row-major: the last is contiguous), ld= its row stride in elements,\n"
+    "                      dims= the extent each dimension is allocated with (0: its loop's),\n"
     "                      reduce: the innermost loop sums into one element of it in a register\n"
     "                      (C in an i,j,k matmul: a chain of adds as long as the innermost tile)\n"
     "  tune --key K --param NAME=LO:HI[:STEP]|NAME=V1,V2,.. [--param ...] [--seed NAME=V ...]\n"
@@ -1221,7 +1222,7 @@ static int cmd_tile(int argc, char **argv) {
     servet_result r;
     static char names[SERVET_TILE_MAX_LOOPS][64], anames[SERVET_TILE_MAX_ARRAYS][64];
     const char *arrays[SERVET_TILE_MAX_ARRAYS];
-    int i, k, all_levels = 0, narr = 0, verbose = 0;
+    int i, k, all_levels = 0, narr = 0, verbose = 0, dims_given[SERVET_TILE_MAX_ARRAYS] = {0};
     memset(&td, 0, sizeof td);
     memset(&d, 0, sizeof d);
     for (i = 0; i < argc; i++) {
@@ -1271,9 +1272,9 @@ static int cmd_tile(int argc, char **argv) {
         else return die_usage("unknown option for tile", a);
     }
     if (td.nloops == 0) return die_usage("tile needs at least one --loop NAME=EXTENT", NULL);
-    if (narr == 0) return die_usage("tile needs at least one --array NAME:LOOP,LOOP[:halo=R][:stream][:packed][:reduce][:ld=N]", NULL);
+    if (narr == 0) return die_usage("tile needs at least one --array NAME:LOOP,LOOP[:halo=R][:stream][:packed][:reduce][:ld=N][:dims=NxN..]", NULL);
     if (td.elem_bytes == 0) return die_usage("tile needs --elem BYTES", NULL);
-    /* NAME:l1,l2[:halo=R][:stream][:packed][:reduce][:ld=N] */
+    /* NAME:l1,l2[:halo=R][:stream][:packed][:reduce][:ld=N][:dims=NxN..] */
     for (k = 0; k < narr; k++) {
         servet_tile_array *A = &td.arrays[k];
         char spec[512], *field, *save = NULL, *lp, *save2 = NULL;
@@ -1303,12 +1304,35 @@ static int cmd_tile(int argc, char **argv) {
                 if (!parse_i64(field + 3, 1, &v) || v > SERVET_TILE_MAX_EXTENT)
                     return die_usage("ld= takes an element count from 1 to 2^40", field);
                 A->ld = v;
+            } else if (!strncmp(field, "dims=", 5)) {
+                /* NxNx..: one per dimension, slowest first; 0 keeps the loop's extent */
+                char *dp = field + 5, *x;
+                int nd = 0;
+                for (;;) {
+                    int64_t v;
+                    x = strchr(dp, 'x');
+                    if (x) *x = '\0';
+                    if (nd >= SERVET_TILE_MAX_LOOPS || !parse_i64(dp, 0, &v) || v > SERVET_TILE_MAX_EXTENT)
+                        return die_usage("dims= takes an extent from 0 to 2^40 per dimension, NxNx..", arrays[k]);
+                    A->dims[nd++] = v;
+                    if (!x) break;
+                    dp = x + 1;
+                }
+                dims_given[k] = nd;
             } else if (!strcmp(field, "stream")) A->streamed = 1;
             else if (!strcmp(field, "packed")) A->packed = 1;
             else if (!strcmp(field, "reduce")) A->reduce = 1;
-            else return die_usage("unknown --array field (halo=R, stream, packed, reduce, ld=N)", field);
+            else return die_usage("unknown --array field (halo=R, stream, packed, reduce, ld=N, dims=NxN..)", field);
         }
         if (A->nloops == 0) return die_usage("--array needs its loops: NAME:LOOP,LOOP", arrays[k]);
+        if (dims_given[k] && dims_given[k] != A->nloops)
+            return die_usage("dims= needs one extent per dimension of the array", arrays[k]);
+        {
+            int dd;
+            for (dd = 0; dd < A->nloops; dd++)
+                if (A->dims[dd] && A->dims[dd] < td.loops[A->loops[dd]].extent + 2 * A->halo)
+                    return die_usage("dims= is smaller than a dimension's loop extent (+ 2 x halo)", arrays[k]);
+        }
         if (A->ld && A->ld < td.loops[A->loops[A->nloops - 1]].extent + 2 * A->halo)
             return die_usage("ld= is smaller than the array's last dimension", arrays[k]);
     }
