@@ -9609,14 +9609,32 @@ static uint64_t servet__key_hash(const void *key, size_t bytes) {
     for (; j < bytes; j++) h = (h ^ b[j]) * 1099511628211ull;
     return h;
 }
+/* The slot of `key` in a table of `nslots` keys of `bytes` each (the
+   memos of one decision, servet__tmemo): the first of 16 probes from its
+   hash that is empty or holds it (*found says which); -1 where none is:
+   the caller computes anew, unkept */
+static long servet__memo_slot(const unsigned char *used, const void *keys, size_t bytes, size_t nslots, const void *key,
+                              int *found) {
+    uint64_t h = servet__key_hash(key, bytes);
+    int probe;
+    *found = 0;
+    for (probe = 0; probe < 16; probe++) {
+        size_t i = (size_t)((h + (uint64_t)probe) % nslots);
+        if (!used[i]) return (long)i;
+        if (!memcmp((const unsigned char *)keys + i * bytes, key, bytes)) {
+            *found = 1;
+            return (long)i;
+        }
+    }
+    return -1;
+}
 /* starts[set] += the rows of the block that start there: by residues or
    walked, or as counted before in this decision (servet__tmemo) */
 static void servet__tile_row_starts(servet__tmemo *m, servet__tscratch *scratch, const double *stride, const int *span,
                                     int nd, uint64_t nrows, int line, int sets, float *starts) {
     servet__wkey k;
-    uint64_t h;
-    size_t i = 0;
-    int probe, s, slot = -1;
+    long slot = -1;
+    int s, found = 0;
     if (m && nd >= 1 && nd <= SERVET_TILE_MAX_LOOPS) {
         memset(&k, 0, sizeof k); /* the padding too: keys are compared byte by byte */
         k.sets = sets;
@@ -9625,15 +9643,11 @@ static void servet__tile_row_starts(servet__tmemo *m, servet__tscratch *scratch,
         k.nrows = nrows;
         memcpy(k.stride, stride, sizeof stride[0] * (size_t)nd);
         memcpy(k.span, span, sizeof span[0] * (size_t)nd);
-        h = servet__key_hash(&k, sizeof k);
-        for (probe = 0; probe < 16; probe++) {
-            i = (size_t)((h + (uint64_t)probe) % SERVET__WMEMO);
-            if (!m->wused[i]) { slot = (int)i; break; }
-            if (!memcmp(&m->wkey[i], &k, sizeof k)) {
-                const float *got = m->wpool + m->wat[i];
-                for (s = 0; s < sets; s++) starts[s] += got[s];
-                return;
-            }
+        slot = servet__memo_slot(m->wused, m->wkey, sizeof k, SERVET__WMEMO, &k, &found);
+        if (found) {
+            const float *got = m->wpool + m->wat[slot];
+            for (s = 0; s < sets; s++) starts[s] += got[s];
+            return;
         }
         if (slot >= 0 && m->wfill + (size_t)sets > SERVET__WPOOL) slot = -1; /* the pool is full: count anew */
     }
@@ -9659,10 +9673,8 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
                                     int loop, int *overfull_sets) {
     servet__tmemo *m = M->memo;
     servet__skey k;
-    uint64_t h;
-    size_t i;
-    int probe, over;
-    double f;
+    long i;
+    int found, over;
     if (!m) return servet__tile_set_load_walked(M, C, cover, ways, loop, overfull_sets);
     memset(&k, 0, sizeof k); /* the padding too: keys are compared byte by byte */
     k.sets = C->sets;
@@ -9670,24 +9682,16 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
     k.ways = ways;
     k.loop = loop;
     memcpy(k.cover, cover, sizeof cover[0] * (size_t)M->n);
-    h = servet__key_hash(&k, sizeof k);
-    for (probe = 0; probe < 16; probe++) {
-        i = (size_t)((h + (uint64_t)probe) % SERVET__SMEMO);
-        if (!m->sused[i]) {
-            f = servet__tile_set_load_walked(M, C, cover, ways, loop, &over);
-            m->sused[i] = 1;
-            m->skey[i] = k;
-            m->sload[i] = f;
-            m->sover[i] = over;
-            if (overfull_sets) *overfull_sets = over;
-            return f;
-        }
-        if (!memcmp(&m->skey[i], &k, sizeof k)) {
-            if (overfull_sets) *overfull_sets = m->sover[i];
-            return m->sload[i];
-        }
+    i = servet__memo_slot(m->sused, m->skey, sizeof k, SERVET__SMEMO, &k, &found);
+    if (i < 0) return servet__tile_set_load_walked(M, C, cover, ways, loop, overfull_sets);
+    if (!found) {
+        m->sload[i] = servet__tile_set_load_walked(M, C, cover, ways, loop, &over);
+        m->sover[i] = over;
+        m->sused[i] = 1;
+        m->skey[i] = k;
     }
-    return servet__tile_set_load_walked(M, C, cover, ways, loop, overfull_sets);
+    if (overfull_sets) *overfull_sets = m->sover[i];
+    return m->sload[i];
 }
 static double servet__tile_set_load_walked(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
                                            int loop, int *overfull_sets) {
@@ -10017,23 +10021,19 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
 static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T);
 static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
     servet__tmemo *m = M->memo;
-    uint64_t h = 1469598103934665603ull;
-    int l, probe;
-    double c;
+    int64_t key[SERVET_TILE_MAX_LOOPS] = {0}; /* the tile, zero past the nest's loops */
+    long i;
+    int found;
     if (!m) return servet__tile_cost_priced(M, T);
-    for (l = 0; l < M->n; l++) { h ^= (uint64_t)T[l]; h *= 1099511628211ull; }
-    for (probe = 0; probe < 16; probe++) {
-        size_t i = (size_t)((h + (uint64_t)probe) % SERVET__TMEMO);
-        if (!m->used[i]) {
-            c = servet__tile_cost_priced(M, T);
-            m->used[i] = 1;
-            memcpy(m->key[i], T, sizeof T[0] * (size_t)M->n);
-            m->cost[i] = c;
-            return c;
-        }
-        if (!memcmp(m->key[i], T, sizeof T[0] * (size_t)M->n)) return m->cost[i];
+    memcpy(key, T, sizeof T[0] * (size_t)M->n);
+    i = servet__memo_slot(m->used, m->key, sizeof key, SERVET__TMEMO, key, &found);
+    if (i < 0) return servet__tile_cost_priced(M, T);
+    if (!found) {
+        m->cost[i] = servet__tile_cost_priced(M, T);
+        m->used[i] = 1;
+        memcpy(m->key[i], key, sizeof key);
     }
-    return servet__tile_cost_priced(M, T);
+    return m->cost[i];
 }
 static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T) {
     double cost = 0.0, tiles = 1.0, runs = 1.0, points = 1.0, cover[SERVET_TILE_MAX_LOOPS], stream, bound = 0.0, core;

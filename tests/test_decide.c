@@ -187,6 +187,18 @@ static void transpose_desc(servet_tile_desc *q, int64_t n) {
     array2(&q->arrays[0], "A", 0, 1);
     array2(&q->arrays[1], "B", 1, 0);
 }
+/* a 3D transpose B[k][j][i] = A[i][j][k] over n^3: loops i, j, k with A
+   i,j,k and B k,j,i */
+static void transpose3d_desc(servet_tile_desc *q, int64_t n) {
+    int l;
+    loops(q, 3, n);
+    q->narrays = 2;
+    for (l = 0; l < 2; l++) {
+        q->arrays[l].nloops = 3;
+        q->arrays[l].loops[0] = l ? 2 : 0; q->arrays[l].loops[1] = 1; q->arrays[l].loops[2] = l ? 0 : 2;
+    }
+    q->arrays[0].name = "A"; q->arrays[1].name = "B";
+}
 /* the model's working set of one tile, by hand */
 static double tile_ws(const servet_profile *p, const servet_tile_desc *d, const int64_t *T) {
     servet__tmodel M;
@@ -740,15 +752,7 @@ static void test_tile_subline_loop(void) {
     servet_profile *p = two_core_profile(1);
     servet_tile_desc q;
     servet_tile t;
-    int l;
-    loops(&q, 3, 256);
-    q.narrays = 2;
-    for (l = 0; l < 2; l++) {
-        memset(&q.arrays[l], 0, sizeof q.arrays[l]);
-        q.arrays[l].nloops = 3;
-        q.arrays[l].loops[0] = l ? 2 : 0; q.arrays[l].loops[1] = 1; q.arrays[l].loops[2] = l ? 0 : 2;
-    }
-    q.arrays[0].name = "A"; q.arrays[1].name = "B";
+    transpose3d_desc(&q, 256);
     {
         servet__tmodel Q;
         int64_t T[3];
@@ -786,14 +790,7 @@ static void test_tile_subline_loop(void) {
         int n;
         for (n = 128; n <= 160; n += 32) {
             double per_set;
-            loops(&q, 3, n);
-            q.narrays = 2;
-            for (l = 0; l < 2; l++) {
-                memset(&q.arrays[l], 0, sizeof q.arrays[l]);
-                q.arrays[l].nloops = 3;
-                q.arrays[l].loops[0] = l ? 2 : 0; q.arrays[l].loops[1] = 1; q.arrays[l].loops[2] = l ? 0 : 2;
-            }
-            q.arrays[0].name = "A"; q.arrays[1].name = "B";
+            transpose3d_desc(&q, n);
             three_level_model(&Q, &q);
             servet__tile_search(&Q, T, NULL, NULL);
             /* B's lines a set: its k rows share one set, its j rows spread
@@ -804,14 +801,7 @@ static void test_tile_subline_loop(void) {
             CHECK(per_set <= 12.0, "3D transpose %d: %lld x %lld x %lld puts %.0f of B's lines in a 12-way L1 set", n,
                   (long long)T[0], (long long)T[1], (long long)T[2], per_set);
         }
-        loops(&q, 3, 256);
-        for (l = 0; l < 2; l++) {
-            memset(&q.arrays[l], 0, sizeof q.arrays[l]);
-            q.arrays[l].nloops = 3;
-            q.arrays[l].loops[0] = l ? 2 : 0; q.arrays[l].loops[1] = 1; q.arrays[l].loops[2] = l ? 0 : 2;
-        }
-        q.narrays = 2;
-        q.arrays[0].name = "A"; q.arrays[1].name = "B";
+        transpose3d_desc(&q, 256);
     }
     q.multiple = 8;
     CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.tile[1] % 8 == 0 && t.tile[0] % 8 == 0 && t.tile[2] % 8 == 0,
@@ -881,19 +871,13 @@ static void test_tile_small_stack(void) {
     small_stack_job job;
     pthread_attr_t attr;
     pthread_t th;
-    int l, started;
+    int started;
     memset(&job, 0, sizeof job);
     job.p = two_core_profile(1);
-    loops(&job.d, 3, 333);
+    transpose3d_desc(&job.d, 333);
     job.d.loops[1].extent = 257;
     job.d.loops[2].extent = 190;
-    job.d.narrays = 2;
     job.d.all_levels = 1;
-    for (l = 0; l < 2; l++) {
-        job.d.arrays[l].nloops = 3;
-        job.d.arrays[l].loops[0] = l ? 2 : 0; job.d.arrays[l].loops[1] = 1; job.d.arrays[l].loops[2] = l ? 0 : 2;
-    }
-    job.d.arrays[0].name = "A"; job.d.arrays[1].name = "B";
     job.r = SERVET_ERROR_INVALID_ARGUMENT;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 96 * 1024);
@@ -982,16 +966,9 @@ static void test_tile_decisions(void) {
            Zen 5 VM: untiled 27 -> 5.5 ms, 160 x 24 x 80 23 -> 6.7); at 161^3
            nothing to say */
         servet_tile_desc q;
-        int n, l;
+        int n;
         for (n = 160; n <= 161; n++) {
-            loops(&q, 3, n);
-            q.narrays = 2;
-            for (l = 0; l < 2; l++) {
-                memset(&q.arrays[l], 0, sizeof q.arrays[l]);
-                q.arrays[l].nloops = 3;
-                q.arrays[l].loops[0] = l ? 2 : 0; q.arrays[l].loops[1] = 1; q.arrays[l].loops[2] = l ? 0 : 2;
-            }
-            q.arrays[0].name = "A"; q.arrays[1].name = "B";
+            transpose3d_desc(&q, n);
             CHECK(choose(p, &q, &t2) == SERVET_OK, "3D transpose %d decided", n);
             for (i = 0, any = 0; i < t2.nwarnings; i++)
                 any |= strstr(t2.warnings[i], "B: its k planes, 204800 bytes apart, start in 1 of the 64 sets") &&
@@ -1005,14 +982,8 @@ static void test_tile_decisions(void) {
         }
         /* the padded array described (dims): 160 x 161 x 160, no planes
            warning; a dimension allocated under its loop's extent is refused */
-        loops(&q, 3, 160);
-        q.narrays = 2;
-        for (l = 0; l < 2; l++) {
-            q.arrays[l].nloops = 3;
-            q.arrays[l].loops[0] = l ? 2 : 0; q.arrays[l].loops[1] = 1; q.arrays[l].loops[2] = l ? 0 : 2;
-            q.arrays[l].dims[1] = 161;
-        }
-        q.arrays[0].name = "A"; q.arrays[1].name = "B";
+        transpose3d_desc(&q, 160);
+        q.arrays[0].dims[1] = q.arrays[1].dims[1] = 161;
         CHECK(choose(p, &q, &t2) == SERVET_OK, "3D transpose 160^3, j allocated as 161: decided");
         for (i = 0, any = 0; i < t2.nwarnings; i++) any |= strstr(t2.warnings[i], "planes") != NULL;
         CHECK(!any, "j allocated as 161: no planes warning (%d warnings)", t2.nwarnings);
