@@ -474,6 +474,16 @@
           within 5%, a Zen 1 L2 488 -> 512 KiB); make bench-accuracy
           unchanged, 225 of 225; make bench-accuracy-policies 1495 of
           1500, every level as before.
+          Cache inference, a valley's plateau: where the valley split cut a
+          transition and the two halves lie within 2.5x, the stretch around
+          the valley within 20% of its median is asked the same question
+          (0.65 octave or more: its tolerance is looser than a run's); the
+          2.5x merge made one level of the halves whatever lay between (the
+          lent Xeon's full probe, 2026-11-27: 6 ns to 2 MiB, 36-42 ns from
+          2.9 to 4.8 MiB, read as one 6.75 MiB L2; now 1952 KiB and a 4.8
+          MiB L3 share). make cache-replay: 1 of 544 recorded probes
+          changes, the same Xeon's (one level of 4352 KiB -> an L2 of 2368
+          KiB, range 1696-2432, and the share); tests/data holds both.
           Tile model: a halo is counted as a star (the block's rows with
           the halo along the row, plus 2 x halo rows per other dimension),
           was a box: a 3D 7-point stencil's row of k read as 9 rows, L1
@@ -2996,6 +3006,49 @@ static int servet__strong_plateau(double width, double gap, double rise_below, d
     return width >= 0.4 * log(2.0) && gap < log(2.5) && rise_below >= log(2.0) && rise_above >= log(2.0);
 }
 
+/* The valley split's point v (servet__valley) stands for a plateau it
+   cannot measure: the merge rule below asks the strong-plateau question of
+   the stretch around v whose points lie within 20% of the stretch's median
+   (unreliable points passed over), inside the transition (a, b). Why: the
+   split's halves carry no run, and two levels within 2.5x were merged
+   whatever lay between them. On the lent Xeon (family 6 model 207,
+   2026-11-27, session 36) a full probe read 6 ns to 2 MiB, 36-42 ns (noisy,
+   +-10%: no run) from 2.9 to 4.8 MiB, 116-134 ns beyond: the valley split
+   cut it at 3.4 MiB and the merge made one level of 6.75 MiB (the OS: a
+   2 MiB L2). No shoulder inside one transition is flat within 20% over 0.4
+   octave while rising 2x on both sides; a random-replacement ramp rises
+   that 20% in a fifth of an octave. The stretch must span 0.65 octave (a
+   run needs 0.4): its tolerance is looser than a run's (20%, not the
+   noise's), and on the recorded probes (make cache-replay) the last levels
+   of noisy Zen 3 and Zen 5 VMs have stretches of 0.46-0.58 octave (three
+   coarse points above 8 MiB, a retentive tail) that are no level, where
+   the Xeon's read 0.75-0.82. */
+static int servet__valley_plateau(const double *x, const double *y, const double *spread, int a, int b, int v,
+                                  double below, double above) {
+    double tol = log(1.2), level = y[v];
+    int lo = v, hi = v, j, k, pass;
+    if (a < 0 || b <= a || v <= a || v >= b) return 0;
+    for (pass = 0; pass < 2; pass++) { /* grow around v, then again around the stretch's median */
+        double tmp[SERVET_CURVE_MAX];
+        int n = 0;
+        lo = hi = v;
+        for (j = v - 1; j > a; j--) {
+            if (spread && spread[j] > 0.15) continue;
+            if (fabs(y[j] - level) > tol) break;
+            lo = j;
+        }
+        for (j = v + 1; j < b; j++) {
+            if (spread && spread[j] > 0.15) continue;
+            if (fabs(y[j] - level) > tol) break;
+            hi = j;
+        }
+        for (k = lo; k <= hi; k++)
+            if (!(spread && spread[k] > 0.15)) tmp[n++] = y[k];
+        if (n) level = servet__quantile(tmp, n, 0.5);
+    }
+    return x[hi] - x[lo] >= 0.65 * log(2.0) && servet__strong_plateau(x[hi] - x[lo], 0.0, level - below, above - level);
+}
+
 /* min_rise: the least log-latency increase that makes a plateau a new level
    (caches: log 1.3 - every cache level costs at least 30% more than the one
    above it, so a shoulder inside one jagged transition is not a level; TLB
@@ -3250,7 +3303,10 @@ static int servet__infer(const double *bytes, const double *latency, const doubl
         if (nl > 0 && L->size_bytes < 2.5 * levels[nl - 1].size_bytes && t > 0 &&
             !(cache_curve && T->a_end > T->a_start && /* the two levels are within 2.5x: no gap to ask */
               servet__strong_plateau(x[T->a_end] - x[T->a_start], 0.0, T->lo_level - tr[t - 1].lo_level,
-                                     T->hi_level - T->lo_level))) {
+                                     T->hi_level - T->lo_level)) &&
+            !(cache_curve && T->a_end == T->a_start &&
+              servet__valley_plateau(x, y, spread, tr[t - 1].a_end, T->b_start, T->a_end, tr[t - 1].lo_level,
+                                     T->hi_level))) {
             servet__trans M = tr[t - 1];
             M.b_start = T->b_start; M.b_end = T->b_end; M.hi_level = T->hi_level;
             tr[t] = M;

@@ -865,6 +865,43 @@ static void test_irm_range(void) {
     irm_range_file("zen5_l2_probes.txt", 1048576.0, 2);
 }
 
+/* Recorded real probes of a VM's share of the L3 right over a 2 MiB L2
+   (tests/data/xeon_l3_share_probes.txt), whose plateau between the two is
+   too noisy to make a run: the valley split cut the transition, and the
+   2.5x merge rule made one level of 4.3-6.75 MiB of them until the valley's
+   stretch was asked the strong-plateau question (servet__valley_plateau).
+   Three levels; the L2's range holds the 2 MiB or its estimate lies within
+   5% (and within 20% in any case); the share between 4 and 6 MiB (the curves step to memory at 4.8). */
+static void test_infer_valley_plateau(void) {
+    static replay_run r;
+    char line[256];
+    int runs = 0;
+    FILE *f = fopen("tests/data/xeon_l3_share_probes.txt", "r");
+    if (!f) f = fopen("data/xeon_l3_share_probes.txt", "r");
+    CHECK(f != NULL, "tests/data/xeon_l3_share_probes.txt: cannot open (run from the repository root)");
+    if (!f) return;
+    while (fgets(line, sizeof line, f)) {
+        servet_cache_level lv[SERVET__MAX_LEVELS];
+        double next, reach[SERVET__MAX_TLB];
+        int n, ntlb;
+        if (line[0] == '#' || !replay_line(&r, line)) continue;
+        memset(lv, 0, sizeof lv);
+        n = servet__infer_curves(&r.cv, &r.tlb, &r.irm, NULL, lv, &next, reach, &ntlb);
+        runs++;
+        CHECK(n == 3, "%s: %d levels (want L1, L2 and the L3's share)", r.name, n);
+        if (n != 3) continue;
+        CHECK(((lv[1].range_lo_bytes <= 2097152.0 && lv[1].range_hi_bytes >= 2097152.0) ||
+               fabs(lv[1].estimate_bytes / 2097152.0 - 1.0) <= 0.05) &&
+                  fabs(lv[1].estimate_bytes / 2097152.0 - 1.0) <= 0.2,
+              "%s: L2 %.0f KiB, range %.0f-%.0f KiB (want 2048 inside or the estimate within 5%%, and within 20%%)", r.name,
+              lv[1].estimate_bytes / 1024, lv[1].range_lo_bytes / 1024, lv[1].range_hi_bytes / 1024);
+        CHECK(lv[2].size_bytes >= 4.0 * 1048576.0 && lv[2].size_bytes <= 6.0 * 1048576.0,
+              "%s: the L3's share %.0f KiB (want 4-6 MiB)", r.name, lv[2].size_bytes / 1024);
+    }
+    fclose(f);
+    CHECK(runs == 2, "tests/data/xeon_l3_share_probes.txt: %d probes, 2 expected", runs);
+}
+
 static void test_irm(void) {
     static const char *const names[] = {"lru", "plru", "nru", "random", "srrip"};
     static const double sizes[] = {262144, 524288, 1048576};
@@ -1257,6 +1294,7 @@ int main(void) {
     test_irm_place();
     test_irm();
     test_irm_range();
+    test_infer_valley_plateau();
     test_exclusive();
     test_misc();
     TEST_SUMMARY();
