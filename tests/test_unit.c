@@ -825,7 +825,11 @@ static void test_irm_victim(sim_rstore *store) {
    a quarter of the estimate wide) around the estimate. */
 /* one file of recorded probes: every L2 range holds the true size (l2 bytes)
    and the estimate, and is under a quarter of it wide */
-static void irm_range_file(const char *file, double l2, int expect) {
+/* Each probe recorded in tests/data/FILE (tools/cache_replay.c's format)
+   through the inference of a profile, handed to check(); returns how many,
+   -1 (and a failed check) when the file cannot be opened */
+typedef void (*replay_check_fn)(const char *name, const servet_cache_level *lv, int n, const void *arg);
+static int replay_probes(const char *file, replay_check_fn check, const void *arg) {
     static replay_run r;
     char line[256], path[256];
     int runs = 0;
@@ -834,28 +838,36 @@ static void irm_range_file(const char *file, double l2, int expect) {
     f = fopen(path, "r");
     if (!f) { snprintf(path, sizeof path, "data/%s", file); f = fopen(path, "r"); }
     CHECK(f != NULL, "tests/data/%s: cannot open (run from the repository root)", file);
-    if (!f) return;
+    if (!f) return -1;
     while (fgets(line, sizeof line, f)) {
         servet_cache_level lv[SERVET__MAX_LEVELS];
         double next, reach[SERVET__MAX_TLB];
         int n, ntlb;
-        const char *name = r.name;
         if (line[0] == '#' || !replay_line(&r, line)) continue;
         memset(lv, 0, sizeof lv);
         n = servet__infer_curves(&r.cv, &r.tlb, &r.irm, NULL, lv, &next, reach, &ntlb);
         runs++;
-        CHECK(n >= 2, "%s: %d levels", name, n);
-        if (n < 2) continue;
-        CHECK(lv[1].range_lo_bytes <= l2 && lv[1].range_hi_bytes >= l2,
-              "%s: the L2's range %.0f-%.0f KiB holds its %.0f KiB (estimate %.0f KiB)", name,
-              lv[1].range_lo_bytes / 1024, lv[1].range_hi_bytes / 1024, l2 / 1024, lv[1].estimate_bytes / 1024);
-        CHECK(lv[1].range_lo_bytes <= lv[1].estimate_bytes && lv[1].range_hi_bytes >= lv[1].estimate_bytes &&
-              lv[1].range_hi_bytes - lv[1].range_lo_bytes < 0.25 * lv[1].estimate_bytes,
-              "%s: the L2's range %.0f-%.0f KiB around its estimate %.0f KiB, under a quarter of it wide", name,
-              lv[1].range_lo_bytes / 1024, lv[1].range_hi_bytes / 1024, lv[1].estimate_bytes / 1024);
+        check(r.name, lv, n, arg);
     }
     fclose(f);
-    CHECK(runs == expect, "tests/data/%s: %d probes, %d expected", file, runs, expect);
+    return runs;
+}
+
+static void irm_range_check(const char *name, const servet_cache_level *lv, int n, const void *arg) {
+    double l2 = *(const double *)arg;
+    CHECK(n >= 2, "%s: %d levels", name, n);
+    if (n < 2) return;
+    CHECK(lv[1].range_lo_bytes <= l2 && lv[1].range_hi_bytes >= l2,
+          "%s: the L2's range %.0f-%.0f KiB holds its %.0f KiB (estimate %.0f KiB)", name,
+          lv[1].range_lo_bytes / 1024, lv[1].range_hi_bytes / 1024, l2 / 1024, lv[1].estimate_bytes / 1024);
+    CHECK(lv[1].range_lo_bytes <= lv[1].estimate_bytes && lv[1].range_hi_bytes >= lv[1].estimate_bytes &&
+          lv[1].range_hi_bytes - lv[1].range_lo_bytes < 0.25 * lv[1].estimate_bytes,
+          "%s: the L2's range %.0f-%.0f KiB around its estimate %.0f KiB, under a quarter of it wide", name,
+          lv[1].range_lo_bytes / 1024, lv[1].range_hi_bytes / 1024, lv[1].estimate_bytes / 1024);
+}
+static void irm_range_file(const char *file, double l2, int expect) {
+    int runs = replay_probes(file, irm_range_check, &l2);
+    if (runs >= 0) CHECK(runs == expect, "tests/data/%s: %d probes, %d expected", file, runs, expect);
 }
 
 /* recorded real probes whose L2 estimate is off by 6%, and whose data fit the
@@ -872,34 +884,21 @@ static void test_irm_range(void) {
    stretch was asked the strong-plateau question (servet__valley_plateau).
    Three levels; the L2's range holds the 2 MiB or its estimate lies within
    5% (and within 20% in any case); the share between 4 and 6 MiB (the curves step to memory at 4.8). */
+static void valley_plateau_check(const char *name, const servet_cache_level *lv, int n, const void *arg) {
+    (void)arg;
+    CHECK(n == 3, "%s: %d levels (want L1, L2 and the L3's share)", name, n);
+    if (n != 3) return;
+    CHECK(((lv[1].range_lo_bytes <= 2097152.0 && lv[1].range_hi_bytes >= 2097152.0) ||
+           fabs(lv[1].estimate_bytes / 2097152.0 - 1.0) <= 0.05) &&
+              fabs(lv[1].estimate_bytes / 2097152.0 - 1.0) <= 0.2,
+          "%s: L2 %.0f KiB, range %.0f-%.0f KiB (want 2048 inside or the estimate within 5%%, and within 20%%)", name,
+          lv[1].estimate_bytes / 1024, lv[1].range_lo_bytes / 1024, lv[1].range_hi_bytes / 1024);
+    CHECK(lv[2].size_bytes >= 4.0 * 1048576.0 && lv[2].size_bytes <= 6.0 * 1048576.0,
+          "%s: the L3's share %.0f KiB (want 4-6 MiB)", name, lv[2].size_bytes / 1024);
+}
 static void test_infer_valley_plateau(void) {
-    static replay_run r;
-    char line[256];
-    int runs = 0;
-    FILE *f = fopen("tests/data/xeon_l3_share_probes.txt", "r");
-    if (!f) f = fopen("data/xeon_l3_share_probes.txt", "r");
-    CHECK(f != NULL, "tests/data/xeon_l3_share_probes.txt: cannot open (run from the repository root)");
-    if (!f) return;
-    while (fgets(line, sizeof line, f)) {
-        servet_cache_level lv[SERVET__MAX_LEVELS];
-        double next, reach[SERVET__MAX_TLB];
-        int n, ntlb;
-        if (line[0] == '#' || !replay_line(&r, line)) continue;
-        memset(lv, 0, sizeof lv);
-        n = servet__infer_curves(&r.cv, &r.tlb, &r.irm, NULL, lv, &next, reach, &ntlb);
-        runs++;
-        CHECK(n == 3, "%s: %d levels (want L1, L2 and the L3's share)", r.name, n);
-        if (n != 3) continue;
-        CHECK(((lv[1].range_lo_bytes <= 2097152.0 && lv[1].range_hi_bytes >= 2097152.0) ||
-               fabs(lv[1].estimate_bytes / 2097152.0 - 1.0) <= 0.05) &&
-                  fabs(lv[1].estimate_bytes / 2097152.0 - 1.0) <= 0.2,
-              "%s: L2 %.0f KiB, range %.0f-%.0f KiB (want 2048 inside or the estimate within 5%%, and within 20%%)", r.name,
-              lv[1].estimate_bytes / 1024, lv[1].range_lo_bytes / 1024, lv[1].range_hi_bytes / 1024);
-        CHECK(lv[2].size_bytes >= 4.0 * 1048576.0 && lv[2].size_bytes <= 6.0 * 1048576.0,
-              "%s: the L3's share %.0f KiB (want 4-6 MiB)", r.name, lv[2].size_bytes / 1024);
-    }
-    fclose(f);
-    CHECK(runs == 2, "tests/data/xeon_l3_share_probes.txt: %d probes, 2 expected", runs);
+    int runs = replay_probes("xeon_l3_share_probes.txt", valley_plateau_check, NULL);
+    if (runs >= 0) CHECK(runs == 2, "tests/data/xeon_l3_share_probes.txt: %d probes, 2 expected", runs);
 }
 
 static void test_irm(void) {
