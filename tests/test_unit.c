@@ -942,6 +942,15 @@ static void test_irm(void) {
         snprintf(what, sizeof what, "Dunnington, %s", names[r]);
         detect_within(text, truth, 3, what);
     }
+    {   /* end to end: a POWER10-like core (2 MiB 8-way L2, 8 MiB L3: 4x) under
+           random replacement: the slope's valley between the two ramps is
+           half their peak without noise, so the split at half took it in
+           some page placements and not others (seed 2: one level at 7.5
+           MiB); split at 0.6 of the peaks */
+        const double truth[3] = {49152, 2097152, 8388608};
+        detect_within("level=1 size=48K ways=12 repl=random\nlevel=2 size=2M ways=8 repl=random\n"
+                      "level=3 size=8M ways=16 repl=random\nnoise=0.02\nseed=2\n", truth, 3, "POWER10-like, random");
+    }
     {   /* end to end: a random 8-way L1 over a random 4-way L2, 4 KiB placement:
            the 4-way L2 misses well under half its size, where the L1's miss
            cost is calibrated (12 cycles for 10: the L1 read 36 KiB), so the
