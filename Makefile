@@ -23,7 +23,7 @@ TOOLS   := bin/servet
 EXAMPLES:= examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul
 
 FUZZ_SECONDS ?= 60
-.PHONY: bench-accuracy-policies bench-aggr bench-map bench-tune tune-replay tile-replay cache-replay bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
+.PHONY: bench-accuracy-policies bench-accuracy-outside bench-aggr bench-map bench-tune tune-replay tile-replay cache-replay bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
 
 all: check-deps lib tools examples tests
 
@@ -245,6 +245,21 @@ bench-accuracy-policies: bin/bench_accuracy
 	  > bench_data/cache_accuracy_policies.txt
 	rm -f bench_data/cache_accuracy_policies_a.txt bench_data/cache_accuracy_policies_b.txt
 	tail -12 bench_data/cache_accuracy_policies.txt
+
+# issue 14, acceptance 4: hierarchies that no rule of the inference was fitted on (bench_data/hierarchies_outside,
+# added 2026-11-27 after the rules), the three settings and every policy x variant; ~35 min on 2 cores
+bench-accuracy-outside: bin/bench_accuracy
+	./bin/bench_accuracy bench_data/hierarchies_outside bench_data/cache_accuracy_outside_a.json 1000 lru,plru,nru \
+	  4k,backing,exclusive,hashed > bench_data/cache_accuracy_outside_a.txt & \
+	./bin/bench_accuracy bench_data/hierarchies_outside bench_data/cache_accuracy_outside_b.json 1000 random,srrip \
+	  4k,backing,exclusive,hashed > bench_data/cache_accuracy_outside_b.txt; wait
+	./bin/bench_accuracy bench_data/hierarchies_outside bench_data/cache_accuracy_outside.json > bench_data/cache_accuracy_outside_c.txt
+	{ printf '# make bench-accuracy-outside, %s, simulated on: ' "$$(date +%F)"; \
+	  python3 -c 'import sys; sys.path.insert(0, "tools"); from cpu_model import cpu_model; print(cpu_model())'; \
+	  cat bench_data/cache_accuracy_outside_c.txt bench_data/cache_accuracy_outside_a.txt \
+	  bench_data/cache_accuracy_outside_b.txt; } > bench_data/cache_accuracy_outside.txt
+	rm -f bench_data/cache_accuracy_outside_[abc].txt
+	grep -E 'levels right|^overall' bench_data/cache_accuracy_outside.txt
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
