@@ -2959,6 +2959,11 @@ typedef struct servet__trans {
     double lo_level, hi_level; /* log latency below and above */
 } servet__trans;
 
+/* A point whose own repetitions disagree by more than 15% (spread, may be
+   NULL: every point reliable): another tenant was in the cache while it was
+   measured, so it is no evidence of a plateau, a step or a shoulder. */
+static int servet__unreliable(const double *spread, int i) { return spread && spread[i] > 0.15; }
+
 /* Index of the slope valley between two rises inside (a, b), or -1. Slopes
    are d(log latency)/d(log size) over a quarter octave. */
 #define SERVET__VALLEY_RATIO 0.6 /* the valley's slope under this share of both peaks */
@@ -3053,17 +3058,17 @@ static int servet__valley_plateau(const double *x, const double *y, const double
         int n = 0;
         lo = hi = v;
         for (j = v - 1; j > a; j--) {
-            if (spread && spread[j] > 0.15) continue;
+            if (servet__unreliable(spread, j)) continue;
             if (fabs(y[j] - level) > tol) break;
             lo = j;
         }
         for (j = v + 1; j < b; j++) {
-            if (spread && spread[j] > 0.15) continue;
+            if (servet__unreliable(spread, j)) continue;
             if (fabs(y[j] - level) > tol) break;
             hi = j;
         }
         for (k = lo; k <= hi; k++)
-            if (!(spread && spread[k] > 0.15)) tmp[n++] = y[k];
+            if (!servet__unreliable(spread, k)) tmp[n++] = y[k];
         if (n) level = servet__quantile(tmp, n, 0.5);
     }
     return x[hi] - x[lo] >= 0.65 * log(2.0) && servet__strong_plateau(x[hi] - x[lo], 0.0, level - below, above - level);
@@ -3097,7 +3102,7 @@ static int servet__infer(const double *bytes, const double *latency, const doubl
     /* plateau points (a point whose own repetitions disagree by more than
        15% is no evidence of a plateau: another tenant was in the cache) */
     for (i = 0; i < n; i++) {
-        plateau[i] = !(spread && spread[i] > 0.15);
+        plateau[i] = !servet__unreliable(spread, i);
         for (j = 0; j < n && plateau[i]; j++) {
             int near = (j == i - 1 || j == i + 1 || fabs(x[j] - x[i]) <= W);
             if (j != i && near && fabs(y[j] - y[i]) > tau) plateau[i] = 0;
@@ -3156,14 +3161,14 @@ static int servet__infer(const double *bytes, const double *latency, const doubl
                 }
                 flat_sides += flat && reach >= W / 2.0;
             }
-            one[i] = !(spread && spread[i] > 0.15) && flat_sides >= 1;
+            one[i] = !servet__unreliable(spread, i) && flat_sides >= 1;
         }
         for (i = 0; i < n && nruns < SERVET_CURVE_MAX; i++) {
             int clash = 0;
             double level;
             if (!one[i]) continue;
             for (j = i + 1, last = i; j < n; j++) {
-                if (spread && spread[j] > 0.15) continue;
+                if (servet__unreliable(spread, j)) continue;
                 if (!one[j] || fabs(y[j] - y[last]) > tau) break;
                 last = j;
             }
@@ -3282,8 +3287,8 @@ static int servet__infer(const double *bytes, const double *latency, const doubl
            within 35% of size: the gradient peak of Fig. 2 (a 2-way set's
            deterministic ramp spans 1.34x) */
         /* first high point, last low one before it (unreliable points skipped) */
-        for (jj = T->a_end; jj <= hi && (mr[jj] < 0.8 || (spread && spread[jj] > 0.15)); jj++) {}
-        for (k = jj - 1; k > lo && (mr[k] > 0.08 || (spread && spread[k] > 0.15)); k--) {}
+        for (jj = T->a_end; jj <= hi && (mr[jj] < 0.8 || servet__unreliable(spread, jj)); jj++) {}
+        for (k = jj - 1; k > lo && (mr[k] > 0.08 || servet__unreliable(spread, k)); k--) {}
         if (jj <= hi && k >= T->a_end && mr[k] <= 0.08 && bytes[jj] / bytes[k] <= 1.35) sharp = 1;
         if (sharp) {
             L->size_bytes = bytes[k];
