@@ -234,31 +234,31 @@ bench-accuracy: bin/bench_accuracy
 
 # issue 14: every replacement policy x {4 KiB pages, 2 MiB pages on 4 KiB backing, exclusive last level,
 # hashed last level}, all levels given the policy; two simulations at once (deterministic: no timing in them)
+POLICIES_DIR ?= bench_data/hierarchies
+POLICIES_OUT ?= bench_data/cache_accuracy_policies
 bench-accuracy-policies: bin/bench_accuracy
-	./bin/bench_accuracy bench_data/hierarchies bench_data/cache_accuracy_policies_a.json 1000 lru,plru,nru \
-	  4k,backing,exclusive,hashed > bench_data/cache_accuracy_policies_a.txt & \
-	./bin/bench_accuracy bench_data/hierarchies bench_data/cache_accuracy_policies_b.json 1000 random,srrip \
-	  4k,backing,exclusive,hashed > bench_data/cache_accuracy_policies_b.txt; wait
-	{ printf '# make bench-accuracy-policies, %s, simulated on: ' "$$(date +%F)"; \
+	./bin/bench_accuracy $(POLICIES_DIR) $(POLICIES_OUT)_a.json 1000 lru,plru,nru \
+	  4k,backing,exclusive,hashed > $(POLICIES_OUT)_a.txt & \
+	./bin/bench_accuracy $(POLICIES_DIR) $(POLICIES_OUT)_b.json 1000 random,srrip \
+	  4k,backing,exclusive,hashed > $(POLICIES_OUT)_b.txt; wait
+	{ printf '# make bench-accuracy-policies POLICIES_DIR=$(POLICIES_DIR), %s, simulated on: ' "$$(date +%F)"; \
 	  python3 -c 'import sys; sys.path.insert(0, "tools"); from cpu_model import cpu_model; print(cpu_model())'; \
-	  cat bench_data/cache_accuracy_policies_a.txt bench_data/cache_accuracy_policies_b.txt; } \
-	  > bench_data/cache_accuracy_policies.txt
-	rm -f bench_data/cache_accuracy_policies_a.txt bench_data/cache_accuracy_policies_b.txt
-	tail -12 bench_data/cache_accuracy_policies.txt
+	  cat $(POLICIES_OUT)_a.txt $(POLICIES_OUT)_b.txt; } > $(POLICIES_OUT).txt
+	rm -f $(POLICIES_OUT)_a.txt $(POLICIES_OUT)_b.txt
+	tail -12 $(POLICIES_OUT).txt
 
 # issue 14, acceptance 4: hierarchies that no rule of the inference was fitted on (bench_data/hierarchies_outside,
-# added 2026-11-27 after the rules), the three settings and every policy x variant; ~35 min on 2 cores
+# added 2026-11-27 after the rules): the three settings, then every policy x variant (the target above on that
+# directory); ~35 min on 2 cores
 bench-accuracy-outside: bin/bench_accuracy
-	./bin/bench_accuracy bench_data/hierarchies_outside bench_data/cache_accuracy_outside_a.json 1000 lru,plru,nru \
-	  4k,backing,exclusive,hashed > bench_data/cache_accuracy_outside_a.txt & \
-	./bin/bench_accuracy bench_data/hierarchies_outside bench_data/cache_accuracy_outside_b.json 1000 random,srrip \
-	  4k,backing,exclusive,hashed > bench_data/cache_accuracy_outside_b.txt; wait
-	./bin/bench_accuracy bench_data/hierarchies_outside bench_data/cache_accuracy_outside.json > bench_data/cache_accuracy_outside_c.txt
+	./bin/bench_accuracy bench_data/hierarchies_outside bench_data/cache_accuracy_outside.json \
+	  > bench_data/cache_accuracy_outside_c.txt
+	$(MAKE) bench-accuracy-policies POLICIES_DIR=bench_data/hierarchies_outside POLICIES_OUT=bench_data/cache_accuracy_outside
 	{ printf '# make bench-accuracy-outside, %s, simulated on: ' "$$(date +%F)"; \
 	  python3 -c 'import sys; sys.path.insert(0, "tools"); from cpu_model import cpu_model; print(cpu_model())'; \
-	  cat bench_data/cache_accuracy_outside_c.txt bench_data/cache_accuracy_outside_a.txt \
-	  bench_data/cache_accuracy_outside_b.txt; } > bench_data/cache_accuracy_outside.txt
-	rm -f bench_data/cache_accuracy_outside_[abc].txt
+	  cat bench_data/cache_accuracy_outside_c.txt bench_data/cache_accuracy_outside.txt; } > bench_data/cache_accuracy_outside.tmp
+	mv bench_data/cache_accuracy_outside.tmp bench_data/cache_accuracy_outside.txt
+	rm -f bench_data/cache_accuracy_outside_c.txt
 	grep -E 'levels right|^overall' bench_data/cache_accuracy_outside.txt
 
 install: all
