@@ -69,6 +69,10 @@ $(SINGLE_FILE_TOOLS): bin/%: tools/%.c servet.h
 bin/bench_accuracy: tools/cachesim.h tools/bench_cpu.h
 bin/tile_replay: tools/tile_kernels.h
 bin/cache_replay: tools/replay_text.h
+# issue 14: the walk's time, sample by sample (bench_data/cache_smt_interference_*.txt)
+bin/interference_trace: tools/interference_trace.c
+	@mkdir -p bin
+	$(CC) $(ALL_CFLAGS) -o $@ $<
 
 bin/bench_comm: tools/bench_comm.c tools/bench_cpu.h servet.h
 	@mkdir -p bin
