@@ -5298,8 +5298,21 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
            They stay in the list, marked as steps (no window of their own):
            the windows and calibration points of the levels below them stop
            at half their size, as servet_infer_caches_irm expects. */
-        for (i = 0; i < nlv; i++)
+        for (i = 0; i < nlv; i++) {
+            double os = 0.0;
+            int o;
+            for (o = 0; o < p->ncacheobjs; o++)
+                if (p->cacheobjs[o].level == i + 1) os = (double)p->cacheobjs[o].size;
             if (lv[i].estimate_bytes > 4.0 * 1048576.0) lv[i].method = SERVET_METHOD_STEP;
+            /* nor a level the OS reports over 4 MiB that reads under a
+               quarter of it: a VM's share of the host's shared last level,
+               which changes from one second to the next (a Zen 3 VM,
+               2026-11-28: 32 MiB reported, 1.4-4 MiB read), where the walk
+               of its window (to 12 MiB, mostly memory) took 25-40 s of a
+               probe and sized nothing that stays (the cyclic fit reports
+               the share) */
+            else if (os > 4.0 * 1048576.0 && lv[i].estimate_bytes < os / 4.0) lv[i].method = SERVET_METHOD_STEP;
+        }
         /* 64 placements a point up to 1 MiB (64 MiB / size above; was 32 up to
            1 MiB), drawn from the first buffer (servet__irm_place says why);
            desc.quick: as many as the cyclic walk's replicas, as before */
