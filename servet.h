@@ -504,6 +504,13 @@
           before), raw estimates 480-592 KiB (were 272-672); probe times
           alike (bench_data/cache_irm_passes_ab_2026-11-28.txt). The
           simulators keep one visit: their results are unchanged.
+          No second-walk window for a level the OS reports over 4 MiB that
+          reads under a quarter of it (a VM's L3 share: its walks to 12 MiB
+          took 25-40 s of a probe). A step the OS contradicts (past the L1,
+          both up to 4 MiB, over 5% apart) is walked too, its window
+          spanning the OS's figure (servet__irm_referee): a spell over the
+          cyclic points under an L2 reads as a sharp step below it (a Zen 3
+          VM: 362 KiB for 512; the lent Xeon: 1722 KiB for 2 MiB, 2 of 10).
           Tile model: a halo is counted as a star (the block's rows with
           the halo along the row, plus 2 x halo rows per other dimension),
           was a box: a 3D 7-point stencil's row of k read as 9 rows, L1
@@ -4028,7 +4035,9 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       placement visited in two or more passes seconds apart, keeping its
       lowest time, a repetition timed in chunks (servet__sweep_irm_passes
       and servet__irm_measure say why: a cloud VM's SMT sibling run by
-      another guest; bench_data/cache_irm_passes_ab_2026-11-28.txt). Simulated (make
+      another guest; bench_data/cache_irm_passes_ab_2026-11-28.txt). A
+      level the cyclic fit calls a sharp step is walked too where the OS
+      contradicts it (servet__irm_referee: a slow spell reads as a step). Simulated (make
       bench-accuracy-policies, bench_data/cache_accuracy_policies.txt, 26
       hierarchies x 4 variants): every level within 5% in 98.3% of 1500,
       per policy lru 99.7%, plru 98.3%, nru 98.3%, random 95.3%, srrip
@@ -5125,6 +5134,40 @@ static int servet__second_look(servet_measure_fn measure, void *user, const serv
    (pure; the second two may be NULL): the cyclic inference, the TLB steps,
    the second walk's refit. tools/cache_replay.c runs it on recorded curves.
    Returns the number of levels; *ntlb the TLB reaches. */
+/* A step the OS contradicts (>>probe-cache item 9). A slow spell over the
+   cyclic walk's points just under a level's size reads as a sharp step
+   below it: on a Zen 3 VM (2026-11-28, L2 512 KiB) one probe's cyclic
+   curve ran 4.7-5.9 ns up to 464 KiB, 11-13 ns from 488 to 600 KiB but
+   6.45 ns at 512, and read a step at 362 KiB; the lent Xeon's 2 MiB L2
+   read as a step at 1722 KiB in 2 of 10 probes. A step gets no second walk
+   (the cyclic fit is exact for it), so nothing checked it. The second walk
+   is the referee: a level past the L1 that the cyclic fit calls a step
+   more than 5% from the OS's size for its level, both up to 4 MiB, is
+   walked as the others are, its range widened to take in the OS's figure
+   (the window then spans both). Marks such levels in flag[] (may be NULL)
+   and returns their count; servet__infer_curves keeps a marked level's
+   refit only where the walk refit it, else the level as the cyclic fit
+   read it. */
+static int servet__irm_referee(const servet_profile *os, servet_cache_level *lv, int n, int *flag) {
+    int i, o, marked = 0;
+    for (i = 0; i < n; i++) {
+        double rep = 0.0, e = lv[i].estimate_bytes;
+        if (flag) flag[i] = 0;
+        if (!os || i == 0 || lv[i].method != SERVET_METHOD_STEP || !(e > 0.0) || e > 4.0 * 1048576.0) continue;
+        for (o = 0; o < os->ncacheobjs; o++)
+            if (os->cacheobjs[o].level == i + 1) rep = (double)os->cacheobjs[o].size;
+        if (!(rep > 0.0) || rep > 4.0 * 1048576.0 || fabs(e / rep - 1.0) <= 0.05) continue;
+        lv[i].method = SERVET_METHOD_BINOMIAL_LINE;
+        if (!(lv[i].range_lo_bytes > 0.0) || lv[i].range_lo_bytes > e) lv[i].range_lo_bytes = e;
+        if (!(lv[i].range_hi_bytes > 0.0) || lv[i].range_hi_bytes < e) lv[i].range_hi_bytes = e;
+        if (rep < lv[i].range_lo_bytes) lv[i].range_lo_bytes = rep;
+        if (rep > lv[i].range_hi_bytes) lv[i].range_hi_bytes = rep;
+        if (flag) flag[i] = 1;
+        marked++;
+    }
+    return marked;
+}
+
 static int servet__infer_curves(const servet_curve *cv, const servet_curve *tlb, const servet_curve *irm,
                                 const servet_profile *os, servet_cache_level *levels, double *next, double *reach,
                                 int *ntlb) {
@@ -5145,8 +5188,15 @@ static int servet__infer_curves(const servet_curve *cv, const servet_curve *tlb,
                       (servet__curve_at(cv, R * f / 64.0) - servet__curve_at(cv, R / f / 64.0));
             if (!(cost[k] > 0.0)) cost[k] = 0.0;
         }
+        servet_cache_level cyclic[SERVET__MAX_LEVELS], marked[SERVET__MAX_LEVELS];
+        int flag[SERVET__MAX_LEVELS];
         for (k = 0; os && k < n; k++) excl[k] = servet__level_exclusive(os, n, k + 1); /* victim levels, as cpuid says */
+        memcpy(cyclic, levels, (size_t)n * sizeof *levels);
+        servet__irm_referee(os, levels, n, flag);
+        memcpy(marked, levels, (size_t)n * sizeof *levels);
         servet_infer_caches_irm(cv, irm, levels, n, *next, reach, cost, *ntlb, excl);
+        for (k = 0; k < n; k++) /* a step the walk did not refit stays the cyclic fit's */
+            if (flag[k] && !memcmp(&levels[k], &marked[k], sizeof levels[k])) levels[k] = cyclic[k];
     }
     return n;
 }
@@ -5313,6 +5363,7 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
                the share) */
             else if (os > 4.0 * 1048576.0 && lv[i].estimate_bytes < os / 4.0) lv[i].method = SERVET_METHOD_STEP;
         }
+        servet__irm_referee(p, lv, nlv, NULL); /* a step the OS contradicts is walked too */
         /* 64 placements a point up to 1 MiB (64 MiB / size above; was 32 up to
            1 MiB), drawn from the first buffer (servet__irm_place says why);
            desc.quick: as many as the cyclic walk's replicas, as before */

@@ -729,6 +729,73 @@ static void test_irm_passes(void) {
     CHECK(two < 3 * one, "passes cost %ld measurements, one visit with its repetitions %ld", two, one);
 }
 
+/* A step the OS contradicts is walked (servet__irm_referee): a spell over
+   the cyclic points under a 512 KiB L2 read a step at 362 KiB; the L2 gets
+   a second-walk window that spans the OS's figure. Levels it leaves alone:
+   the L1, a step within 5% of the OS, a level the OS reports over 4 MiB,
+   one the OS does not report, a fitted (non-step) level. And where the
+   walk has no points in that window, servet__infer_curves returns the
+   cyclic fit as it was. */
+static void test_irm_referee(void) {
+    static servet_profile os;
+    static servet__cacheobj obj[3];
+    servet_cache_level lv[5], keep[5];
+    double lo = 0.0, hi = 0.0, b[80], l[80], cap[3] = {32768.0, 370752.0, 8.0 * 1048576.0}, lat[4] = {1.2, 4.0, 14.0, 100.0};
+    servet_curve *cv = (servet_curve *)calloc(1, sizeof *cv), *irm = (servet_curve *)calloc(1, sizeof *irm);
+    servet_cache_level a[SERVET__MAX_LEVELS], z[SERVET__MAX_LEVELS];
+    double next, reach[SERVET__MAX_TLB];
+    int flag[5], i, n, na, nz, ntlb, same = 1;
+    obj[0].level = 1; obj[0].size = 32768; obj[0].inclusive = -1;
+    obj[1].level = 2; obj[1].size = 524288; obj[1].inclusive = -1;
+    obj[2].level = 3; obj[2].size = 32u << 20; obj[2].inclusive = -1;
+    os.cacheobjs = obj;
+    os.ncacheobjs = 3;
+    memset(lv, 0, sizeof lv);
+    for (i = 0; i < 5; i++) lv[i].method = SERVET_METHOD_STEP;
+    lv[0].estimate_bytes = 30720.0;                     /* the L1: never */
+    lv[1].estimate_bytes = 370752.0;                    /* 362 KiB for 512: walked */
+    lv[1].range_lo_bytes = 370752.0; lv[1].range_hi_bytes = 499712.0;
+    lv[2].estimate_bytes = 3.0 * 1048576.0;             /* the OS says 32 MiB: a VM's share */
+    lv[3].estimate_bytes = 3.5 * 1048576.0;             /* not reported */
+    lv[4].estimate_bytes = 4.5 * 1048576.0;
+    memcpy(keep, lv, sizeof lv);
+    CHECK(servet__irm_referee(&os, lv, 5, flag) == 1 && flag[1] && !flag[0] && !flag[2] && !flag[3] && !flag[4],
+          "one level marked, the L2 (flags %d %d %d %d %d)", flag[0], flag[1], flag[2], flag[3], flag[4]);
+    CHECK(lv[1].method != SERVET_METHOD_STEP && lv[1].range_lo_bytes == 370752.0 && lv[1].range_hi_bytes == 524288.0,
+          "the L2's range takes in the OS's 512 KiB: %.0f-%.0f KiB", lv[1].range_lo_bytes / 1024.0, lv[1].range_hi_bytes / 1024.0);
+    CHECK(servet__irm_window(lv, 5, 1, &lo, &hi) && lo <= 0.6 * 370752.0 && hi >= 1.3 * 524288.0,
+          "its window spans both: %.0f-%.0f KiB", lo / 1024.0, hi / 1024.0);
+    CHECK(!memcmp(&lv[0], &keep[0], sizeof lv[0]) && !memcmp(&lv[2], &keep[2], 3 * sizeof lv[0]), "the others as they were");
+    memcpy(lv, keep, sizeof lv);
+    obj[1].size = 360448; /* 352 KiB: within 5% of the step */
+    CHECK(servet__irm_referee(&os, lv, 5, NULL) == 0, "a step within 5%% of the OS is not walked");
+    lv[1].method = SERVET_METHOD_BINOMIAL_LINE;
+    obj[1].size = 524288;
+    CHECK(servet__irm_referee(&os, lv, 5, NULL) == 0, "a fitted level is walked anyway, not marked");
+    CHECK(servet__irm_referee(NULL, keep, 5, NULL) == 0, "no OS word, no referee");
+    /* the revert: a cyclic staircase with the step at 362 KiB, a second walk
+       with points only under the L1's window */
+    n = staircase(b, l, cap, lat, 3, 0.0);
+    for (i = 0; i < n && i < SERVET_CURVE_MAX; i++) {
+        cv->bytes[i] = b[i]; cv->ns[i] = l[i]; cv->spread[i] = 0.0;
+    }
+    cv->n = i;
+    cv->page_bytes = 2097152.0;
+    for (i = 0; i < 8; i++) {
+        irm->bytes[i] = 8192.0 * (i + 1);
+        irm->ns[i] = 1.2 + 2.8 * (irm->bytes[i] > 32768.0 ? 1.0 - 32768.0 / irm->bytes[i] : 0.0);
+    }
+    irm->n = 8;
+    irm->page_bytes = 4096.0;
+    na = servet__infer_curves(cv, NULL, irm, &os, a, &next, reach, &ntlb);
+    nz = servet__infer_curves(cv, NULL, irm, NULL, z, &next, reach, &ntlb);
+    for (i = 0; i < na && i < nz; i++) same &= !memcmp(&a[i], &z[i], sizeof a[i]);
+    CHECK(na == nz && na >= 2 && same, "no walk in the window: the cyclic fit as it was (%d and %d levels, L2 %.0f KiB %s)", na, nz,
+          na >= 2 ? a[1].estimate_bytes / 1024.0 : 0.0, na >= 2 ? servet__method_name(a[1].method) : "-");
+    free(cv);
+    free(irm);
+}
+
 /* A cyclic-curve shape of the lent Xeon (family 6 model 207, 2 MiB L2,
    2026-11-26) the inference read wrong before 2026-11-27: a VM's share of
    the L3 right above the L2, 40 ns from just past 2 MiB to 4 MiB, 0.75
@@ -1357,6 +1424,7 @@ int main(void) {
     test_second_look_ramp();
     test_irm_consistency();
     test_irm_passes();
+    test_irm_referee();
     test_irm_last_level_calibration();
     test_infer_vm_l3_share();
     test_scatter_step();

@@ -16,6 +16,10 @@
      excl F1 F2 ...               optional, before the runs it applies to: per
                                   level from L1, 1 = a victim cache (as
                                   servet_infer_exclusive takes it)
+     os S1 S2 ...                 optional, before a run (for it alone): the
+                                  sizes the OS reported per level from L1, in
+                                  bytes, which the second walk's referee reads
+                                  (servet__irm_referee); 0 = not reported
      run NAME
      c|t|i PAGE_BYTES            starts the cyclic, TLB or independent curve
      BYTES NS SPREAD             a point of the curve started last
@@ -28,7 +32,8 @@
 #include <stdlib.h>
 #include "replay_text.h"
 
-static int excl[SERVET__MAX_LEVELS], nexcl;
+static int excl[SERVET__MAX_LEVELS], nexcl, nos;
+static double os_size[SERVET__MAX_LEVELS];
 
 static void infer_run(const char *name, const servet_curve *cv, const servet_curve *tlb, const servet_curve *irm) {
     servet_cache_level lv[SERVET__MAX_LEVELS];
@@ -36,15 +41,17 @@ static void infer_run(const char *name, const servet_curve *cv, const servet_cur
     int n, ntlb, k;
     static servet_profile os; /* the OS's word on inclusion, as the probe has it */
     static servet__cacheobj obj[SERVET__MAX_LEVELS];
-    for (k = 0; k < nexcl; k++) {
+    for (k = 0; k < nexcl || k < nos; k++) {
         obj[k].level = k + 1;
-        obj[k].inclusive = excl[k] ? 0 : 1;
+        obj[k].inclusive = k < nexcl ? (excl[k] ? 0 : 1) : -1; /* -1: not said */
+        obj[k].size = k < nos ? (uint64_t)os_size[k] : 0u;
     }
     os.cacheobjs = obj;
-    os.ncacheobjs = nexcl;
+    os.ncacheobjs = nexcl > nos ? nexcl : nos;
     memset(lv, 0, sizeof lv);
-    n = servet__infer_curves(cv, tlb->n > 0 ? tlb : NULL, irm->n > 0 ? irm : NULL, nexcl ? &os : NULL, lv, &next, reach,
-                             &ntlb);
+    n = servet__infer_curves(cv, tlb->n > 0 ? tlb : NULL, irm->n > 0 ? irm : NULL, nexcl || nos ? &os : NULL, lv, &next,
+                             reach, &ntlb);
+    nos = 0; /* an os line is for one run */
     if (n > 0 && n == nexcl) servet_infer_exclusive(lv, n, excl);
     if (n < 1) {
         printf("%s no levels\n", name);
@@ -68,6 +75,14 @@ int main(void) {
                 long v = strtol(c, &e, 10);
                 if (e == c) break;
                 excl[nexcl] = v != 0;
+                c = e;
+            }
+        } else if (strncmp(line, "os ", 3) == 0) {
+            char *c = line + 3, *e;
+            for (nos = 0; nos < SERVET__MAX_LEVELS; nos++) {
+                double v = strtod(c, &e);
+                if (e == c) break;
+                os_size[nos] = v > 0.0 && v < 1e15 ? v : 0.0;
                 c = e;
             }
         } else if (replay_line(&r, line)) {

@@ -8,6 +8,8 @@ written before page sizes were recorded: the cyclic curve is taken as
 measured on 2 MiB pages (THP granted), the other two on 4 KiB.
 CACHE_REPLAY_BIN=PATH runs another build of the replayer (one built with
 -DSERVET_DEBUG_IRM prints the second walk's calibration).
+CACHE_REPLAY_OS=0 leaves out the sizes the OS reported (each run's record
+has them; the second walk's referee, servet__irm_referee, reads them).
 CACHE_REPLAY_EXCL=0,0,1 says which levels (from L1) are victim caches, as the
 probe takes them from the OS (the records do not keep it): they are fitted as
 such and printed less the level above.
@@ -22,6 +24,9 @@ for f in sys.argv[1:]:
     d = json.load(open(f))
     for i, r in enumerate(d["runs"]):
         name = "%s#%d%s" % (os.path.basename(f), i + 1, "b" if r.get("busy_neighbour") else "q")
+        rep = {l["level"]: l.get("reported_size_bytes") or 0 for l in r["levels"]}
+        if rep and os.environ.get("CACHE_REPLAY_OS", "1") != "0":  # the OS's sizes, for servet__irm_referee
+            text.append("os " + " ".join(str(int(rep.get(k, 0))) for k in range(1, max(rep) + 1)))
         text.append("run " + name)
         pages = r.get("page_bytes", {})
         for kind, key, page in (("c", "curve", 2097152), ("t", "tlb_curve", 4096), ("i", "independent_curve", 4096)):
