@@ -4359,8 +4359,8 @@ static servet_result servet__sweep_list(servet_measure_fn measure, void *user, c
    a vCPU of another guest, which the probe can neither see nor stop. On a
    Zen 3 VM (2026-11-28, bench_data/cache_smt_interference_2026-11-28.txt)
    a 384 KiB walk ran 5.0 ns when that sibling was idle and 6-13 ns when it
-   was not; the sibling's spells came and went in 50 us to 0.5 s, and
-   during a 0.5 s spell no 20 us stretch of the walk was clean. A point's
+   was not; the sibling's spells came and went in 50 us to 0.7 s, and
+   during the long ones no 20 us stretch of the walk was clean. A point's
    64 placements take ~0.1 s one after the other, so a spell lifts a whole
    point, or the half of it, and the two repetitions of a placement,
    back to back, share it: the L2 (512 KiB) read 304-624 KiB. So each
@@ -4797,10 +4797,13 @@ static double servet__irm_measure(void *user, double bytes, int replica) {
     /* timed in 16 chunks of 2^12 accesses (25-60 us each), and the
        repetition is the mean of the chunks within 6% of the fastest: an
        SMT sibling that another guest runs on (a cloud VM's vCPU: L1 and L2
-       shared with a stranger) slows the walk in bursts of tens of
-       microseconds to seconds, and a 2^16-access repetition caught one in
-       80-87% of cases, where a 2^12-access chunk is clean in 40% (a Zen 3
-       VM, 2026-11-28: a 384 KiB walk's clean runs 50-170 us long,
+       shared with a stranger) slows the walk in spells of tens of
+       microseconds to 0.7 s, and a 2^16-access repetition timed whole was
+       over 5% slow in 72-76% of cases, where 2^12-access chunks were clean
+       in 40-42% (a Zen 3 VM, 2026-11-28, a 384 KiB walk; its clean
+       stretches 50-170 us long between the spells: the mean of the clean
+       chunks is over 5% slow in 48-66%, and the passes of
+       servet__sweep_irm_passes do the rest;
        bench_data/cache_smt_interference_2026-11-28.txt). A chunk's own
        noise - the count of misses among its random references - is ~1% at
        a miss rate of 0.3, so 6% over the fastest keeps every clean chunk. */
