@@ -2482,6 +2482,13 @@ static uint64_t servet__reported_llc(const servet_profile *p) {
         if (p->cacheobjs[i].size > m) m = p->cacheobjs[i].size;
     return m;
 }
+/* The size the OS reports for a cache level (its first instance), 0 if none. */
+static double servet__reported_size(const servet_profile *p, int level) {
+    int i;
+    for (i = 0; i < p->ncacheobjs; i++)
+        if (p->cacheobjs[i].level == level) return (double)p->cacheobjs[i].size;
+    return 0.0;
+}
 static int servet__reported_levels(const servet_profile *p) {
     int i, m = 0;
     for (i = 0; i < p->ncacheobjs; i++)
@@ -4376,27 +4383,25 @@ static servet_result servet__sweep_list(servet_measure_fn measure, void *user, c
    visits would only bias them low. Returns SERVET_ERROR_OUT_OF_MEMORY,
    with nothing measured, where the table of lowest times cannot be had. */
 static servet_result servet__sweep_irm_passes(servet_measure_fn measure, void *user, const servet_sweep_desc *d,
-                                              double *todo, int ntodo, uint64_t *order_seed, servet_curve *out) {
+                                              const double *todo, int ntodo, uint64_t *order_seed, servet_curve *out) {
     enum { maxq = 64 };
     double *lo1 = (double *)malloc((size_t)(ntodo > 0 ? ntodo : 1) * maxq * 2 * sizeof(double)), *lo2;
-    int c, q, pass, npass = d->passes + 2;
+    int c, q, pass, npass = d->passes + 2, order[SERVET_CURVE_MAX];
     if (!lo1) return SERVET_ERROR_OUT_OF_MEMORY;
     lo2 = lo1 + (size_t)(ntodo > 0 ? ntodo : 1) * maxq;
     for (c = 0; c < ntodo * maxq; c++) lo1[c] = lo2[c] = HUGE_VAL;
+    for (c = 0; c < ntodo; c++) order[c] = c;
     for (pass = 0; pass < npass; pass++) {
-        int visited = 0;
-        for (c = ntodo - 1; pass > 0 && c > 0; c--) { /* a fresh order each pass (the table follows) */
-            int k = (int)(servet__rng_next(order_seed) % (uint64_t)(c + 1)), j;
-            double t = todo[c];
-            todo[c] = todo[k];
-            todo[k] = t;
-            for (j = 0; j < maxq; j++) {
-                t = lo1[c * maxq + j]; lo1[c * maxq + j] = lo1[k * maxq + j]; lo1[k * maxq + j] = t;
-                t = lo2[c * maxq + j]; lo2[c * maxq + j] = lo2[k * maxq + j]; lo2[k * maxq + j] = t;
-            }
+        int visited = 0, o;
+        for (c = ntodo - 1; pass > 0 && c > 0; c--) { /* a fresh order each pass */
+            int k = (int)(servet__rng_next(order_seed) % (uint64_t)(c + 1)), t = order[c];
+            order[c] = order[k];
+            order[k] = t;
         }
-        for (c = 0; c < ntodo; c++) {
-            int nr = servet__nreplicas(d, todo[c]);
+        for (o = 0; o < ntodo; o++) {
+            int nr;
+            c = order[o];
+            nr = servet__nreplicas(d, todo[c]);
             if (nr > maxq) nr = maxq;
             for (q = 0; q < nr; q++) {
                 double *a = &lo1[c * maxq + q], *b = &lo2[c * maxq + q], t;
@@ -4430,6 +4435,7 @@ servet_result servet_sweep_irm(servet_measure_fn measure, void *user, const serv
     int i, c, ntodo = 0;
     double maxb = d && d->max_bytes > 0 ? d->max_bytes : 256.0 * 1048576.0, todo[SERVET_CURVE_MAX];
     uint64_t order_seed = 0x5EC0DA11u;
+    servet_result r;
     if (!measure || !out || nlevels < 0 || (nlevels > 0 && !levels)) return SERVET_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     out->page_bytes = 4096.0;
@@ -4455,16 +4461,12 @@ servet_result servet_sweep_irm(servet_measure_fn measure, void *user, const serv
         todo[c] = todo[k];
         todo[k] = t;
     }
-    if (d && d->passes > 1) {
-        servet_result r = servet__sweep_irm_passes(measure, user, d, todo, ntodo, &order_seed, out);
-        if (r != SERVET_ERROR_OUT_OF_MEMORY) {
-            if (r != SERVET_OK) return r;
-            return servet__sweep_fix_by(measure, user, d, 2, 1.03, 2, 0, 1, 0.0, out);
-        }
-        memset(out, 0, sizeof *out); /* no memory for the passes: one visit each, as below */
-        out->page_bytes = 4096.0;
-    }
-    for (c = 0; c < ntodo; c++) {
+    /* in passes (the probe); one visit a placement where that is not asked
+       for or its table cannot be had (nothing measured then) */
+    r = d && d->passes > 1 ? servet__sweep_irm_passes(measure, user, d, todo, ntodo, &order_seed, out)
+                           : SERVET_ERROR_OUT_OF_MEMORY;
+    if (r != SERVET_OK && r != SERVET_ERROR_OUT_OF_MEMORY) return r;
+    for (c = 0; r != SERVET_OK && c < ntodo; c++) {
         double v, sp;
         if (!servet__measure_point(measure, user, todo[c], 2, servet__nreplicas(d, todo[c]), &v, &sp))
             return SERVET_ERROR_PROBE_FAILED;
@@ -5152,13 +5154,12 @@ static int servet__second_look(servet_measure_fn measure, void *user, const serv
    refit only where the walk refit it, else the level as the cyclic fit
    read it. */
 static int servet__irm_referee(const servet_profile *os, servet_cache_level *lv, int n, int *flag) {
-    int i, o, marked = 0;
+    int i, marked = 0;
     for (i = 0; i < n; i++) {
-        double rep = 0.0, e = lv[i].estimate_bytes;
+        double rep, e = lv[i].estimate_bytes;
         if (flag) flag[i] = 0;
         if (!os || i == 0 || lv[i].method != SERVET_METHOD_STEP || !(e > 0.0) || e > 4.0 * 1048576.0) continue;
-        for (o = 0; o < os->ncacheobjs; o++)
-            if (os->cacheobjs[o].level == i + 1) rep = (double)os->cacheobjs[o].size;
+        rep = servet__reported_size(os, i + 1);
         if (!(rep > 0.0) || rep > 4.0 * 1048576.0 || fabs(e / rep - 1.0) <= 0.05) continue;
         lv[i].method = SERVET_METHOD_BINOMIAL_LINE;
         if (!(lv[i].range_lo_bytes > 0.0) || lv[i].range_lo_bytes > e) lv[i].range_lo_bytes = e;
@@ -5352,10 +5353,7 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
            the windows and calibration points of the levels below them stop
            at half their size, as servet_infer_caches_irm expects. */
         for (i = 0; i < nlv; i++) {
-            double os = 0.0;
-            int o;
-            for (o = 0; o < p->ncacheobjs; o++)
-                if (p->cacheobjs[o].level == i + 1) os = (double)p->cacheobjs[o].size;
+            double os = servet__reported_size(p, i + 1);
             if (lv[i].estimate_bytes > 4.0 * 1048576.0) lv[i].method = SERVET_METHOD_STEP;
             /* nor a level the OS reports over 4 MiB that reads under a
                quarter of it: a VM's share of the host's shared last level,
@@ -6092,7 +6090,7 @@ static int servet__mbsp_tree(const servet_profile *p, int32_t *part, double *mem
             for (j = i + 1; j < p->npus; j++) if (SERVET__PART(cand, nc, i) == SERVET__PART(cand, nc, j)) { shared = 1; break; }
         if (!shared) continue;
         if (lvl <= p->nlevels) size = p->levels[lvl - 1].size_bytes;
-        for (i = 0; i < p->ncacheobjs && size <= 0.0; i++) if (p->cacheobjs[i].level == lvl) size = (double)p->cacheobjs[i].size;
+        if (size <= 0.0) size = servet__reported_size(p, lvl);
         cmem[nc++] = size;
     }
     for (i = 0; i < p->npus; i++) SERVET__PART(cand, nc, i) = p->pus[i].numa; /* NUMA nodes */
