@@ -493,7 +493,8 @@
           from Penryn to Lion Cove, A64FX and M1: 256- and 128-byte lines).
           make bench-accuracy(-policies): unchanged; make cache-replay: 1 of
           544 real probes changes (a Zen 3 VM's noisy tail gains an "L4").
-          Cache probe, second walk in passes (desc.passes; the probe: 2):
+          Cache probe, second walk in passes (new: servet_sweep_desc.passes;
+          0, one visit, as before; the probe: 2):
           a cloud VM's core is shared with another guest's vCPU on the SMT
           sibling, whose spells (50 us to 0.7 s) slowed whole points; each
           placement is now visited in passes seconds apart and keeps its
