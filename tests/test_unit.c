@@ -796,6 +796,106 @@ static void test_irm_referee(void) {
     free(irm);
 }
 
+/* The cyclic sweep's consistency pass up to 4 MiB (desc.fix_beyond_bytes,
+   servet__sweep_fix_by): a spell of the host lifted the 14 refined points
+   from 1472 to 1888 KiB, 3x, between clean points on both sides (the lent
+   Xeon, 2026-11-28). Checked against its successor each, two rounds bring
+   back the last two; against the lowest larger point up to 4 MiB, every
+   one. The fake measures the truth (the spell is over); the curve is the
+   one the sweep left. */
+static double spell_over_truth(double bytes) { return bytes <= 2097152.0 ? 6.0 : 30.0 + 5.0 * log2(bytes / 2097152.0); }
+static double spell_over_measure(void *user, double bytes, int replica) {
+    (void)replica;
+    ++*(long *)user;
+    return spell_over_truth(bytes);
+}
+static int spell_over_left(double beyond, long *calls) {
+    servet_sweep_desc d;
+    servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
+    int i, left = 0;
+    memset(&d, 0, sizeof d);
+    d.line_bytes = 64;
+    d.fix_beyond_bytes = beyond;
+    for (i = 0; i < 64; i++) {
+        c->bytes[i] = 1024.0 * (1024.0 + 32.0 * i); /* 1024 .. 3040 KiB */
+        c->ns[i] = spell_over_truth(c->bytes[i]);
+        if (c->bytes[i] >= 1472.0 * 1024.0 && c->bytes[i] <= 1888.0 * 1024.0) c->ns[i] *= 3.0;
+    }
+    c->n = 64;
+    *calls = 0;
+    CHECK(servet__sweep_fix(spell_over_measure, calls, &d, 3, 0.0, c) == SERVET_OK, "consistency pass (beyond %.0f)", beyond);
+    for (i = 0; i < c->n; i++) left += c->ns[i] > 1.01 * spell_over_truth(c->bytes[i]);
+    free(c);
+    return left;
+}
+static void test_sweep_fix_beyond(void) {
+    long calls0 = 0, calls1 = 0;
+    int succ = spell_over_left(0.0, &calls0), beyond = spell_over_left(4.0 * 1048576.0, &calls1);
+    CHECK(succ >= 10, "against the successor: %d of 14 lifted points left (the case this is about)", succ);
+    CHECK(beyond == 0, "against the lowest larger point up to 4 MiB: %d left", beyond);
+    /* each lifted point and, once a round, the point it is over */
+    CHECK(calls1 <= 2 * (14 + 1) * 3, "%ld measurements (3 repetitions a point)", calls1);
+}
+
+/* A level under another within 3x of it (no calibration point between),
+   whose window ends under 1.5x the fit (no joint fit): the refit's cost is
+   the cyclic curve's reading of the next level's latency, and a VM's small
+   share of a host's L3 reads it high (the lent Xeon, 2026-11-28: 50 ns for
+   about 34). The walk here is the k/X model of a 2 MiB 16-way level at a
+   28 ns miss cost; the cyclic fit said 2016 KiB, range 1920-2176. At 44
+   ns the refit reads the level far larger; servet_infer_caches_irm keeps
+   the cyclic fit and widens its range to the refit's. */
+static double kx_miss_rate(double bytes, double size, int ways) { /* lines a set ~ Poisson: 1 - E[min(X,k)]/mean */
+    double lam = bytes / size * ways, p = exp(-lam), held = 0.0;
+    int x;
+    for (x = 0; x < 400; x++) {
+        held += p * (x < ways ? x : ways);
+        p *= lam / (x + 1);
+    }
+    return 1.0 - held / lam;
+}
+static void test_irm_uncalibrated(void) {
+    servet_curve *cv = (servet_curve *)calloc(1, sizeof *cv), *irm = (servet_curve *)calloc(1, sizeof *irm);
+    servet_cache_level lv[3], keep[3], fit[3];
+    double b[80], l[80], cap[3] = {48.0 * 1024, 2048.0 * 1024, 5.0 * 1048576.0}, lat[4] = {1.8, 6.0, 50.0, 120.0};
+    double lo = 0.0, hi = 0.0;
+    int i, n;
+    n = staircase(b, l, cap, lat, 3, 0.0);
+    for (i = 0; i < n; i++) { cv->bytes[i] = b[i]; cv->ns[i] = l[i]; cv->spread[i] = 0.0; }
+    cv->n = n;
+    cv->page_bytes = 2097152.0;
+    memset(lv, 0, sizeof lv);
+    lv[0].size_bytes = lv[0].estimate_bytes = lv[0].range_lo_bytes = lv[0].range_hi_bytes = 48.0 * 1024;
+    lv[0].method = SERVET_METHOD_STEP; lv[0].latency = 1.8;
+    lv[1].size_bytes = lv[1].estimate_bytes = 2016.0 * 1024;
+    lv[1].range_lo_bytes = 1920.0 * 1024; lv[1].range_hi_bytes = 2176.0 * 1024;
+    lv[1].method = SERVET_METHOD_COLORED; lv[1].latency = 6.0;
+    lv[2].size_bytes = lv[2].estimate_bytes = 8064.0 * 1024;
+    lv[2].range_lo_bytes = 5632.0 * 1024; lv[2].range_hi_bytes = 8960.0 * 1024;
+    lv[2].method = SERVET_METHOD_BINOMIAL_LINE; lv[2].latency = 50.0;
+    CHECK(servet__irm_window(lv, 3, 1, &lo, &hi) && hi < 1.5 * 2048.0 * 1024, "the L2's window ends at %.0f KiB", hi / 1024);
+    for (i = 0; i < 40; i++) {
+        double s = floor(lo * pow(2.0, i / 8.0) / 4096.0) * 4096.0;
+        if (s > hi * 1.001) break;
+        irm->bytes[i] = s;
+        irm->ns[i] = 6.0 + servet__irm_above(lv, 1, s, NULL, NULL, 0) + 28.0 * kx_miss_rate(s, 2048.0 * 1024, 16);
+        irm->spread[i] = 0.0;
+    }
+    irm->n = i;
+    irm->page_bytes = 4096.0;
+    memcpy(keep, lv, sizeof lv);
+    memcpy(fit, lv, sizeof lv);
+    CHECK(servet_infer_caches_irm(cv, irm, fit, 3, 120.0, NULL, NULL, 0, NULL) == SERVET_OK, "refit");
+    CHECK(fit[1].estimate_bytes == keep[1].estimate_bytes && fit[1].method == keep[1].method,
+          "the uncalibrated refit does not replace the cyclic fit: %.0f KiB %s", fit[1].estimate_bytes / 1024,
+          servet__method_name(fit[1].method));
+    CHECK(fit[1].range_lo_bytes <= keep[1].range_lo_bytes && fit[1].range_hi_bytes > 1.15 * 2048.0 * 1024,
+          "its range takes in the refit's: %.0f-%.0f KiB", fit[1].range_lo_bytes / 1024, fit[1].range_hi_bytes / 1024);
+    CHECK(!memcmp(&fit[0], &keep[0], sizeof fit[0]), "the L1 as it was");
+    free(cv);
+    free(irm);
+}
+
 /* A cyclic-curve shape of the lent Xeon (family 6 model 207, 2 MiB L2,
    2026-11-26) the inference read wrong before 2026-11-27: a VM's share of
    the L3 right above the L2, 40 ns from just past 2 MiB to 4 MiB, 0.75
@@ -1425,6 +1525,8 @@ int main(void) {
     test_irm_consistency();
     test_irm_passes();
     test_irm_referee();
+    test_sweep_fix_beyond();
+    test_irm_uncalibrated();
     test_irm_last_level_calibration();
     test_infer_vm_l3_share();
     test_scatter_step();
