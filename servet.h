@@ -512,6 +512,17 @@
           spanning the OS's figure (servet__irm_referee): a spell over the
           cyclic points under an L2 reads as a sharp step below it (a Zen 3
           VM: 362 KiB for 512; the lent Xeon: 1722 KiB for 2 MiB, 2 of 10).
+          A refit the second walk cannot calibrate (no calibration point
+          under the next level, a window under 1.5x the fit: the cost is
+          the cyclic curve's reading of the next level) keeps the cyclic
+          fit and only widens its range: the lent Xeon's L3 share read
+          50 ns for about 34, and its 2 MiB L2 refit read 2496 KiB (make
+          cache-replay on 608 records: 3 probes change, the L2 right in 2 more,
+          bench_data/cache_replay_uncalibrated_2026-11-28.txt). The cyclic
+          sweep's consistency pass checks the points up to 4 MiB against
+          the lowest larger one, not only the next (new:
+          servet_sweep_desc.fix_beyond_bytes; 0, as before; the probe: 4
+          MiB): a spell lifted 14 points under that L2 and it read 1448 KiB.
           Tile model: a halo is counted as a star (the block's rows with
           the halo along the row, plus 2 x halo rows per other dimension),
           was a box: a 3D 7-point stencil's row of k read as 9 rows, L1
@@ -4124,15 +4135,19 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       ones.
       Real, what it still misses: on the lent 16-PU Xeon (family 6 model
       207, 2 MiB L2; bench_data/cache_probe_runs_xeon_f6m207*.json) the
-      L2 is within 5% in 6 of 10 recorded probes (4 before the short
-      plateaus of servet__infer, 2026-11-27). Two misses are slow spells
-      over the refined points just under the L2's size (25-40 ns from 1.63
-      to 1.92 MiB between coarse points at 5.4-5.6 ns on both sides): a
-      sharp "step" at 1722 KiB. Dropping every point slower than a larger
-      reliable walk fixed them on synthetic curves but not on those (the
-      fit then read 1.7-1.86 MiB) and moved VM L3 shares, which do vary
-      over a probe; not kept. A busy-neighbour probe's curve is slow
-      spells from 0.84 MiB up (3.8 MiB read), and one reads 2176 KiB.
+      L2 was within 5% in 6 of 10 recorded probes (4 before the short
+      plateaus of servet__infer, 2026-11-27), in 21 of 24 on 2026-11-28
+      (after the second walk's passes and referee). The misses are slow
+      spells over the refined points just under the L2's size (25-40 ns
+      from 1.63 to 1.92 MiB between coarse points at 5.4-5.6 ns on both
+      sides): a sharp "step" at 1448-1722 KiB. Dropping every point slower
+      than a larger reliable walk fixed them on synthetic curves but not
+      on those (the fit then read 1.7-1.86 MiB) and moved VM L3 shares,
+      which do vary over a probe; not kept. They are measured again
+      instead (servet__sweep_fix_by checks the points up to 4 MiB against
+      the lowest larger one since 2026-11-28; no lent machine since to
+      count what that changes there). A busy-neighbour probe's curve is slow spells
+      from 0.84 MiB up (3.8 MiB read), and one reads 2176 KiB.
 
    ========================================================================== */
 
