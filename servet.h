@@ -3895,15 +3895,13 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
            range holds both). Not the last level: its cost is memory's,
            read past it. */
         if (i + 1 < nlevels && k0 == n && !joint) {
-            servet_cache_level C = walked[i];
+            servet_cache_level *C = &levels[i];
             double lo_w = L.range_lo_bytes > 0.0 && L.range_lo_bytes < L.size_bytes ? L.range_lo_bytes : L.size_bytes;
             double hi_w = L.range_hi_bytes > L.size_bytes ? L.range_hi_bytes : L.size_bytes;
-            if (!(C.range_lo_bytes > 0.0) || C.range_lo_bytes > C.estimate_bytes) C.range_lo_bytes = C.estimate_bytes;
-            if (C.range_hi_bytes < C.estimate_bytes) C.range_hi_bytes = C.estimate_bytes;
-            if (lo_w < C.range_lo_bytes) C.range_lo_bytes = lo_w;
-            if (hi_w > C.range_hi_bytes) C.range_hi_bytes = hi_w;
-            levels[i].range_lo_bytes = C.range_lo_bytes;
-            levels[i].range_hi_bytes = C.range_hi_bytes;
+            if (!(C->range_lo_bytes > 0.0) || C->range_lo_bytes > C->estimate_bytes) C->range_lo_bytes = C->estimate_bytes;
+            if (C->range_hi_bytes < C->estimate_bytes) C->range_hi_bytes = C->estimate_bytes;
+            if (lo_w < C->range_lo_bytes) C->range_lo_bytes = lo_w;
+            if (hi_w > C->range_hi_bytes) C->range_hi_bytes = hi_w;
             continue;
         }
         levels[i].size_bytes = levels[i].estimate_bytes = L.size_bytes;
@@ -4146,8 +4144,8 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       which do vary over a probe; not kept. They are measured again
       instead (servet__sweep_fix_by checks the points up to 4 MiB against
       the lowest larger one since 2026-11-28; no lent machine since to
-      count what that changes there). A busy-neighbour probe's curve is slow spells
-      from 0.84 MiB up (3.8 MiB read), and one reads 2176 KiB.
+      count what that changes there). A busy-neighbour probe's curve is
+      slow spells from 0.84 MiB up (3.8 MiB read), and one reads 2176 KiB.
 
    ========================================================================== */
 
@@ -4213,13 +4211,13 @@ static int servet__reps_per(int reps, int nr);
    4.8-10.2 ns from 152 to 396 KiB and 6.25 ns at 512 KiB, and the L2 as
    704 KiB). Each check re-measures the point and the larger one it is
    over (in the cyclic sweep, `mark`, that one once a round; the second
-   walk's rule stays as it was measured). `beyond` (bytes): the points up to it are
-   checked so, among themselves; 0: none. The cyclic sweep too, up to 4
+   walk's rule stays as it was measured). `beyond` (bytes): the points up
+   to it are checked so, among themselves; 0: none. The cyclic sweep too, up to 4
    MiB (desc.fix_beyond_bytes): on the lent Xeon (2026-11-28, 2 MiB L2) a
-   spell lifted the 16 refined points from 1472 to 1888 KiB to 8-31 ns
-   between 7.0 ns at 1722 and 6.1 at 1952 KiB; checked against their
-   successors, two rounds fix the last two of such a run, and the L2 read
-   as a step at 1448 KiB. Not above 4 MiB: a VM's memory latency moves
+   spell lifted the 14 refined points from 1472 to 1888 KiB to 8-31 ns
+   (the coarse 1722 KiB, measured before it, read 7.0 ns, and 1952 KiB
+   6.1); checked against their successors, two rounds fix the last two
+   of such a run, and the L2 read as a step at 1448 KiB. Not above 4 MiB: a VM's memory latency moves
    with the host, and the points there are dear (servet__fix_deadline). */
 static servet_result servet__sweep_fix_by(servet_measure_fn measure, void *user, const servet_sweep_desc *d,
                                           int reps, double over, int reps_each, int mark, double beyond,
