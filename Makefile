@@ -73,6 +73,10 @@ bin/cache_replay: tools/replay_text.h
 bin/interference_trace: tools/interference_trace.c
 	@mkdir -p bin
 	$(CC) $(ALL_CFLAGS) -o $@ $<
+# issue 14: is the cache probe's warm-up enough? (the first timed walk against the sixth)
+bin/warm_check: tools/warm_check.c servet.h
+	@mkdir -p bin
+	$(CC) $(ALL_CFLAGS) -I. -o $@ tools/warm_check.c $(LDLIBS)
 
 bin/bench_comm: tools/bench_comm.c tools/bench_cpu.h servet.h
 	@mkdir -p bin

@@ -4750,13 +4750,24 @@ static void servet__chase_build(servet__chase *c, servet__buf *b, double bytes) 
     }
     b->built = bytes;
     /* warm: one full cycle (2^21 lines, 128 MiB, of one for huge arrays),
-       then 3 more and at least 8192 steps, at most 65536: a retentive or
+       then one more and at least 8192 steps, at most 65536: a retentive or
        random policy reaches its steady state in a number of CYCLES that
-       does not depend on the size. Until 2026-11-25 every build added
-       65536 steps, 128 cycles of a 32 KiB array: with 32 replicas a point,
-       the warm-up was a fifth of the probe (perf, Zen 3 VM) */
+       does not depend on the size, and two passes are what the simulators
+       warm with (tools/cachesim.h: two passes, the third timed), on which
+       the accuracy of make bench-accuracy-policies rests. Until 2026-11-25
+       every build added 65536 steps, 128 cycles of a 32 KiB array: with 32
+       replicas a point, the warm-up was a fifth of the probe (perf, Zen 3
+       VM); until 2026-11-28 three more cycles: the builds' warm-up then
+       took as long as the timed walks from 64 KiB to 4 MiB, and longer in
+       the 1-4 MiB band (7.2 s against 6.8 s of a 37 s probe on a Zen 3 VM,
+       bench_data/cache_probe_warmup_2026-11-28.txt). bin/warm_check there:
+       the first timed walk after either warm-up is as close to the sixth
+       (within 2% from 256 KiB to 1.5 MiB but just above the L2, where it
+       is 5-13% slow with both: a convergence that cycles of warm-up do not
+       hasten); 2-3 MiB (a VM's L3 share) 3-7% slow, were 0-1%. Alternating
+       probes: median 25.1 -> 21.0 s, L2 within 5% 4 of 5 in both */
     {
-        size_t cyc = nl < ((size_t)1 << 21) ? nl : ((size_t)1 << 21), more = 3 * nl;
+        size_t cyc = nl < ((size_t)1 << 21) ? nl : ((size_t)1 << 21), more = nl;
         if (more < 8192) more = 8192;
         if (more > 65536) more = 65536;
         b->pos = servet__chase_run(b->pos, cyc + more);
@@ -4845,7 +4856,11 @@ static double servet__irm_measure(void *user, double bytes, int replica) {
     if (c->irm_last_bytes != bytes || c->irm_last_q != replica) {
         /* warm: every line once (a line the random warm-up missed would
            cost a miss to memory while timed), then each ~4 times at random,
-           at least 2^16 accesses */
+           at least 2^16 accesses. Less is not enough on a real L2: each ~3
+           times and at least 2^14 (what the simulator does, sim_irm) left
+           the first timed repetition 3.2-4.3% slower than the sixth at 512
+           and 576 KiB on a Zen 3 VM (L2 512 KiB), this within 0.8%
+           (median of 64 placements; bench_data/cache_probe_warmup_2026-11-28.txt) */
         size_t warm = (size_t)np * 256u > ((size_t)1 << 16) ? (size_t)np * 256u : ((size_t)1 << 16), o;
         uint64_t touch = 0, k;
         servet__irm_place(c, np, bytes, replica);
