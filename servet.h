@@ -523,6 +523,11 @@
           the lowest larger one, not only the next (new:
           servet_sweep_desc.fix_beyond_bytes; 0, as before; the probe: 4
           MiB): a spell lifted 14 points under that L2 and it read 1448 KiB.
+          The cyclic walk's build warms one cycle and one more (was three
+          more), the two passes the simulators warm with: the warm-ups
+          took as long as the timed walks (alternating probes on a Zen 3 VM
+          in a noisy hour: median 25.1 -> 21.0 s, L2 within 5% 4 of 5 both;
+          bin/warm_check, bench_data/cache_probe_warmup_2026-11-28.txt).
           Tile model: a halo is counted as a star (the block's rows with
           the halo along the row, plus 2 x halo rows per other dimension),
           was a box: a 3D 7-point stencil's row of k read as 9 rows, L1
