@@ -4223,16 +4223,19 @@ static int servet__reps_per(int reps, int nr);
    (the coarse 1722 KiB, measured before it, read 7.0 ns, and 1952 KiB
    6.1); checked against their successors, two rounds fix the last two
    of such a run, and the L2 read as a step at 1448 KiB. Not above 4 MiB: a VM's memory latency moves
-   with the host, and the points there are dear (servet__fix_deadline). */
+   with the host, and the points there are dear (servet__fix_deadline).
+   `upto` (bytes; 0: all): only the points up to it are checked (the second
+   look's later rounds, which change the L1's points alone). */
 static servet_result servet__sweep_fix_by(servet_measure_fn measure, void *user, const servet_sweep_desc *d,
                                           int reps, double over, int reps_each, int mark, double beyond,
-                                          double deadline, servet_curve *out) {
+                                          double upto, double deadline, servet_curve *out) {
     int k, i;
     for (k = 0; k < 2; k++) {
         int fixed = 0, last_j = -1;
         for (i = 0; i + 1 < out->n; i++) {
             double v, sp;
             int pair[2], e, q, nr, j = i + 1, m;
+            if (upto > 0.0 && out->bytes[i] > upto) break;
             if (beyond > 0.0 && out->bytes[i] <= beyond) /* the lowest larger point up to `beyond` */
                 for (m = i + 2; m < out->n && out->bytes[m] <= beyond; m++)
                     if (out->ns[m] < out->ns[j]) j = m;
@@ -4260,7 +4263,7 @@ static servet_result servet__sweep_fix_by(servet_measure_fn measure, void *user,
 }
 static servet_result servet__sweep_fix(servet_measure_fn measure, void *user, const servet_sweep_desc *d, int reps,
                                        double deadline, servet_curve *out) {
-    return servet__sweep_fix_by(measure, user, d, reps, 1.05, 0, 1, d ? d->fix_beyond_bytes : 0.0, deadline, out);
+    return servet__sweep_fix_by(measure, user, d, reps, 1.05, 0, 1, d ? d->fix_beyond_bytes : 0.0, 0.0, deadline, out);
 }
 
 /* The deadline of a consistency pass (desc.fix_share): a share of the
@@ -4543,7 +4546,7 @@ servet_result servet_sweep_irm(servet_measure_fn measure, void *user, const serv
        shared (a burst that lasts over a point's placements, or over several
        points); both measured again, the lower time kept, twice at most;
        nothing marked */
-    return servet__sweep_fix_by(measure, user, d, 2, 1.03, 2, 0, HUGE_VAL, 0.0, out);
+    return servet__sweep_fix_by(measure, user, d, 2, 1.03, 2, 0, HUGE_VAL, 0.0, 0.0, out);
 }
 
 /* y at x of n points (x increasing, y > 0): log-log between them, flat outside */
@@ -5204,7 +5207,19 @@ static int servet__second_look(servet_measure_fn measure, void *user, const serv
         if (lowered < 0) return -1;
         total += lowered;
         if (lowered == 0) break;
-        if (servet__sweep_fix(measure, user, d, d && d->repeats > 0 ? d->repeats : 5, deadline, cv) != SERVET_OK)
+        /* a later round changed the L1's points alone: its consistency pass
+           checks those (up to twice the L1's range), not the whole curve
+           again. On a Zen 3 VM (2026-11-28) the first round's look ran to
+           its deadline in 8 of 8 probes (1.5-3.1 s; its pass then had no
+           time left), an L1 look takes 0.1-0.2 s, and a probe of three
+           rounds spent 8.7 s in the second look: the later rounds' passes
+           over the whole curve used the rest of their deadlines (budget/2
+           each) on the pairs the first round's pass never reached */
+        if (servet__sweep_fix_by(measure, user, d, d && d->repeats > 0 ? d->repeats : 5, 1.05, 0, 1,
+                                 d ? d->fix_beyond_bytes : 0.0,
+                                 round == 0 ? 0.0 : 2.0 * (lv[0].range_hi_bytes > lv[0].estimate_bytes
+                                                               ? lv[0].range_hi_bytes : lv[0].estimate_bytes),
+                                 deadline, cv) != SERVET_OK)
             return -1;
         nlv = servet__infer(cv->bytes, cv->ns, cv->spread, cv->n, cv->page_bytes, lv, SERVET__MAX_LEVELS, &next,
                             log(1.3));
