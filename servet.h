@@ -528,6 +528,15 @@
           took as long as the timed walks (alternating probes on a Zen 3 VM
           in a noisy hour: median 25.1 -> 21.0 s, L2 within 5% 4 of 5 both;
           bin/warm_check, bench_data/cache_probe_warmup_2026-11-28.txt).
+          The second look's later rounds (the L1 alone) check the L1's
+          points for consistency, not the whole curve to their deadlines.
+          The inference's binomial model computes its theta-free parts once
+          for the three thetas of the fit (bit for bit as before: a test
+          against the old formula; make cache-replay on 708 recorded probes
+          and make bench-accuracy identical): the inference of a probe's
+          curves took 1.03 s on the Zen 3 VM, now 0.65 s (the probe also
+          infers its cyclic curve alone two or more times, 0.25 s each
+          before; bench_data/cache_inference_time_2026-11-28.txt).
           Tile model: a halo is counted as a star (the block's rows with
           the halo along the row, plus 2 x halo rows per other dimension),
           was a box: a 3D 7-point stencil's row of k read as 9 rows, L1
@@ -2652,26 +2661,71 @@ double servet_binomial_tail(double n, double p, int k) {
      MR = P(Y >= k) - theta*k*E[1(Y >= k)/(Y+1)],
      E[1/(Y+1)] = (1 - (1-p)^NU) / (NU p)  (closed form),
    so only the k terms below the tail are summed. */
-static double servet__mr_binomial(double bytes, double cs, int k, double u, double theta) {
-    double nu = bytes / u, p = (double)k * u / cs, tail, inv, t, n, r;
+/* The fit asks for theta 0, 0.5 and 1 (and 0 again for the half-random
+   model) at every point and candidate; the tail and E[...] do not depend
+   on theta, so they are computed once (servet__mr_binomial_prep) and
+   combined per theta (servet__mr_binomial_at). Both sums walk the same
+   terms P(Y = y), y < k, and share them. Bit for bit what computing each
+   theta afresh gave (make cache-replay and make bench-accuracy identical);
+   a cyclic curve's fit evaluates it about 10^6 times (servet__infer took
+   0.25 s a call in a probe on a Zen 3 VM before, 2026-11-28). */
+typedef struct servet__mrb {
+    double tail, inv, nu;
+    int kind; /* 0: no such cache (p > 1); 1: no miss; 2: one set for all; 3: tail and inv */
+} servet__mrb;
+static void servet__mr_binomial_prep(double bytes, double cs, int k, double u, int need_inv, servet__mrb *o) {
+    double nu = bytes / u, p = (double)k * u / cs, tail, inv, t, n, r, l1p;
     int y;
-    if (p > 1.0) return -1.0;
-    if (nu < 1.0) return 0.0;
-    if (p >= 1.0) /* one set for everything: X = NU lines */
-        return nu > (double)k ? 1.0 - theta * (double)k / nu : 0.0;
+    o->nu = nu;
+    o->tail = o->inv = 0.0;
+    if (p > 1.0) { o->kind = 0; return; }
+    if (nu < 1.0) { o->kind = 1; return; }
+    if (p >= 1.0) { o->kind = 2; return; } /* one set for everything: X = NU lines */
+    o->kind = 3;
     n = nu - 1.0;
+    l1p = log1p(-p);
+    if ((double)(k - 1) < n && p > 0.0 && n * l1p > -700.0 && need_inv) {
+        /* servet_binomial_tail(n, p, k - 1) and the y < k part of E[1/(Y+1)]
+           over the same terms, each summed in its own order as before */
+        double sum = 0.0, tx = exp(n * l1p);
+        r = p / (1.0 - p);
+        inv = (1.0 - exp(nu * l1p)) / (nu * p);
+        for (y = 0; y <= k - 1; y++) {
+            sum += tx;
+            inv -= tx / (double)(y + 1);
+            tx *= (n - (double)y) / (double)(y + 1) * r;
+        }
+        sum = 1.0 - sum;
+        tail = sum < 0.0 ? 0.0 : (sum > 1.0 ? 1.0 : sum);
+        o->tail = tail;
+        if (tail > 0.0) o->inv = inv < 0.0 ? 0.0 : inv;
+        return;
+    }
     tail = servet_binomial_tail(n, p, k - 1);
-    if (theta <= 0.0 || tail <= 0.0) return tail;
-    inv = (1.0 - exp(nu * log1p(-p))) / (nu * p);
+    o->tail = tail;
+    if (!need_inv || tail <= 0.0) return;
+    inv = (1.0 - exp(nu * l1p)) / (nu * p);
     r = p / (1.0 - p);
-    t = exp(n * log1p(-p));
+    t = exp(n * l1p);
     for (y = 0; y < k && (double)y <= n; y++) { /* subtract the y < k part of E[1/(Y+1)] */
         inv -= t / (double)(y + 1);
         t *= (n - (double)y) / (double)(y + 1) * r;
     }
-    if (inv < 0.0) inv = 0.0;
-    t = tail - theta * (double)k * inv;
+    o->inv = inv < 0.0 ? 0.0 : inv;
+}
+static double servet__mr_binomial_at(const servet__mrb *o, int k, double theta) {
+    double t;
+    if (o->kind == 0) return -1.0;
+    if (o->kind == 1) return 0.0;
+    if (o->kind == 2) return o->nu > (double)k ? 1.0 - theta * (double)k / o->nu : 0.0;
+    if (theta <= 0.0 || o->tail <= 0.0) return o->tail;
+    t = o->tail - theta * (double)k * o->inv;
     return t < 0.0 ? 0.0 : t;
+}
+static double servet__mr_binomial(double bytes, double cs, int k, double u, double theta) {
+    servet__mrb o;
+    servet__mr_binomial_prep(bytes, cs, k, u, theta > 0.0, &o);
+    return servet__mr_binomial_at(&o, k, theta);
 }
 /* Random replacement (and what lies between it and LRU). A set holding X > k
    lines of a cyclic walk, with a random victim per miss: between two visits
@@ -2908,7 +2962,13 @@ static void servet__fit_transition(const double *bytes, const double *mr, const 
     int cluster[5], bestc = 0, ncs = 0;
     double cs_list[512], cs_mind[512], thr;
     double rtab[SERVET__RAND_TAB], rcache[3][SERVET_CURVE_MAX], mv[SERVET_CURVE_MAX];
+    /* the binomial model's theta-free parts per unit (page, line) and point,
+       for the candidate (cs, k) at hand: servet__mr_binomial_prep */
+    double btail[2][SERVET_CURVE_MAX], binv[2][SERVET_CURVE_MAX];
+    signed char bkind[2][SERVET_CURVE_MAX]; /* -1: not yet */
+    double wt[SERVET_CURVE_MAX]; /* each point's weight: noisy points count less */
     int roff[SERVET__FIT_NWAYS], x;
+    for (i = lo; i <= hi; i++) wt[i - lo] = spread ? 1.0 / (1.0 + (spread[i] / 0.05) * (spread[i] / 0.05)) : 1.0;
     for (ik = 0, j = 0; ik < nk; ik++) { /* random replacement's roots, X in (k, 4k] */
         roff[ik] = j + 3 * ks[ik] <= SERVET__RAND_TAB ? j : -1; /* -1: no room, no random model for this k */
         if (roff[ik] < 0) continue;
@@ -2922,7 +2982,10 @@ static void servet__fit_transition(const double *bytes, const double *mr, const 
         cs_list[ncs] = cs + victim_above; /* a victim level is reported as its sum with the levels above */
         cs_mind[ncs] = 1e300;
         for (ik = 0; ik < nk; ik++) {
-            for (i = 0; i <= hi - lo; i++) rcache[0][i] = rcache[1][i] = rcache[2][i] = -1.0;
+            for (i = 0; i <= hi - lo; i++) {
+                rcache[0][i] = rcache[1][i] = rcache[2][i] = -1.0;
+                bkind[0][i] = bkind[1][i] = -1;
+            }
             for (im = 0; im < 15; im++) {
                 /* unit: page, line, coloured; policy: theta 0, 0.5, 1, random,
                    half random and half LRU */
@@ -2945,8 +3008,23 @@ static void servet__fit_transition(const double *bytes, const double *mr, const 
                     else if (victim) /* irm, pol 2: a victim level of its own size cs */
                         model = servet__mr_victim(victim, i, bytes[i], cs, ik, u, im % 3 == 2);
                     else {
-                        model = im % 3 == 2 ? servet__mr_colored(bytes[i], cs, ks[ik], 64.0, theta)
-                                            : servet__mr_binomial(bytes[i], cs, ks[ik], u, theta);
+                        if (im % 3 == 2) model = servet__mr_colored(bytes[i], cs, ks[ik], 64.0, theta);
+                        else {
+                            servet__mrb o;
+                            int b = im % 3, q = i - lo;
+                            if (bkind[b][q] < 0) {
+                                servet__mr_binomial_prep(bytes[i], cs, ks[ik], u, 1, &o);
+                                bkind[b][q] = (signed char)o.kind;
+                                btail[b][q] = o.tail;
+                                binv[b][q] = o.inv;
+                            } else {
+                                o.kind = bkind[b][q];
+                                o.tail = btail[b][q];
+                                o.inv = binv[b][q];
+                                o.nu = bytes[i] / u;
+                            }
+                            model = servet__mr_binomial_at(&o, ks[ik], theta);
+                        }
                         if (pol == 4 && model >= 0.0) model = 0.5 * (model + rnd);
                     }
                     if (model < 0.0) { ok = 0; break; }
@@ -2954,9 +3032,8 @@ static void servet__fit_transition(const double *bytes, const double *mr, const 
                 }
                 if (!ok) continue;
                 for (i = lo; i <= hi; i++) {
-                    double w = spread ? 1.0 / (1.0 + (spread[i] / 0.05) * (spread[i] / 0.05)) : 1.0;
-                    div += w * fabs(mr[i] - mv[i - lo]); /* noisy points count less */
-                    wsum += w;
+                    div += wt[i - lo] * fabs(mr[i] - mv[i - lo]); /* noisy points count less */
+                    wsum += wt[i - lo];
                 }
                 if (wsum <= 0.0) continue;
                 div /= wsum;

@@ -837,6 +837,82 @@ static void test_sweep_fix_beyond(void) {
     CHECK(calls1 <= 2 * (14 + 1) * 3, "%ld measurements (3 repetitions a point)", calls1);
 }
 
+/* servet__sweep_fix_by's `upto` (the second look's later rounds): the same
+   lifted points, checked only up to 1300 KiB - those above stay as they
+   were, none of them measured again */
+static void test_sweep_fix_upto(void) {
+    servet_sweep_desc d;
+    servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
+    long calls = 0;
+    int i, below = 0, above = 0;
+    memset(&d, 0, sizeof d);
+    d.line_bytes = 64;
+    for (i = 0; i < 64; i++) {
+        c->bytes[i] = 1024.0 * (1024.0 + 32.0 * i);
+        c->ns[i] = spell_over_truth(c->bytes[i]);
+        if ((c->bytes[i] >= 1152.0 * 1024.0 && c->bytes[i] <= 1216.0 * 1024.0) ||
+            (c->bytes[i] >= 1472.0 * 1024.0 && c->bytes[i] <= 1888.0 * 1024.0))
+            c->ns[i] *= 3.0;
+    }
+    c->n = 64;
+    CHECK(servet__sweep_fix_by(spell_over_measure, &calls, &d, 3, 1.05, 0, 1, 4.0 * 1048576.0, 1300.0 * 1024.0, 0.0,
+                               c) == SERVET_OK, "consistency pass up to 1300 KiB");
+    for (i = 0; i < c->n; i++) {
+        int lifted = c->ns[i] > 1.01 * spell_over_truth(c->bytes[i]);
+        if (c->bytes[i] <= 1300.0 * 1024.0) below += lifted;
+        else above += lifted;
+    }
+    CHECK(below == 0, "up to 1300 KiB: %d lifted points left", below);
+    CHECK(above == 14, "above it: %d of 14 lifted points left as they were", above);
+    CHECK(calls > 0 && calls <= 2 * (3 + 1) * 3, "%ld measurements for the 3 points below", calls);
+    free(c);
+}
+
+/* The binomial model split into its theta-free parts (servet__mr_binomial_prep,
+   shared by the fit's thetas) gives bit for bit what the formula computed
+   afresh for each theta gave: the reference below is the code before. */
+static double ref_mr_binomial(double bytes, double cs, int k, double u, double theta) {
+    double nu = bytes / u, p = (double)k * u / cs, tail, inv, t, n, r;
+    int y;
+    if (p > 1.0) return -1.0;
+    if (nu < 1.0) return 0.0;
+    if (p >= 1.0) return nu > (double)k ? 1.0 - theta * (double)k / nu : 0.0;
+    n = nu - 1.0;
+    tail = servet_binomial_tail(n, p, k - 1);
+    if (theta <= 0.0 || tail <= 0.0) return tail;
+    inv = (1.0 - exp(nu * log1p(-p))) / (nu * p);
+    r = p / (1.0 - p);
+    t = exp(n * log1p(-p));
+    for (y = 0; y < k && (double)y <= n; y++) {
+        inv -= t / (double)(y + 1);
+        t *= (n - (double)y) / (double)(y + 1) * r;
+    }
+    if (inv < 0.0) inv = 0.0;
+    t = tail - theta * (double)k * inv;
+    return t < 0.0 ? 0.0 : t;
+}
+static double unit01(uint64_t *rng) { return (double)(servet__rng_next(rng) >> 11) / 9007199254740992.0; }
+static void test_mr_binomial_parts(void) {
+    static const double units[] = {64.0, 4096.0, 2097152.0}, thetas[] = {0.0, 0.5, 1.0};
+    uint64_t rng = 12345;
+    int c, differ = 0, cases = 0;
+    for (c = 0; c < 20000; c++) {
+        double bytes = 4096.0 * pow(2.0, 14.0 * unit01(&rng)), cs = 4096.0 * pow(2.0, 14.0 * unit01(&rng));
+        int k = servet__fit_ways[servet__rng_next(&rng) % SERVET__FIT_NWAYS], t;
+        double u = units[servet__rng_next(&rng) % 3];
+        servet__mrb o;
+        if (c % 4 == 0) bytes = floor(bytes / 64.0) * 64.0; /* the grid's sizes too */
+        servet__mr_binomial_prep(bytes, cs, k, u, 1, &o);
+        for (t = 0; t < 3; t++) {
+            double a = ref_mr_binomial(bytes, cs, k, u, thetas[t]), b = servet__mr_binomial_at(&o, k, thetas[t]),
+                   b2 = servet__mr_binomial(bytes, cs, k, u, thetas[t]);
+            differ += memcmp(&a, &b, sizeof a) != 0 || memcmp(&a, &b2, sizeof a) != 0;
+            cases++;
+        }
+    }
+    CHECK(differ == 0, "binomial model in parts: %d of %d values differ from the formula's", differ, cases);
+}
+
 /* A level under another within 3x of it (no calibration point between),
    whose window ends under 1.5x the fit (no joint fit): the refit's cost is
    the cyclic curve's reading of the next level's latency, and a VM's small
@@ -1526,6 +1602,8 @@ int main(void) {
     test_irm_passes();
     test_irm_referee();
     test_sweep_fix_beyond();
+    test_sweep_fix_upto();
+    test_mr_binomial_parts();
     test_irm_uncalibrated();
     test_irm_last_level_calibration();
     test_infer_vm_l3_share();
