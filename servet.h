@@ -523,13 +523,6 @@
           the lowest larger one, not only the next (new:
           servet_sweep_desc.fix_beyond_bytes; 0, as before; the probe: 4
           MiB): a spell lifted 14 points under that L2 and it read 1448 KiB.
-          The cyclic walk's build warms one cycle and one more (was three
-          more), the two passes the simulators warm with: the warm-ups
-          took as long as the timed walks (alternating probes on a Zen 3 VM
-          in a noisy hour: median 25.1 -> 21.0 s, L2 within 5% 4 of 5 both;
-          bin/warm_check, bench_data/cache_probe_warmup_2026-11-28.txt).
-          The second look's later rounds (the L1 alone) check the L1's
-          points for consistency, not the whole curve to their deadlines.
           The inference's binomial model computes its theta-free parts once
           for the three thetas of the fit (bit for bit as before: a test
           against the old formula; make cache-replay on 708 recorded probes
@@ -4300,19 +4293,16 @@ static int servet__reps_per(int reps, int nr);
    (the coarse 1722 KiB, measured before it, read 7.0 ns, and 1952 KiB
    6.1); checked against their successors, two rounds fix the last two
    of such a run, and the L2 read as a step at 1448 KiB. Not above 4 MiB: a VM's memory latency moves
-   with the host, and the points there are dear (servet__fix_deadline).
-   `upto` (bytes; 0: all): only the points up to it are checked (the second
-   look's later rounds, which change the L1's points alone). */
+   with the host, and the points there are dear (servet__fix_deadline). */
 static servet_result servet__sweep_fix_by(servet_measure_fn measure, void *user, const servet_sweep_desc *d,
                                           int reps, double over, int reps_each, int mark, double beyond,
-                                          double upto, double deadline, servet_curve *out) {
+                                          double deadline, servet_curve *out) {
     int k, i;
     for (k = 0; k < 2; k++) {
         int fixed = 0, last_j = -1;
         for (i = 0; i + 1 < out->n; i++) {
             double v, sp;
             int pair[2], e, q, nr, j = i + 1, m;
-            if (upto > 0.0 && out->bytes[i] > upto) break;
             if (beyond > 0.0 && out->bytes[i] <= beyond) /* the lowest larger point up to `beyond` */
                 for (m = i + 2; m < out->n && out->bytes[m] <= beyond; m++)
                     if (out->ns[m] < out->ns[j]) j = m;
@@ -4340,7 +4330,7 @@ static servet_result servet__sweep_fix_by(servet_measure_fn measure, void *user,
 }
 static servet_result servet__sweep_fix(servet_measure_fn measure, void *user, const servet_sweep_desc *d, int reps,
                                        double deadline, servet_curve *out) {
-    return servet__sweep_fix_by(measure, user, d, reps, 1.05, 0, 1, d ? d->fix_beyond_bytes : 0.0, 0.0, deadline, out);
+    return servet__sweep_fix_by(measure, user, d, reps, 1.05, 0, 1, d ? d->fix_beyond_bytes : 0.0, deadline, out);
 }
 
 /* The deadline of a consistency pass (desc.fix_share): a share of the
@@ -4623,7 +4613,7 @@ servet_result servet_sweep_irm(servet_measure_fn measure, void *user, const serv
        shared (a burst that lasts over a point's placements, or over several
        points); both measured again, the lower time kept, twice at most;
        nothing marked */
-    return servet__sweep_fix_by(measure, user, d, 2, 1.03, 2, 0, HUGE_VAL, 0.0, 0.0, out);
+    return servet__sweep_fix_by(measure, user, d, 2, 1.03, 2, 0, HUGE_VAL, 0.0, out);
 }
 
 /* y at x of n points (x increasing, y > 0): log-log between them, flat outside */
@@ -4835,24 +4825,20 @@ static void servet__chase_build(servet__chase *c, servet__buf *b, double bytes) 
     }
     b->built = bytes;
     /* warm: one full cycle (2^21 lines, 128 MiB, of one for huge arrays),
-       then one more and at least 8192 steps, at most 65536: a retentive or
+       then 3 more and at least 8192 steps, at most 65536: a retentive or
        random policy reaches its steady state in a number of CYCLES that
-       does not depend on the size, and two passes are what the simulators
-       warm with (tools/cachesim.h: two passes, the third timed), on which
-       the accuracy of make bench-accuracy-policies rests. Until 2026-11-25
-       every build added 65536 steps, 128 cycles of a 32 KiB array: with 32
-       replicas a point, the warm-up was a fifth of the probe (perf, Zen 3
-       VM); until 2026-11-28 three more cycles: the builds' warm-up then
-       took as long as the timed walks from 64 KiB to 4 MiB, and longer in
-       the 1-4 MiB band (7.2 s against 6.8 s of a 37 s probe on a Zen 3 VM,
-       bench_data/cache_probe_warmup_2026-11-28.txt). bin/warm_check there:
-       the first timed walk after either warm-up is as close to the sixth
-       (within 2% from 256 KiB to 1.5 MiB but just above the L2, where it
-       is 5-13% slow with both: a convergence that cycles of warm-up do not
-       hasten); 2-3 MiB (a VM's L3 share) 3-7% slow, were 0-1%. Alternating
-       probes: median 25.1 -> 21.0 s, L2 within 5% 4 of 5 in both */
+       does not depend on the size. Until 2026-11-25 every build added
+       65536 steps, 128 cycles of a 32 KiB array: with 32 replicas a point,
+       the warm-up was a fifth of the probe (perf, Zen 3 VM). The builds'
+       warm-up still takes as long as the timed walks from 64 KiB to 4 MiB
+       (7.2 s against 6.8 s in the 1-4 MiB band of a 37 s probe on a Zen 3
+       VM, 2026-11-28); one more cycle instead of three (the simulators'
+       two passes) cut the probe's median by ~10% but read the 512 KiB L2
+       within 5% in 12 of 18 alternating probes against 17 of 18, and in
+       6 + 8 of 10 in a make bench-cache; not kept
+       (bench_data/cache_probe_warmup_2026-11-28.txt, bin/warm_check) */
     {
-        size_t cyc = nl < ((size_t)1 << 21) ? nl : ((size_t)1 << 21), more = nl;
+        size_t cyc = nl < ((size_t)1 << 21) ? nl : ((size_t)1 << 21), more = 3 * nl;
         if (more < 8192) more = 8192;
         if (more > 65536) more = 65536;
         b->pos = servet__chase_run(b->pos, cyc + more);
@@ -5284,19 +5270,7 @@ static int servet__second_look(servet_measure_fn measure, void *user, const serv
         if (lowered < 0) return -1;
         total += lowered;
         if (lowered == 0) break;
-        /* a later round changed the L1's points alone: its consistency pass
-           checks those (up to twice the L1's range), not the whole curve
-           again. On a Zen 3 VM (2026-11-28) the first round's look ran to
-           its deadline in 8 of 8 probes (1.5-3.1 s; its pass then had no
-           time left), an L1 look takes 0.1-0.2 s, and a probe of three
-           rounds spent 8.7 s in the second look: the later rounds' passes
-           over the whole curve used the rest of their deadlines (budget/2
-           each) on the pairs the first round's pass never reached */
-        if (servet__sweep_fix_by(measure, user, d, d && d->repeats > 0 ? d->repeats : 5, 1.05, 0, 1,
-                                 d ? d->fix_beyond_bytes : 0.0,
-                                 round == 0 ? 0.0 : 2.0 * (lv[0].range_hi_bytes > lv[0].estimate_bytes
-                                                               ? lv[0].range_hi_bytes : lv[0].estimate_bytes),
-                                 deadline, cv) != SERVET_OK)
+        if (servet__sweep_fix(measure, user, d, d && d->repeats > 0 ? d->repeats : 5, deadline, cv) != SERVET_OK)
             return -1;
         nlv = servet__infer(cv->bytes, cv->ns, cv->spread, cv->n, cv->page_bytes, lv, SERVET__MAX_LEVELS, &next,
                             log(1.3));

@@ -837,37 +837,6 @@ static void test_sweep_fix_beyond(void) {
     CHECK(calls1 <= 2 * (14 + 1) * 3, "%ld measurements (3 repetitions a point)", calls1);
 }
 
-/* servet__sweep_fix_by's `upto` (the second look's later rounds): the same
-   lifted points, checked only up to 1300 KiB - those above stay as they
-   were, none of them measured again */
-static void test_sweep_fix_upto(void) {
-    servet_sweep_desc d;
-    servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
-    long calls = 0;
-    int i, below = 0, above = 0;
-    memset(&d, 0, sizeof d);
-    d.line_bytes = 64;
-    for (i = 0; i < 64; i++) {
-        c->bytes[i] = 1024.0 * (1024.0 + 32.0 * i);
-        c->ns[i] = spell_over_truth(c->bytes[i]);
-        if ((c->bytes[i] >= 1152.0 * 1024.0 && c->bytes[i] <= 1216.0 * 1024.0) ||
-            (c->bytes[i] >= 1472.0 * 1024.0 && c->bytes[i] <= 1888.0 * 1024.0))
-            c->ns[i] *= 3.0;
-    }
-    c->n = 64;
-    CHECK(servet__sweep_fix_by(spell_over_measure, &calls, &d, 3, 1.05, 0, 1, 4.0 * 1048576.0, 1300.0 * 1024.0, 0.0,
-                               c) == SERVET_OK, "consistency pass up to 1300 KiB");
-    for (i = 0; i < c->n; i++) {
-        int lifted = c->ns[i] > 1.01 * spell_over_truth(c->bytes[i]);
-        if (c->bytes[i] <= 1300.0 * 1024.0) below += lifted;
-        else above += lifted;
-    }
-    CHECK(below == 0, "up to 1300 KiB: %d lifted points left", below);
-    CHECK(above == 14, "above it: %d of 14 lifted points left as they were", above);
-    CHECK(calls > 0 && calls <= 2 * (3 + 1) * 3, "%ld measurements for the 3 points below", calls);
-    free(c);
-}
-
 /* The binomial model split into its theta-free parts (servet__mr_binomial_prep,
    shared by the fit's thetas) gives bit for bit what the formula computed
    afresh for each theta gave: the reference below is the code before. */
@@ -1602,7 +1571,6 @@ int main(void) {
     test_irm_passes();
     test_irm_referee();
     test_sweep_fix_beyond();
-    test_sweep_fix_upto();
     test_mr_binomial_parts();
     test_irm_uncalibrated();
     test_irm_last_level_calibration();
