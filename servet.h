@@ -4833,9 +4833,11 @@ static void servet__chase_build(servet__chase *c, servet__buf *b, double bytes) 
        warm-up still takes as long as the timed walks from 64 KiB to 4 MiB
        (7.2 s against 6.8 s in the 1-4 MiB band of a 37 s probe on a Zen 3
        VM, 2026-11-28); one more cycle instead of three (the simulators'
-       two passes) cut the probe's median by ~10% but read the 512 KiB L2
-       within 5% in 12 of 18 alternating probes against 17 of 18, and in
-       6 + 8 of 10 in a make bench-cache; not kept
+       two passes) cut the probe's median by ~10%, and alternating probes
+       read the 512 KiB L2 within 5% in 16 of 24 with it (or another
+       change of the day) against 23 of 24 - in an hour when the code
+       before read it in 8 + 8 of 10 in make bench-cache: neither shown to
+       hurt nor shown safe, so not kept
        (bench_data/cache_probe_warmup_2026-11-28.txt, bin/warm_check) */
     {
         size_t cyc = nl < ((size_t)1 << 21) ? nl : ((size_t)1 << 21), more = 3 * nl;
