@@ -18,7 +18,7 @@ int main(int argc, char **argv) {
         printf("%s\n", mode == 0 ? "cyclic (build + warm, then 6 timed walks)" : "independent (placement + warm, then 6 timed walks)");
         printf("   KiB   rep1/late  rep2/late  rep3/late  rep4/late   late ns\n");
         for (i = 0; i < ns; i++) {
-            double r[6][256], late[256], b = kib[i] * 1024.0;
+            double r[4][256], late[256], b = kib[i] * 1024.0;
             for (p = 0; p < NP; p++) {
                 double t[6];
                 int q = mode == 0 ? (p % 8) : p; /* the cyclic build: alternate sizes force a rebuild */
