@@ -443,6 +443,98 @@ static void test_sim_policies(void) {
     CHECK(!sim_parse_spec("level=1 size=1K ways=1\nbacking=16\n", &sp, err, sizeof err), "a backing below a line rejected");
 }
 
+/* Levels of longer lines than level 1's (Pentium 4, Itanium 2: 64 B L1
+   lines, 128 B L2 and L3 lines), issue 14: a straightforward two-level LRU
+   tag store written apart from cachesim's replay (the walk of 64 B lines in
+   the same key order, an L2 line holding two of them), then the sampled
+   replay against the full one, then the capacity an L2 of 128 B lines has
+   (until 2026-11-28 the simulator counted each 64 B line as a line of its
+   own there: a 1 MiB L2 of 128 B lines held 512 KiB of the walk). */
+static double ref_two_level(uint64_t nl, int sets1, int ways1, int sets2, int ways2, int shift2, uint64_t order) {
+    uint64_t *t1 = (uint64_t *)calloc((size_t)sets1 * (size_t)ways1, sizeof *t1), *a1 = (uint64_t *)calloc((size_t)sets1 * (size_t)ways1, sizeof *a1);
+    uint64_t *t2 = (uint64_t *)calloc((size_t)sets2 * (size_t)ways2, sizeof *t2), *a2 = (uint64_t *)calloc((size_t)sets2 * (size_t)ways2, sizeof *a2);
+    uint64_t clock = 0, i;
+    double sum = 0.0;
+    int pass, w, v;
+    ref_order *ord = (ref_order *)malloc(nl * sizeof *ord);
+    for (i = 0; i < nl; i++) { ord[i].v = i; ord[i].key = sim_mix(order ^ (i * 0x9E3779B97F4A7C15ull)); }
+    qsort(ord, (size_t)nl, sizeof *ord, ref_order_cmp);
+    for (pass = 0; pass < 3; pass++)
+        for (i = 0; i < nl; i++) {
+            uint64_t x1 = ord[i].v, x2 = ord[i].v >> shift2;
+            uint64_t *s1 = t1 + (x1 % (uint64_t)sets1) * (uint64_t)ways1, *g1 = a1 + (x1 % (uint64_t)sets1) * (uint64_t)ways1;
+            uint64_t *s2 = t2 + (x2 % (uint64_t)sets2) * (uint64_t)ways2, *g2 = a2 + (x2 % (uint64_t)sets2) * (uint64_t)ways2;
+            int h1 = -1, h2 = -1;
+            double lat;
+            for (w = 0; w < ways1; w++) if (s1[w] == x1 + 1) h1 = w;
+            if (h1 >= 0) { g1[h1] = ++clock; lat = 4.0; }
+            else {
+                for (w = 0; w < ways2; w++) if (s2[w] == x2 + 1) h2 = w;
+                lat = h2 >= 0 ? 12.0 : 100.0;
+                if (h2 < 0) { /* fill L2: an empty way or the least recently used */
+                    for (v = 0, w = 0; w < ways2; w++) { if (!s2[w]) { v = w; break; } if (g2[w] < g2[v]) v = w; }
+                    s2[v] = x2 + 1;
+                    h2 = v;
+                }
+                g2[h2] = ++clock;
+                for (v = 0, w = 0; w < ways1; w++) { if (!s1[w]) { v = w; break; } if (g1[w] < g1[v]) v = w; }
+                s1[v] = x1 + 1;
+                g1[v] = ++clock;
+            }
+            if (pass == 2) sum += lat;
+        }
+    free(ord); free(t1); free(a1); free(t2); free(a2);
+    return sum / (double)nl;
+}
+static void test_sim_line_sizes(void) {
+    sim_spec sp;
+    char err[256], text[512];
+    double sizes[] = {3072, 8192, 12288, 20480, 40960};
+    int i, incl;
+    /* one 4 KiB L1 (64 B lines, 16 sets x 4) over a 16 KiB L2 of 128 B lines (16 sets x 8),
+       physical = virtual: the replay against the reference, access by access summed */
+    CHECK(sim_parse_spec("level=1 size=4K ways=4 lat=4\nlevel=2 size=16K ways=8 line=128 lat=12\ncoloring=on\nmemory=100\n",
+                         &sp, err, sizeof err), "%s", err);
+    CHECK(sim_needs_replay(&sp), "a level of longer lines is replayed");
+    for (i = 0; i < 5; i++) {
+        double sum = 0, ref = ref_two_level((uint64_t)(sizes[i] / 64), 16, 4, 16, 8, 1, 31 + (uint64_t)i);
+        uint64_t n = 0;
+        CHECK(sim_replay_report(&sp, sizes[i], 0, 0, 0, 31 + (uint64_t)i, &sum, &n), "the replay runs");
+        CHECK(n == (uint64_t)(sizes[i] / 64) && fabs(sum / (double)n - ref) < 1e-9 * ref,
+              "128 B L2 lines, %.0f B: %.6f cycles an access, the reference %.6f", sizes[i], n ? sum / (double)n : 0.0, ref);
+    }
+    /* set sampling stays exact per set with longer lines below (4 KiB pages, an L3 of 256 B lines) */
+    for (incl = 0; incl < 3; incl++) {
+        double full = 0, part = 0;
+        uint64_t nf = 0, np = 0, G;
+        snprintf(text, sizeof text,
+                 "level=1 size=8K ways=4 lat=4 repl=plru\nlevel=2 size=64K ways=8 line=128 lat=12 repl=srrip incl=%s\n"
+                 "level=3 size=256K ways=16 line=256 lat=40 repl=nru\nseed=9\nmemory=200\n",
+                 incl == 0 ? "nine" : incl == 1 ? "inclusive" : "exclusive");
+        CHECK(sim_parse_spec(text, &sp, err, sizeof err), "%s", err);
+        G = sim_sample_modulus(&sp);
+        CHECK(G == 8, "G = %llu (8 KiB 4-way: 2 KiB a way, 8 lines of 256 B)", (unsigned long long)G);
+        sim_replay_report(&sp, 300000, 1, G, G / 4, 21, &full, &nf);
+        sim_replay_report(&sp, 300000, 1, G / 4, G / 4, 21, &part, &np);
+        CHECK(nf == np && np > 0 && fabs(full - part) < 1e-6 * full, "longer lines, incl %d: sampled %.1f over %llu lines, full %.1f over %llu",
+              incl, part, (unsigned long long)np, full, (unsigned long long)nf);
+    }
+    /* the capacity: 1 MiB of the walk fits a 1 MiB L2 of 128 B lines (every access an L1 or L2 hit) */
+    {
+        double sum = 0;
+        uint64_t n = 0;
+        CHECK(sim_parse_spec("level=1 size=16K ways=8 lat=4\nlevel=2 size=1M ways=8 line=128 lat=12\ncoloring=on\nmemory=100\n",
+                             &sp, err, sizeof err), "%s", err);
+        sim_replay_report(&sp, 1048576, 0, 0, 0, 3, &sum, &n);
+        CHECK(n > 0 && sum / (double)n <= 12.0 + 1e-9, "1 MiB through a 1 MiB L2 of 128 B lines: %.2f cycles an access (12: L2 hits)",
+              n ? sum / (double)n : 0.0);
+    }
+    CHECK(!sim_parse_spec("level=1 size=4K ways=4 line=128\nlevel=2 size=16K ways=8 line=64\n", &sp, err, sizeof err),
+          "a level of shorter lines than the level above rejected");
+    CHECK(!sim_parse_spec("level=1 size=4K ways=4\nlevel=2 size=64K ways=8 line=8192\n", &sp, err, sizeof err),
+          "a line longer than the page rejected");
+}
+
 static void test_sim_detect(void) {
     /* non-power-of-two sizes through the full sweep + inference */
     const char *specs[] = {
@@ -1564,6 +1656,7 @@ int main(void) {
     test_tlb();
     test_simulator();
     test_sim_policies();
+    test_sim_line_sizes();
     test_sim_detect();
     test_second_look();
     test_second_look_ramp();

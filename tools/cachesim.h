@@ -41,11 +41,20 @@
    guest's huge pages with 4 KiB host pages), whatever page the walk asked
    for: page= is what the probe believes, backing= what the hardware sees.
 
+   LINE SIZES: the walk visits every line of level 1 (walk=: a shorter
+   stride, as the real probe's 64 B on a machine of 128 B lines). A deeper
+   level may have longer lines (line=, at least
+   the line above it: Pentium 4's and Itanium 2's 128 B L2 lines under 64 B
+   L1 lines); its tags are its own lines, so it holds two or more of the
+   walk's lines each, sees each of its lines that often a cycle, at random
+   distances, and is replayed (no longer all-or-nothing per set). The
+   sample then takes whole lines of the longest size.
+
    SPEC FORMAT (text, one item per line, '#' comments):
-       level=1 size=49152 ways=12 line=64 [hash=on] [lat=4]
+       level=1 size=49152 ways=12 [line=64] [hash=on] [lat=4]
                [repl=lru|plru|nru|random|srrip] [incl=nine|inclusive|exclusive]
        level=2 size=2097152 ways=16
-       page=4096   backing=4096   coloring=on|off   seed=N   noise=0.02   memory=200
+       page=4096   backing=4096   coloring=on|off   seed=N   noise=0.02   memory=200   walk=64
    Sizes accept K/M/G suffixes (binary). lat/memory are cycles (defaults
    4, 14, 42, 80... and 200).
 */
@@ -83,6 +92,7 @@ typedef struct sim_spec {
     double backing; /* physical placement granularity; 0: the page */
     double walk_max; /* the second walk's levels end here (the real probe: 4 MiB); 0: every level */
     int coloring;
+    int walk; /* the walk's stride in bytes (walk=; 0 in the text: level 1's line) */
     uint64_t seed;
 } sim_spec;
 
@@ -172,6 +182,7 @@ SIM_UNUSED static int sim_parse_spec(const char *text, sim_spec *sp, char *err, 
             }
             else if (!strcmp(k, "backing")) { if (!sim_parse_size(v, &sp->backing)) goto bad; }
             else if (!strcmp(k, "walk_max")) { if (!sim_parse_size(v, &sp->walk_max)) goto bad; }
+            else if (!strcmp(k, "walk")) sp->walk = atoi(v);
             else if (!strcmp(k, "page")) { if (!sim_parse_size(v, &sp->page)) goto bad; }
             else if (!strcmp(k, "coloring")) sp->coloring = !strcmp(v, "on");
             else if (!strcmp(k, "seed")) sp->seed = strtoull(v, NULL, 10);
@@ -209,7 +220,24 @@ SIM_UNUSED static int sim_parse_spec(const char *text, sim_spec *sp, char *err, 
             snprintf(err, errcap, "level %d: line must be a power of two", i + 1);
             return 0;
         }
+    /* a level's line is at least the line above it (Pentium 4 and Itanium 2:
+       64 B L1 lines, 128 B L2 lines); the walk visits every line of level 1 */
+    for (i = 1; i < sp->nlevels; i++)
+        if (sp->lv[i].line < sp->lv[i - 1].line) {
+            snprintf(err, errcap, "level %d: line %d is smaller than level %d's (%d)", i + 1, sp->lv[i].line, i,
+                     sp->lv[i - 1].line);
+            return 0;
+        }
+    if (sp->walk == 0) sp->walk = sp->lv[0].line;
+    if (sp->walk < 8 || !sim_pow2((double)sp->walk) || sp->walk > sp->lv[0].line) {
+        snprintf(err, errcap, "walk must be a power of two from 8 to level 1's line (%d)", sp->lv[0].line);
+        return 0;
+    }
     if (!(sp->page >= 64) || !sim_pow2(sp->page)) { snprintf(err, errcap, "page must be a power of two >= 64"); return 0; }
+    if (sp->page < sp->lv[sp->nlevels - 1].line || (sp->backing != 0 && sp->backing < sp->lv[sp->nlevels - 1].line)) {
+        snprintf(err, errcap, "page and backing must hold at least one line of every level");
+        return 0;
+    }
     if (sp->backing != 0 && (!(sp->backing >= 64) || !sim_pow2(sp->backing))) {
         snprintf(err, errcap, "backing must be a power of two >= 64");
         return 0;
@@ -260,6 +288,7 @@ SIM_UNUSED static void sim_free(sim_state *st) {
 /* ---- the tag-store replay (non-LRU policies, inclusion) ---- */
 typedef struct sim_rlevel {
     int ways, pw, hashed;      /* pw: ways rounded up to a power of two (plru) */
+    int lsh, rsh;              /* log2 of its line / level 1's line, of the largest line / its line */
     uint64_t sets, nsim;       /* the level's sets; the sets simulated */
     uint64_t *tag;             /* virtual line + 1 per way; 0: empty */
     uint64_t *meta;            /* lru stamp, nru bit, srrip rrpv */
@@ -285,6 +314,7 @@ typedef struct sim_replay_ctx {
     sim_rlevel *lv;
     uint64_t G, m, step, rng;  /* residues mod G sampled: 0, step, 2 step, .. (m of them) */
     int gshift, sshift;        /* log2 of G and step when both are powers of two (else -1) */
+    int xsh;                   /* log2 of the largest line / level 1's: residues are the largest lines' */
     uint64_t memo_v, memo_a;   /* the last line translated (v + 1; 0: none) and its physical line */
     uint32_t epoch;
     int replica, line;
@@ -301,12 +331,15 @@ SIM_UNUSED static uint64_t sim_r_addr(sim_replay_ctx *c, int l, uint64_t v) {
 /* the simulated set of line v at level l */
 SIM_UNUSED static uint64_t sim_r_set(sim_replay_ctx *c, int l, uint64_t v) {
     sim_rlevel *L = &c->lv[l];
-    uint64_t a = sim_r_addr(c, l, v), s;
+    uint64_t a = sim_r_addr(c, l, v) >> L->lsh, s, low = ((uint64_t)1 << L->rsh) - 1; /* a: the level's line */
     if (L->hashed) s = sim_mix(a) % L->nsim;
     else if (c->gshift >= 0 && !(L->sets & (L->sets - 1))) { /* powers of two: no divisions (the replay's hot spot) */
-        uint64_t r = a & (L->sets - 1);
-        s = (r >> c->gshift) * c->m + ((r & (c->G - 1)) >> c->sshift);
-    } else s = ((a % L->sets) / c->G) * c->m + ((a % L->sets) % c->G) / c->step;
+        uint64_t r = a & (L->sets - 1), u = r >> L->rsh;
+        s = (((u >> c->gshift) * c->m + ((u & (c->G - 1)) >> c->sshift)) << L->rsh) | (r & low);
+    } else {
+        uint64_t r = a % L->sets, u = r >> L->rsh;
+        s = (((u / c->G) * c->m + (u % c->G) / c->step) << L->rsh) | (r & low);
+    }
     if (L->epoch[s] != c->epoch) { /* first touch in this replay: empty */
         memset(L->tag + s * (uint64_t)L->ways, 0, (size_t)L->ways * sizeof(uint64_t));
         memset(L->meta + s * (uint64_t)L->ways, 0, (size_t)L->ways * sizeof(uint64_t));
@@ -389,23 +422,27 @@ SIM_UNUSED static int sim_r_victim(sim_replay_ctx *c, int l, uint64_t set) {
 SIM_UNUSED static void sim_r_drop(sim_replay_ctx *c, int l, uint64_t v) {
     sim_rlevel *L = &c->lv[l];
     uint64_t set = sim_r_set(c, l, v);
-    int w = sim_r_find(L, set, v);
+    int w = sim_r_find(L, set, v >> L->lsh);
     if (w >= 0) L->tag[set * (uint64_t)L->ways + (uint64_t)w] = 0;
 }
-/* put line v into level l; what it evicts goes where the hierarchy says */
+/* put the line holding v (a line of level 1) into level l; what it evicts
+   goes where the hierarchy says. Tags are the level's own (virtual) lines:
+   a level of longer lines holds the walk's lines in pairs, fours... */
 SIM_UNUSED static void sim_r_fill(sim_replay_ctx *c, int l, uint64_t v) {
     sim_rlevel *L = &c->lv[l];
-    uint64_t set = sim_r_set(c, l, v), old;
-    int w = sim_r_find(L, set, v), q;
+    uint64_t set = sim_r_set(c, l, v), old, k;
+    int w = sim_r_find(L, set, v >> L->lsh), q;
     if (w >= 0) { sim_r_touch(c, l, set, w, 0); return; }
     w = sim_r_victim(c, l, set);
     old = L->tag[set * (uint64_t)L->ways + (uint64_t)w];
-    L->tag[set * (uint64_t)L->ways + (uint64_t)w] = v + 1;
+    L->tag[set * (uint64_t)L->ways + (uint64_t)w] = (v >> L->lsh) + 1;
     sim_r_touch(c, l, set, w, 1);
     if (!old) return;
-    if (c->sp->lv[l].incl == SIM_INCLUSIVE)
-        for (q = 0; q < l; q++) sim_r_drop(c, q, old - 1);
-    if (l + 1 < c->sp->nlevels && c->sp->lv[l + 1].incl == SIM_EXCLUSIVE) sim_r_fill(c, l + 1, old - 1);
+    old = (old - 1) << L->lsh; /* the evicted line's first line of level 1 */
+    if (c->sp->lv[l].incl == SIM_INCLUSIVE) /* every line above inside it */
+        for (q = 0; q < l; q++)
+            for (k = 0; k < ((uint64_t)1 << (L->lsh - c->lv[q].lsh)); k++) sim_r_drop(c, q, old + (k << c->lv[q].lsh));
+    if (l + 1 < c->sp->nlevels && c->sp->lv[l + 1].incl == SIM_EXCLUSIVE) sim_r_fill(c, l + 1, old);
 }
 /* one access: its latency */
 SIM_UNUSED static double sim_r_access(sim_replay_ctx *c, uint64_t v) {
@@ -414,7 +451,7 @@ SIM_UNUSED static double sim_r_access(sim_replay_ctx *c, uint64_t v) {
     double lat = sp->mem_lat;
     for (l = 0; l < sp->nlevels; l++) {
         uint64_t set = sim_r_set(c, l, v);
-        int w = sim_r_find(&c->lv[l], set, v);
+        int w = sim_r_find(&c->lv[l], set, v >> c->lv[l].lsh);
         if (w >= 0) {
             h = l;
             lat = sp->lv[l].lat;
@@ -432,19 +469,24 @@ SIM_UNUSED static int sim_order_cmp(const void *a, const void *b) {
     uint64_t x = ((const sim_order_key *)a)->key, y = ((const sim_order_key *)b)->key;
     return x < y ? -1 : x > y;
 }
-/* The largest G dividing the lines per placement unit and the set count
-   of every level indexed by address bits: sets of those levels hold lines
-   of one residue modulo G (virtual and physical alike). */
+/* The largest G dividing the largest lines per placement unit and, for
+   every level indexed by address bits, its set count in largest lines
+   (a way's bytes / the largest line): sets of those levels hold lines of
+   one residue of their largest line modulo G (virtual and physical alike).
+   With one line size, the lines per unit and the set counts. */
+SIM_UNUSED static int sim_largest_line(const sim_spec *sp) { return sp->lv[sp->nlevels - 1].line; }
 SIM_UNUSED static uint64_t sim_sample_modulus(const sim_spec *sp) {
     uint64_t g = 0;
-    int l, line = sp->lv[0].line;
+    int l, line = sim_largest_line(sp);
     if (!sp->coloring) {
         double unit = sp->backing > 0 && sp->backing < sp->page ? sp->backing : sp->page;
         g = (uint64_t)(unit / line);
     }
     for (l = 0; l < sp->nlevels; l++) {
-        uint64_t sets = (uint64_t)(sp->lv[l].size / ((double)sp->lv[l].ways * sp->lv[l].line) + 0.5), a, b;
+        double way = sp->lv[l].size / (double)sp->lv[l].ways;
+        uint64_t sets = (uint64_t)(way / line + 0.5), a, b;
         if (sp->lv[l].hash) continue;
+        if (fmod(way, (double)line) != 0.0) return 1; /* a way shorter than the longest line: no sampling */
         if (g == 0) { g = sets; continue; }
         for (a = g, b = sets; b; ) { uint64_t t = a % b; a = b; b = t; }
         g = a;
@@ -473,7 +515,7 @@ SIM_UNUSED static int sim_replay_setup(sim_replay_ctx *cp, sim_rstore *store, co
     }
     c.epoch = store->epoch;
     c.sp = sp;
-    c.line = sp->lv[0].line;
+    c.line = sp->walk;
     c.replica = replica;
     c.G = sim_sample_modulus(sp);
     if (m < 1 || m > c.G || c.G % m) m = c.G;
@@ -485,14 +527,19 @@ SIM_UNUSED static int sim_replay_setup(sim_replay_ctx *cp, sim_rstore *store, co
         for (c.sshift = 0; ((uint64_t)1 << c.sshift) < c.step; c.sshift++) {}
     }
     c.rng = sp->seed * 31u + (uint64_t)replica;
+    for (c.xsh = 0; (c.line << c.xsh) < sim_largest_line(sp); c.xsh++) {}
     for (l = 0; l < sp->nlevels; l++) {
         sim_rlevel *L = &c.lv[l];
         L->ways = sp->lv[l].ways;
+        for (L->lsh = 0; (c.line << L->lsh) < sp->lv[l].line; L->lsh++) {}
+        L->rsh = c.xsh - L->lsh;
         for (L->pw = 1; L->pw < L->ways; L->pw *= 2) {}
         L->sets = (uint64_t)(sp->lv[l].size / ((double)L->ways * sp->lv[l].line) + 0.5);
         if (L->sets < 1) L->sets = 1;
         L->hashed = sp->lv[l].hash;
-        L->nsim = L->hashed ? (uint64_t)((double)L->sets * (double)m / (double)c.G + 0.5) : (L->sets / c.G) * m;
+        L->nsim = L->hashed ? (uint64_t)((double)L->sets * (double)m / (double)c.G + 0.5)
+                   : c.G == 1 ? L->sets /* no sampling (a way shorter than the longest line) */
+                              : (((L->sets >> L->rsh) / c.G) * m) << L->rsh;
         if (L->nsim < 1) L->nsim = 1;
         if (L->pw > 64) { ok = 0; break; }
         if (L->cap < L->nsim || !L->tag) { /* grown to the largest sample asked for, kept */
@@ -510,6 +557,10 @@ SIM_UNUSED static int sim_replay_setup(sim_replay_ctx *cp, sim_rstore *store, co
     *mp = m;
     return ok;
 }
+/* is line v (of level 1) in the sample: its largest line's residue a multiple of step */
+SIM_UNUSED static int sim_r_sampled(const sim_replay_ctx *c, uint64_t v, uint64_t step) {
+    return ((v >> c->xsh) % c->G) % step == 0;
+}
 SIM_UNUSED static int sim_replay_store(sim_rstore *store, const sim_spec *sp, double bytes, int replica, uint64_t m,
                                        uint64_t report, uint64_t order, double *sum, uint64_t *count) {
     sim_replay_ctx c;
@@ -520,16 +571,16 @@ SIM_UNUSED static int sim_replay_store(sim_rstore *store, const sim_spec *sp, do
     rstep = c.G / report;
     nl = (uint64_t)(bytes / c.line);
     if (nl < 1) nl = 1;
-    ord = ok ? (sim_order_key *)malloc((nl / c.step + 1) * sizeof *ord) : NULL;
+    ord = ok ? (sim_order_key *)malloc((((nl >> c.xsh) / c.step + 2) << c.xsh) * sizeof *ord) : NULL;
     if (ord) {
         for (i = 0; i < nl; i++)
-            if ((i % c.G) % c.step == 0) { ord[n].v = i; ord[n].key = sim_mix(order ^ (i * 0x9E3779B97F4A7C15ull)); n++; }
+            if (sim_r_sampled(&c, i, c.step)) { ord[n].v = i; ord[n].key = sim_mix(order ^ (i * 0x9E3779B97F4A7C15ull)); n++; }
         qsort(ord, (size_t)n, sizeof *ord, sim_order_cmp);
         *sum = 0;
         for (pass = 0; pass < 3; pass++)
             for (i = 0; i < n; i++) {
                 double lat = sim_r_access(&c, ord[i].v);
-                if (pass == 2 && (ord[i].v % c.G) % rstep == 0) *sum += lat, counted++;
+                if (pass == 2 && sim_r_sampled(&c, ord[i].v, rstep)) *sum += lat, counted++;
             }
         *count = counted;
     } else {
@@ -547,18 +598,20 @@ SIM_UNUSED static int sim_replay_report(const sim_spec *sp, double bytes, int re
     sim_rstore_free(&store);
     return ok;
 }
-/* does this hierarchy need the replay (anything but non-inclusive LRU)? */
+/* does this hierarchy need the replay (anything but non-inclusive LRU with
+   one line size: a level of longer lines sees each of its lines two or more
+   times a cycle, at random distances, and is no longer all-or-nothing)? */
 SIM_UNUSED static int sim_needs_replay(const sim_spec *sp) {
     int l;
     for (l = 0; l < sp->nlevels; l++)
-        if (sp->lv[l].repl != SIM_LRU || sp->lv[l].incl != SIM_NINE) return 1;
+        if (sp->lv[l].repl != SIM_LRU || sp->lv[l].incl != SIM_NINE || sp->lv[l].line != sp->walk) return 1;
     return 0;
 }
 /* the replay's sample: about 2^14 lines, whole residues */
 #define SIM_REPLAY_LINES 16384.0
 SIM_UNUSED static double sim_replay(sim_rstore *store, const sim_spec *sp, double bytes, int replica) {
     uint64_t G = sim_sample_modulus(sp), m = G, n;
-    double lines = bytes / sp->lv[0].line, sum;
+    double lines = bytes / sp->walk, sum;
     while (m > 1 && (double)m / (double)G * lines > SIM_REPLAY_LINES && m % 2 == 0) m /= 2;
     if (!sim_replay_store(store, sp, bytes, replica, m, m, sp->seed * 0x2545F4914F6CDD1Dull + (uint64_t)replica, &sum, &n) || !n)
         return -1;
@@ -576,7 +629,7 @@ SIM_UNUSED static double sim_replay(sim_rstore *store, const sim_spec *sp, doubl
    within 0.003). No LRU shortcut exists for it: any hierarchy is replayed. */
 SIM_UNUSED static double sim_irm(sim_rstore *store, const sim_spec *sp, double bytes, int replica) {
     uint64_t G = sim_sample_modulus(sp), m = G, lp, np, nsampled, done = 0, want, warm, rng, perm[512];
-    double lines = bytes / sp->lv[0].line, sum = 0.0;
+    double lines = bytes / sp->walk, sum = 0.0;
     sim_replay_ctx c;
     int j, fast;
     unsigned short pick[512][8];
@@ -601,19 +654,20 @@ SIM_UNUSED static double sim_irm(sim_rstore *store, const sim_spec *sp, double b
     }
     /* when G divides a page's lines, a line's residue is its offset's: the
        sampled lines of the chunk from each start, once (no divisions per access) */
-    fast = lp % c.G == 0;
+    fast = lp % (c.G << c.xsh) == 0;
     for (j = 0; fast && j < (int)lp; j++) {
         int q;
         npick[j] = 0;
         for (q = 0; q < 8; q++) {
             uint64_t o = perm[((uint64_t)j + (uint64_t)q) % lp];
-            if ((o % c.G) % c.step == 0) pick[j][npick[j]++] = (unsigned short)o;
+            if (sim_r_sampled(&c, o, c.step)) pick[j][npick[j]++] = (unsigned short)o;
         }
     }
     { /* every sampled line once first: a line the random warm-up missed would
          cost a miss to memory in the timed part (e^-3 of them: 5%) */
-        uint64_t v, nl = (uint64_t)lines;
-        for (v = 0; v < nl; v += c.step) sim_r_access(&c, v); /* step divides G: these are the sampled lines */
+        uint64_t u, k, nl = (uint64_t)lines;
+        for (u = 0; (u << c.xsh) < nl; u += c.step) /* step divides G: these are the sampled lines */
+            for (k = 0; k < ((uint64_t)1 << c.xsh) && (u << c.xsh) + k < nl; k++) sim_r_access(&c, (u << c.xsh) + k);
     }
     while (done < warm + want) {
         uint64_t page, start;
@@ -631,7 +685,7 @@ SIM_UNUSED static double sim_irm(sim_rstore *store, const sim_spec *sp, double b
         for (j = 0; j < 8; j++) {
             uint64_t v = page * lp + perm[(start + (uint64_t)j) % lp];
             double lat;
-            if ((v % c.G) % c.step) continue;
+            if (!sim_r_sampled(&c, v, c.step)) continue;
             lat = sim_r_access(&c, v);
             if (done >= warm) sum += lat;
             done++;
@@ -643,7 +697,7 @@ SIM_UNUSED static double sim_irm(sim_rstore *store, const sim_spec *sp, double b
 /* Exact steady-state cycles per access of the cyclic walk over `bytes`. */
 SIM_UNUSED static double sim_exact(sim_state *st, double bytes, int replica) {
     const sim_spec *sp = st->spec;
-    int line = sp->lv[0].line, l;
+    int line = sp->walk, l;
     uint64_t nl = (uint64_t)(bytes / line), i, remaining;
     double total = 0;
     if (sim_needs_replay(sp)) {
@@ -755,7 +809,7 @@ SIM_UNUSED static int sim_detect(const sim_spec *sp, servet_curve *curve, servet
     memset(&d, 0, sizeof d);
     d.min_bytes = 4096;
     d.max_bytes = maxb < 32.0 * 1048576.0 ? 32.0 * 1048576.0 : maxb;
-    d.line_bytes = sp->lv[0].line;
+    d.line_bytes = sp->walk;
     d.page_bytes = sp->page;
     d.repeats = 5;
     d.replicas = sim_needs_replay(sp) ? 16 : 32; /* as the real probe; a replayed hierarchy costs 100x more per point */
