@@ -4668,7 +4668,8 @@ typedef struct servet__chase {
     uint64_t rng;
     int huge;
     int page_stride; /* 1: one random line per 4 KiB page (the TLB curve) */
-    unsigned char irm_perm[72]; /* the second walk's line order in a page (64, then its first 8 again) */
+    int line, line_shift; /* the walk's stride: level 1's line (64 B unless set; servet__chase_set_line) */
+    unsigned char irm_perm[136]; /* the second walk's line order in a page (its 4096/line lines, then its first 8 again) */
     double irm_last_bytes; /* the second walk's last size and placement: the caches are warm for them */
     int irm_last_q;
     uint64_t irm_seed;     /* the second walk's placements (servet__irm_place) */
@@ -4735,8 +4736,10 @@ static int servet__chase_init(servet__chase *c, size_t bytes, int huge, size_t r
     memset(c, 0, sizeof *c);
     c->huge = huge;
     c->replica_bytes = replica_bytes;
+    c->line = 64;
+    c->line_shift = 6;
     if (!servet__buf_map(&c->buf[0], bytes, huge)) return 0;
-    c->perm_cap = bytes / 64;
+    c->perm_cap = bytes / 32; /* the shortest stride servet__chase_set_line takes */
     c->perm = (uint32_t *)mmap(NULL, (c->perm_cap + c->perm_cap / 8 + 8) * sizeof(uint32_t), PROT_READ | PROT_WRITE,
                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (c->perm == (uint32_t *)MAP_FAILED) { c->perm = NULL; return 0; }
@@ -4755,6 +4758,35 @@ static int servet__chase_init(servet__chase *c, size_t bytes, int huge, size_t r
     }
     return 1;
 }
+/* The walk's stride: level 1's line as the OS reports it, a power of two
+   from 32 to 512 B (anything else: 64). Why not always 64 B: on a machine
+   of 128 B lines (POWER, Apple) or 256 B (A64FX), a 64 B stride visits
+   each line two or four times a cycle, at random distances, so an overfull
+   set keeps part of the walk and the miss curve rises late and smoothly:
+   the simulator (tools/cachesim.h, walk=64 against the line's stride) read
+   a POWER9 10 MiB L3 as 9.25-10.75 MiB, an Apple-like 12 MiB L2 as
+   10.75-12.5 MiB, an A64FX 8 MiB L2 as 7.5-8.5 MiB, all exact at the
+   line's stride (2026-11-28). A deeper level of longer lines than level 1
+   (Pentium 4, Itanium 2) still sees its lines twice: no stride serves
+   every level there. */
+static void servet__chase_set_line(servet__chase *c, int line) {
+    int lpp, i, sh = 0;
+    if (line < 32 || line > 512 || (line & (line - 1))) line = 64;
+    if (line == c->line) return;
+    while ((1 << sh) < line) sh++;
+    c->line = line;
+    c->line_shift = sh;
+    lpp = 4096 / line;
+    for (i = 0; i < lpp; i++) c->irm_perm[i] = (unsigned char)i;
+    for (i = lpp - 1; i > 0; i--) {
+        int k = (int)(servet__rng_next(&c->rng) % (uint64_t)(i + 1));
+        unsigned char t = c->irm_perm[i];
+        c->irm_perm[i] = c->irm_perm[k];
+        c->irm_perm[k] = t;
+    }
+    for (i = 0; i < 8; i++) c->irm_perm[lpp + i] = c->irm_perm[i % lpp];
+    for (i = 0; i < SERVET__REPLICAS; i++) c->buf[i].built = 0.0; /* rebuilt at the new stride */
+}
 static void servet__chase_free(servet__chase *c) {
     int i;
     for (i = 0; i < SERVET__REPLICAS; i++)
@@ -4766,7 +4798,7 @@ static void servet__chase_free(servet__chase *c) {
 /* Offset of chase element i: line i, or (page_stride) a random line of page i. */
 static size_t servet__elem_offset(const servet__chase *c, size_t i) {
     uint64_t z = (uint64_t)i * 0x9E3779B97F4A7C15ull;
-    if (!c->page_stride) return i * 64;
+    if (!c->page_stride) return i << c->line_shift;
     z ^= z >> 29;
     z *= 0xBF58476D1CE4E5B9ull;
     return i * 4096 + (size_t)((z >> 32) & 63u) * 64;
@@ -4780,7 +4812,7 @@ static size_t servet__elem_offset(const servet__chase *c, size_t i) {
    the simulator assume is unchanged. Page stride: one line per page, the
    pages in one random cycle (Sattolo). */
 static void servet__chase_build(servet__chase *c, servet__buf *b, double bytes) {
-    size_t nl = (size_t)(bytes / (c->page_stride ? 4096.0 : 64.0)), i, j, nch;
+    size_t nl = (size_t)(bytes / (c->page_stride ? 4096.0 : (double)c->line)), i, j, nch, lpp = 4096u >> c->line_shift;
     uint32_t *order = c->perm + c->perm_cap;
     void *first = NULL, **prev = NULL;
     if (nl < 2) nl = 2;
@@ -4796,8 +4828,8 @@ static void servet__chase_build(servet__chase *c, servet__buf *b, double bytes) 
             *(void **)(b->base + servet__elem_offset(c, c->perm[i])) = b->base + servet__elem_offset(c, c->perm[(i + 1) % nl]);
         b->pos = b->base + servet__elem_offset(c, c->perm[0]);
     } else {
-        for (i = 0; i < nl; i += 64) { /* shuffle the lines of each page */
-            size_t end = i + 64 < nl ? i + 64 : nl;
+        for (i = 0; i < nl; i += lpp) { /* shuffle the lines of each page */
+            size_t end = i + lpp < nl ? i + lpp : nl;
             for (j = i; j < end; j++) c->perm[j] = (uint32_t)j;
             for (j = end - 1; j > i; j--) {
                 size_t k = i + (size_t)(servet__rng_next(&c->rng) % (j - i + 1));
@@ -4817,7 +4849,7 @@ static void servet__chase_build(servet__chase *c, servet__buf *b, double bytes) 
         for (i = 0; i < nch; i++) {
             size_t start = (size_t)order[i] * 8, end = start + 8 < nl ? start + 8 : nl;
             for (j = start; j < end; j++) {
-                void *cur = b->base + (size_t)c->perm[j] * 64;
+                void *cur = b->base + ((size_t)c->perm[j] << c->line_shift);
                 if (prev) *prev = cur;
                 else first = cur;
                 prev = (void **)cur;
@@ -4872,8 +4904,8 @@ static servet__buf *servet__chase_buffer(servet__chase *c, double bytes, int rep
    numbers do not depend on the loads and overlap them. */
 static volatile uint64_t servet__zero_mask;
 static uint64_t servet__irm_run(const unsigned char *base, const uint32_t *pages, uint64_t npages, size_t steps,
-                                uint64_t *rng, const unsigned char *perm) {
-    uint64_t s = *rng, x = 0, mask = servet__zero_mask;
+                                uint64_t *rng, const unsigned char *perm, int sh) {
+    uint64_t s = *rng, x = 0, mask = servet__zero_mask, lmask = (4096u >> sh) - 1u; /* sh: log2 of the stride */
     size_t i;
     for (i = 0; i < steps; i += 8) {
         const unsigned char *pg, *pm;
@@ -4881,15 +4913,15 @@ static uint64_t servet__irm_run(const unsigned char *base, const uint32_t *pages
         s ^= s >> 7;
         s ^= s << 17;
         pg = base + (size_t)pages[((s >> 32) * npages) >> 32] * 4096u;
-        pm = perm + (s & 63u);
-        x = *(const volatile uint64_t *)(pg + (size_t)pm[0] * 64u + (x & mask));
-        x = *(const volatile uint64_t *)(pg + (size_t)pm[1] * 64u + (x & mask));
-        x = *(const volatile uint64_t *)(pg + (size_t)pm[2] * 64u + (x & mask));
-        x = *(const volatile uint64_t *)(pg + (size_t)pm[3] * 64u + (x & mask));
-        x = *(const volatile uint64_t *)(pg + (size_t)pm[4] * 64u + (x & mask));
-        x = *(const volatile uint64_t *)(pg + (size_t)pm[5] * 64u + (x & mask));
-        x = *(const volatile uint64_t *)(pg + (size_t)pm[6] * 64u + (x & mask));
-        x = *(const volatile uint64_t *)(pg + (size_t)pm[7] * 64u + (x & mask));
+        pm = perm + (s & lmask);
+        x = *(const volatile uint64_t *)(pg + ((size_t)pm[0] << sh) + (x & mask));
+        x = *(const volatile uint64_t *)(pg + ((size_t)pm[1] << sh) + (x & mask));
+        x = *(const volatile uint64_t *)(pg + ((size_t)pm[2] << sh) + (x & mask));
+        x = *(const volatile uint64_t *)(pg + ((size_t)pm[3] << sh) + (x & mask));
+        x = *(const volatile uint64_t *)(pg + ((size_t)pm[4] << sh) + (x & mask));
+        x = *(const volatile uint64_t *)(pg + ((size_t)pm[5] << sh) + (x & mask));
+        x = *(const volatile uint64_t *)(pg + ((size_t)pm[6] << sh) + (x & mask));
+        x = *(const volatile uint64_t *)(pg + ((size_t)pm[7] << sh) + (x & mask));
     }
     *rng = s;
     return x;
@@ -4941,10 +4973,10 @@ static double servet__irm_measure(void *user, double bytes, int replica) {
         uint64_t touch = 0, k;
         servet__irm_place(c, np, bytes, replica);
         for (k = 0; k < np; k++)
-            for (o = 0; o < 4096u; o += 64) touch += *(const volatile uint64_t *)(base + (size_t)c->perm[k] * 4096u + o);
+            for (o = 0; o < 4096u; o += (size_t)c->line) touch += *(const volatile uint64_t *)(base + (size_t)c->perm[k] * 4096u + o);
         servet__sink = (void *)(uintptr_t)touch;
         if (warm > ((size_t)1 << 22)) warm = (size_t)1 << 22;
-        servet__sink = (void *)(uintptr_t)servet__irm_run(base, c->perm, np, warm, &s, c->irm_perm);
+        servet__sink = (void *)(uintptr_t)servet__irm_run(base, c->perm, np, warm, &s, c->irm_perm, c->line_shift);
         c->irm_last_bytes = bytes;
         c->irm_last_q = replica;
     }
@@ -4966,7 +4998,7 @@ static double servet__irm_measure(void *user, double bytes, int replica) {
         int k, kept = 0;
         for (k = 0; k < 16; k++) {
             t0 = servet__now();
-            servet__sink = (void *)(uintptr_t)servet__irm_run(base, c->perm, np, steps / 16, &s, c->irm_perm);
+            servet__sink = (void *)(uintptr_t)servet__irm_run(base, c->perm, np, steps / 16, &s, c->irm_perm, c->line_shift);
             t1 = servet__now();
             chunk[k] = t1 - t0;
             if (k == 0 || chunk[k] < best) best = chunk[k];
@@ -4997,11 +5029,11 @@ static double servet__chase_measure(void *user, double bytes, int replica) {
        0.2% of spread); the points from 4 MiB up cost
        0.2-0.34 s each on a Zen 3 VM, over half of the main sweep, most of it
        walking memory at 100-130 ns a step */
-    size_t lines = (size_t)(bytes / (c->page_stride ? 4096.0 : 64.0));
+    size_t lines = (size_t)(bytes / (c->page_stride ? 4096.0 : (double)c->line));
     const size_t steps = lines < ((size_t)1 << 15) ? ((size_t)1 << 15) : (lines > ((size_t)1 << 16) ? ((size_t)1 << 16) : lines);
     servet__buf *b = &c->buf[0];
     double t0, t1;
-    if (bytes > (double)c->buf[0].cap || bytes < (c->page_stride ? 8192.0 : 128.0)) return -1.0;
+    if (bytes > (double)c->buf[0].cap || bytes < (c->page_stride ? 8192.0 : 2.0 * c->line)) return -1.0;
     b = servet__chase_buffer(c, bytes, replica);
     if (b->built != bytes) servet__chase_build(c, b, bytes);
     t0 = servet__now();
@@ -5422,13 +5454,17 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
         goto done;
     }
     kb1 = servet__anon_huge_kb();
+    for (i = 0; i < p->ncacheobjs; i++) /* the walk's stride: level 1's line (servet__chase_set_line) */
+        if (p->cacheobjs[i].level == 1) { servet__chase_set_line(&ch, (int)p->cacheobjs[i].line); break; }
+    if (ch.line != 64)
+        servet__logf(&p->ctx, SERVET_LOG_INFO, "cache probe: the walk's stride is level 1's line, %d B", ch.line);
     p->huge_pages = (kb0 >= 0 && kb1 - kb0 >= (long)(maxb / 2048.0));
     if (!p->huge_pages)
         servet__logf(&p->ctx, SERVET_LOG_INFO, "cache probe: no transparent huge pages; 4 KiB pages it is");
     memset(&sd, 0, sizeof sd);
     sd.min_bytes = 4096;
     sd.max_bytes = maxb;
-    sd.line_bytes = 64;
+    sd.line_bytes = ch.line;
     sd.page_bytes = p->huge_pages ? 2097152.0 : 4096.0;
     sd.repeats = d->quick ? 3 : 5;
     sd.replicas = SERVET__REPLICAS;

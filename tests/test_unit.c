@@ -1648,6 +1648,54 @@ static void test_irm_place(void) {
     CHECK(servet__fix_deadline(&d, servet__now()) >= now + 0.3, "fix_share: at least 0.3 s");
 }
 
+/* The walk's stride (servet__chase_set_line): level 1's line. A build over
+   S bytes at 128 B visits S/128 elements, each at a multiple of 128, every
+   one once a cycle; the second walk's line order is a permutation of the
+   page's 32 lines; a stride that is no power of two in [32, 512] is 64. */
+static void test_chase_stride(void) {
+    servet__chase ch;
+    static const int lines[] = {128, 256, 32, 64};
+    int q;
+    if (!servet__chase_init(&ch, 4u << 20, 0, 0)) { CHECK(0, "chase_init failed"); return; }
+    servet__chase_set_line(&ch, 100);
+    CHECK(ch.line == 64 && ch.line_shift == 6, "a stride of 100 B is refused: %d", ch.line);
+    servet__chase_set_line(&ch, 1024);
+    CHECK(ch.line == 64, "a stride of 1 KiB is refused: %d", ch.line);
+    for (q = 0; q < 4; q++) {
+        double bytes = 262144.0;
+        size_t n = (size_t)bytes / (size_t)lines[q], k, bad = 0, steps = 0;
+        unsigned char *seen = (unsigned char *)calloc(n, 1), *base;
+        servet__buf *b;
+        void **p0, **p;
+        int lpp = 4096 / lines[q], perm_ok = 1, i, j;
+        servet__chase_set_line(&ch, lines[q]);
+        CHECK(ch.line == lines[q] && (1 << ch.line_shift) == lines[q], "stride %d set", lines[q]);
+        CHECK(servet__chase_measure(&ch, bytes, 0) > 0.0, "stride %d: the walk runs", lines[q]);
+        b = servet__chase_buffer(&ch, bytes, 0);
+        base = b->base;
+        p0 = p = (void **)b->pos;
+        do { /* one cycle from where the walk stopped */
+            size_t off = (size_t)((unsigned char *)p - base);
+            if (off % (size_t)lines[q] || off / (size_t)lines[q] >= n || seen[off / (size_t)lines[q]]++) bad++;
+            p = (void **)*p;
+            steps++;
+        } while (p != p0 && steps <= n);
+        for (k = 0; k < n; k++) bad += seen[k] != 1;
+        CHECK(bad == 0 && steps == n, "stride %d over %.0f B: a cycle of %zu elements (%zu expected), %zu off", lines[q], bytes,
+              steps, n, bad);
+        for (i = 0; i < lpp; i++) { /* the second walk's order: each line of the page once, then its first 8 again */
+            int c = 0;
+            for (j = 0; j < lpp; j++) c += ch.irm_perm[j] == i;
+            perm_ok &= c == 1;
+        }
+        for (i = 0; i < 8; i++) perm_ok &= ch.irm_perm[lpp + i] == ch.irm_perm[i % lpp];
+        CHECK(perm_ok, "stride %d: the second walk's order is a permutation of the page's %d lines", lines[q], lpp);
+        CHECK(servet__irm_measure(&ch, 65536.0, 0) > 0.0, "stride %d: the second walk runs", lines[q]);
+        free(seen);
+    }
+    servet__chase_free(&ch);
+}
+
 int main(void) {
     test_binomial();
     test_random_model();
@@ -1670,6 +1718,7 @@ int main(void) {
     test_infer_vm_l3_share();
     test_scatter_step();
     test_irm_place();
+    test_chase_stride();
     test_irm();
     test_irm_range();
     test_infer_valley_plateau();
