@@ -23,7 +23,7 @@ TOOLS   := bin/servet
 EXAMPLES:= examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul
 
 FUZZ_SECONDS ?= 60
-.PHONY: bench-accuracy-policies bench-accuracy-outside bench-aggr bench-map bench-tune tune-replay tile-replay cache-replay bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
+.PHONY: bench-accuracy-policies bench-accuracy-lines bench-accuracy-outside bench-aggr bench-map bench-tune tune-replay tile-replay cache-replay bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
 
 all: check-deps lib tools examples tests
 
@@ -268,6 +268,17 @@ bench-accuracy-outside: bin/bench_accuracy
 	mv bench_data/cache_accuracy_outside.tmp bench_data/cache_accuracy_outside.txt
 	rm -f bench_data/cache_accuracy_outside_c.txt
 	grep -E 'levels right|^overall' bench_data/cache_accuracy_outside.txt
+
+# issue 14, acceptance 4: line sizes (bench_data/hierarchies_lines): machines of 128/256 B lines walked at
+# level 1's line (the probe since 2026-11-28) and at 64 B (before: *_walk64), and levels of longer lines than
+# level 1's (Pentium 4, Itanium 2), which no one stride serves; ~2 min
+bench-accuracy-lines: bin/bench_accuracy
+	./bin/bench_accuracy bench_data/hierarchies_lines bench_data/cache_accuracy_lines.json > bench_data/cache_accuracy_lines.tmp
+	{ printf '# make bench-accuracy-lines, %s, simulated on: ' "$$(date +%F)"; \
+	  python3 -c 'import sys; sys.path.insert(0, "tools"); from cpu_model import cpu_model; print(cpu_model())'; \
+	  cat bench_data/cache_accuracy_lines.tmp; } > bench_data/cache_accuracy_lines.txt
+	rm -f bench_data/cache_accuracy_lines.tmp
+	tail -5 bench_data/cache_accuracy_lines.txt
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin

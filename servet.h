@@ -4002,8 +4002,10 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       constant stride, and a hashed last-level index spreads 1 KiB-strided
       lines over all sets, so the array size stops being the cache footprint
       (measured on a 2-vCPU Xeon VM: the 1 KiB walk steps near 48-64 MiB, a
-      walk over every line near 8 MiB). We visit EVERY 64-byte line once per
-      pass, in one random cyclic order (Sattolo's algorithm): no stride to
+      walk over every line near 8 MiB). We visit EVERY line once per pass
+      (level 1's line as the OS reports it, 64 B on x86: a 64 B stride on a
+      machine of 128 B lines visits each line twice, servet__chase_set_line
+      says what that cost), in one random cyclic order (Sattolo's algorithm): no stride to
       prefetch, and the footprint is the array. The capacity we report is
       therefore bytes of distinct lines that fit - what a tile size needs.
       Lines are visited page by page in chunks of 8 random lines (see
