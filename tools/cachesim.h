@@ -428,12 +428,19 @@ SIM_UNUSED static void sim_r_drop(sim_replay_ctx *c, int l, uint64_t v) {
 /* put the line holding v (a line of level 1) into level l; what it evicts
    goes where the hierarchy says. Tags are the level's own (virtual) lines:
    a level of longer lines holds the walk's lines in pairs, fours... */
+/* ... into `set` (its set, where the access just missed: neither found again) */
+static void sim_r_fill_missed(sim_replay_ctx *c, int l, uint64_t v, uint64_t set);
 SIM_UNUSED static void sim_r_fill(sim_replay_ctx *c, int l, uint64_t v) {
     sim_rlevel *L = &c->lv[l];
-    uint64_t set = sim_r_set(c, l, v), old, k;
-    int w = sim_r_find(L, set, v >> L->lsh), q;
+    uint64_t set = sim_r_set(c, l, v);
+    int w = sim_r_find(L, set, v >> L->lsh);
     if (w >= 0) { sim_r_touch(c, l, set, w, 0); return; }
-    w = sim_r_victim(c, l, set);
+    sim_r_fill_missed(c, l, v, set);
+}
+SIM_UNUSED static void sim_r_fill_missed(sim_replay_ctx *c, int l, uint64_t v, uint64_t set) {
+    sim_rlevel *L = &c->lv[l];
+    uint64_t old, k;
+    int w = sim_r_victim(c, l, set), q;
     old = L->tag[set * (uint64_t)L->ways + (uint64_t)w];
     L->tag[set * (uint64_t)L->ways + (uint64_t)w] = (v >> L->lsh) + 1;
     sim_r_touch(c, l, set, w, 1);
@@ -449,8 +456,9 @@ SIM_UNUSED static double sim_r_access(sim_replay_ctx *c, uint64_t v) {
     const sim_spec *sp = c->sp;
     int l, h = sp->nlevels;
     double lat = sp->mem_lat;
+    uint64_t sets[SIM_MAX_LEVELS];
     for (l = 0; l < sp->nlevels; l++) {
-        uint64_t set = sim_r_set(c, l, v);
+        uint64_t set = sets[l] = sim_r_set(c, l, v);
         int w = sim_r_find(&c->lv[l], set, v >> c->lv[l].lsh);
         if (w >= 0) {
             h = l;
@@ -460,8 +468,11 @@ SIM_UNUSED static double sim_r_access(sim_replay_ctx *c, uint64_t v) {
             break;
         }
     }
-    for (l = h - 1; l >= 0; l--) /* the data comes back up: filled where it missed, deepest first */
-        if (sp->lv[l].incl != SIM_EXCLUSIVE) sim_r_fill(c, l, v);
+    /* the data comes back up: filled where it missed, deepest first (a fill
+       below evicts other lines and drops them above, never brings v above:
+       the sets looked up stay right, and v still missing from them) */
+    for (l = h - 1; l >= 0; l--)
+        if (sp->lv[l].incl != SIM_EXCLUSIVE) sim_r_fill_missed(c, l, v, sets[l]);
     return lat;
 }
 typedef struct sim_order_key { uint64_t key, v; } sim_order_key;
