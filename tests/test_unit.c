@@ -486,6 +486,24 @@ static double ref_two_level(uint64_t nl, int sets1, int ways1, int sets2, int wa
     free(ord); free(t1); free(a1); free(t2); free(a2);
     return sum / (double)nl;
 }
+/* the walk's order (sim_order_sort): the radix sort orders as qsort does (distinct keys: qsort need not be stable) */
+static void test_sim_order_sort(void) {
+    size_t n = 5000, i, same = 0;
+    sim_order_key *a = (sim_order_key *)malloc(n * sizeof *a), *b = (sim_order_key *)malloc(n * sizeof *b);
+    for (i = 0; i < n; i++) {
+        a[i].v = i;
+        a[i].key = sim_mix(77 ^ (i * 0x9E3779B97F4A7C15ull));
+        if (i % 3 == 0) a[i].key = (a[i].key >> 40) << 13 | i; /* small keys too (zero high bytes), still distinct */
+        b[i] = a[i];
+    }
+    qsort(b, n, sizeof *b, sim_order_cmp);
+    sim_order_sort(a, n);
+    for (i = 0; i < n; i++) same += a[i].key == b[i].key && a[i].v == b[i].v;
+    CHECK(same == n, "radix order as qsort's: %zu of %zu in place", same, n);
+    free(a);
+    free(b);
+}
+
 static void test_sim_line_sizes(void) {
     sim_spec sp;
     char err[256], text[512];
@@ -1705,6 +1723,7 @@ int main(void) {
     test_simulator();
     test_sim_policies();
     test_sim_line_sizes();
+    test_sim_order_sort();
     test_sim_detect();
     test_second_look();
     test_second_look_ramp();
