@@ -288,7 +288,7 @@ SIM_UNUSED static void sim_free(sim_state *st) {
 /* ---- the tag-store replay (non-LRU policies, inclusion) ---- */
 typedef struct sim_rlevel {
     int ways, pw, hashed;      /* pw: ways rounded up to a power of two (plru) */
-    int lsh, rsh;              /* log2 of its line / level 1's line, of the largest line / its line */
+    int lsh, rsh;              /* log2 of its line / the walk's stride, of the largest line / its line */
     uint64_t sets, nsim;       /* the level's sets; the sets simulated */
     uint64_t *tag;             /* virtual line + 1 per way; 0: empty */
     uint64_t *meta;            /* lru stamp, nru bit, srrip rrpv */
@@ -314,7 +314,7 @@ typedef struct sim_replay_ctx {
     sim_rlevel *lv;
     uint64_t G, m, step, rng;  /* residues mod G sampled: 0, step, 2 step, .. (m of them) */
     int gshift, sshift;        /* log2 of G and step when both are powers of two (else -1) */
-    int xsh;                   /* log2 of the largest line / level 1's: residues are the largest lines' */
+    int xsh;                   /* log2 of the largest line / the walk's stride: residues are the largest lines' */
     uint64_t memo_v, memo_a;   /* the last line translated (v + 1; 0: none) and its physical line */
     uint32_t epoch;
     int replica, line;
@@ -427,7 +427,7 @@ SIM_UNUSED static void sim_r_drop(sim_replay_ctx *c, int l, uint64_t v) {
     int w = sim_r_find(L, set, v >> L->lsh);
     if (w >= 0) L->tag[set * (uint64_t)L->ways + (uint64_t)w] = 0;
 }
-/* put the line holding v (a line of level 1) into level l; what it evicts
+/* put the line holding v (a line of the walk) into level l; what it evicts
    goes where the hierarchy says. Tags are the level's own (virtual) lines:
    a level of longer lines holds the walk's lines in pairs, fours... */
 /* ... into `set` (its set, where the access just missed: neither found again) */
@@ -447,7 +447,7 @@ SIM_UNUSED static void sim_r_fill_missed(sim_replay_ctx *c, int l, uint64_t v, u
     L->tag[set * (uint64_t)L->ways + (uint64_t)w] = (v >> L->lsh) + 1;
     sim_r_touch(c, l, set, w, 1);
     if (!old) return;
-    old = (old - 1) << L->lsh; /* the evicted line's first line of level 1 */
+    old = (old - 1) << L->lsh; /* the evicted line's first line of the walk */
     if (c->sp->lv[l].incl == SIM_INCLUSIVE) /* every line above inside it */
         for (q = 0; q < l; q++)
             for (k = 0; k < ((uint64_t)1 << (L->lsh - c->lv[q].lsh)); k++) sim_r_drop(c, q, old + (k << c->lv[q].lsh));
@@ -570,7 +570,7 @@ SIM_UNUSED static int sim_replay_setup(sim_replay_ctx *cp, sim_rstore *store, co
         if (L->sets < 1) L->sets = 1;
         L->hashed = sp->lv[l].hash;
         L->nsim = L->hashed ? (uint64_t)((double)L->sets * (double)m / (double)c.G + 0.5)
-                   : c.G == 1 ? L->sets /* no sampling (a way shorter than the longest line) */
+                   : c.G == 1 ? L->sets /* no sampling (G = 1: every set) */
                               : (((L->sets >> L->rsh) / c.G) * m) << L->rsh;
         if (L->nsim < 1) L->nsim = 1;
         if (L->pw > 64) { ok = 0; break; }
@@ -589,7 +589,7 @@ SIM_UNUSED static int sim_replay_setup(sim_replay_ctx *cp, sim_rstore *store, co
     *mp = m;
     return ok;
 }
-/* is line v (of level 1) in the sample: its largest line's residue a multiple of step */
+/* is line v (of the walk) in the sample: its largest line's residue a multiple of step */
 SIM_UNUSED static int sim_r_sampled(const sim_replay_ctx *c, uint64_t v, uint64_t step) {
     return ((v >> c->xsh) % c->G) % step == 0;
 }
