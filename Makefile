@@ -232,13 +232,19 @@ bench: all bin/bench_open bin/bench_pairs
 	./bin/bench_open bench_data/open_vs_hwloc.json
 	./bin/bench_pairs bench_data/pair_counts.json
 
-bench-accuracy: bin/bench_accuracy
-	./bin/bench_accuracy bench_data/hierarchies bench_data/cache_accuracy.json > bench_data/cache_accuracy.tmp
-	{ printf '# make bench-accuracy, %s, simulated on: ' "$$(date +%F)"; \
+# $(call accuracy_run,TARGET,HIERARCHIES DIR,OUT without .txt/.json): the three settings of every spec,
+# headed by the date and the CPU model the simulation ran on
+define accuracy_run
+	./bin/bench_accuracy $(2) $(3).json > $(3).tmp
+	{ printf '# make $(1), %s, simulated on: ' "$$(date +%F)"; \
 	  python3 -c 'import sys; sys.path.insert(0, "tools"); from cpu_model import cpu_model; print(cpu_model())'; \
-	  cat bench_data/cache_accuracy.tmp; } > bench_data/cache_accuracy.txt
-	rm -f bench_data/cache_accuracy.tmp
-	tail -5 bench_data/cache_accuracy.txt
+	  cat $(3).tmp; } > $(3).txt
+	rm -f $(3).tmp
+	tail -5 $(3).txt
+endef
+
+bench-accuracy: bin/bench_accuracy
+	$(call accuracy_run,bench-accuracy,bench_data/hierarchies,bench_data/cache_accuracy)
 
 # issue 14: every replacement policy x {4 KiB pages, 2 MiB pages on 4 KiB backing, exclusive last level,
 # hashed last level}, all levels given the policy; two simulations at once (deterministic: no timing in them)
@@ -273,12 +279,7 @@ bench-accuracy-outside: bin/bench_accuracy
 # level 1's line (the probe since 2026-11-28) and at 64 B (before: *_walk64), and levels of longer lines than
 # level 1's (Pentium 4, Itanium 2), which no one stride serves; ~2 min
 bench-accuracy-lines: bin/bench_accuracy
-	./bin/bench_accuracy bench_data/hierarchies_lines bench_data/cache_accuracy_lines.json > bench_data/cache_accuracy_lines.tmp
-	{ printf '# make bench-accuracy-lines, %s, simulated on: ' "$$(date +%F)"; \
-	  python3 -c 'import sys; sys.path.insert(0, "tools"); from cpu_model import cpu_model; print(cpu_model())'; \
-	  cat bench_data/cache_accuracy_lines.tmp; } > bench_data/cache_accuracy_lines.txt
-	rm -f bench_data/cache_accuracy_lines.tmp
-	tail -5 bench_data/cache_accuracy_lines.txt
+	$(call accuracy_run,bench-accuracy-lines,bench_data/hierarchies_lines,bench_data/cache_accuracy_lines)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin

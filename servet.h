@@ -530,6 +530,11 @@
           curves took 1.03 s on the Zen 3 VM, now 0.65 s (the probe also
           infers its cyclic curve alone two or more times, 0.25 s each
           before; bench_data/cache_inference_time_2026-11-28.txt).
+          The cache probe's walks stride level 1's line as the OS reports
+          it (32-512 B; was always 64 B): on a machine of 128/256 B lines a
+          64 B stride visits each line 2-4 times a cycle, and the simulator
+          read such last levels 6-8% small (make bench-accuracy-lines). On
+          x86 (64 B) the walk is as before.
           Tile model: a halo is counted as a star (the block's rows with
           the halo along the row, plus 2 x halo rows per other dimension),
           was a box: a 3D 7-point stencil's row of k read as 9 rows, L1
@@ -4734,6 +4739,20 @@ static int servet__buf_map(servet__buf *b, size_t bytes, int huge) {
 
 /* Buffer 0 holds the largest array; replicas 1.. (mapped on first use) are
    independent placements for sizes up to replica_bytes. */
+/* A random order of a page's lines (4096 / stride of them) for the second
+   walk (no stride to prefetch), then its first 8 again (a chunk from any
+   start reads 8 on) */
+static void servet__irm_order(servet__chase *c) {
+    int lpp = 4096 >> c->line_shift, i;
+    for (i = 0; i < lpp; i++) c->irm_perm[i] = (unsigned char)i;
+    for (i = lpp - 1; i > 0; i--) {
+        int k = (int)(servet__rng_next(&c->rng) % (uint64_t)(i + 1));
+        unsigned char t = c->irm_perm[i];
+        c->irm_perm[i] = c->irm_perm[k];
+        c->irm_perm[k] = t;
+    }
+    for (i = 0; i < 8; i++) c->irm_perm[lpp + i] = c->irm_perm[i % lpp];
+}
 static int servet__chase_init(servet__chase *c, size_t bytes, int huge, size_t replica_bytes) {
     memset(c, 0, sizeof *c);
     c->huge = huge;
@@ -4747,17 +4766,7 @@ static int servet__chase_init(servet__chase *c, size_t bytes, int huge, size_t r
     if (c->perm == (uint32_t *)MAP_FAILED) { c->perm = NULL; return 0; }
     c->rng = 0x5e17e7ull ^ (uint64_t)(uintptr_t)c->buf[0].map;
     c->irm_seed = servet__rng_next(&c->rng);
-    {   /* a random order of a page's 64 lines for the second walk (no stride to prefetch) */
-        int i;
-        for (i = 0; i < 64; i++) c->irm_perm[i] = (unsigned char)i;
-        for (i = 63; i > 0; i--) {
-            int k = (int)(servet__rng_next(&c->rng) % (uint64_t)(i + 1));
-            unsigned char t = c->irm_perm[i];
-            c->irm_perm[i] = c->irm_perm[k];
-            c->irm_perm[k] = t;
-        }
-        for (i = 0; i < 8; i++) c->irm_perm[64 + i] = c->irm_perm[i];
-    }
+    servet__irm_order(c);
     return 1;
 }
 /* The walk's stride: level 1's line as the OS reports it, a power of two
@@ -4772,21 +4781,13 @@ static int servet__chase_init(servet__chase *c, size_t bytes, int huge, size_t r
    (Pentium 4, Itanium 2) still sees its lines twice: no stride serves
    every level there. */
 static void servet__chase_set_line(servet__chase *c, int line) {
-    int lpp, i, sh = 0;
+    int i, sh = 0;
     if (line < 32 || line > 512 || (line & (line - 1))) line = 64;
     if (line == c->line) return;
     while ((1 << sh) < line) sh++;
     c->line = line;
     c->line_shift = sh;
-    lpp = 4096 / line;
-    for (i = 0; i < lpp; i++) c->irm_perm[i] = (unsigned char)i;
-    for (i = lpp - 1; i > 0; i--) {
-        int k = (int)(servet__rng_next(&c->rng) % (uint64_t)(i + 1));
-        unsigned char t = c->irm_perm[i];
-        c->irm_perm[i] = c->irm_perm[k];
-        c->irm_perm[k] = t;
-    }
-    for (i = 0; i < 8; i++) c->irm_perm[lpp + i] = c->irm_perm[i % lpp];
+    servet__irm_order(c);
     for (i = 0; i < SERVET__REPLICAS; i++) c->buf[i].built = 0.0; /* rebuilt at the new stride */
 }
 static void servet__chase_free(servet__chase *c) {

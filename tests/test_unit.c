@@ -325,6 +325,24 @@ static double replay_avg(const char *spec, double bytes, uint64_t *n) {
     return *n ? sum / (double)*n : -1.0;
 }
 
+/* set sampling is exact per set: the replay of `spec` over 300000 B on the residues a
+   multiple of G/div costs, on the lines it reports, what the full replay's same lines cost;
+   G must be `want_g` */
+static void check_sampled_replay(const char *spec, uint64_t want_g, uint64_t div, const char *what) {
+    sim_spec sp;
+    char err[256];
+    double full = 0, part = 0;
+    uint64_t nf = 0, np = 0, G;
+    CHECK(sim_parse_spec(spec, &sp, err, sizeof err), "%s", err);
+    G = sim_sample_modulus(&sp);
+    CHECK(G == want_g, "%s: G = %llu, expected %llu", what, (unsigned long long)G, (unsigned long long)want_g);
+    if (G % div) return;
+    sim_replay_report(&sp, 300000, 1, G, G / div, 21, &full, &nf);
+    sim_replay_report(&sp, 300000, 1, G / div, G / div, 21, &part, &np);
+    CHECK(nf == np && np > 0 && fabs(full - part) < 1e-6 * full, "%s: sampled %.1f over %llu lines, full %.1f over %llu",
+          what, part, (unsigned long long)np, full, (unsigned long long)nf);
+}
+
 static void test_sim_policies(void) {
     static const char *const names[] = {"lru", "plru", "nru", "random", "srrip"};
     sim_spec sp;
@@ -383,19 +401,13 @@ static void test_sim_policies(void) {
         int incl;
         if (r == SIM_RANDOM) continue;
         for (incl = 0; incl < 3; incl++) {
-            double full = 0, part = 0;
-            uint64_t nf = 0, np = 0, G;
+            char what[64];
             snprintf(text, sizeof text,
                      "level=1 size=8K ways=4 lat=4 repl=%s\nlevel=2 size=64K ways=8 lat=12 repl=%s incl=%s\n"
                      "level=3 size=256K ways=16 lat=40 repl=%s\nseed=9\nmemory=200\n",
                      names[r], names[r], incl == 0 ? "nine" : incl == 1 ? "inclusive" : "exclusive", names[r]);
-            CHECK(sim_parse_spec(text, &sp, err, sizeof err), "%s", err);
-            G = sim_sample_modulus(&sp);
-            CHECK(G == 32, "G = %llu (8 KiB 4-way: 32 sets)", (unsigned long long)G);
-            sim_replay_report(&sp, 300000, 1, G, G / 8, 21, &full, &nf);
-            sim_replay_report(&sp, 300000, 1, G / 8, G / 8, 21, &part, &np);
-            CHECK(nf == np && np > 0 && fabs(full - part) < 1e-6 * full, "%s incl %d: sampled %.1f over %llu lines, full %.1f over %llu",
-                  names[r], incl, part, (unsigned long long)np, full, (unsigned long long)nf);
+            snprintf(what, sizeof what, "%s incl %d (8 KiB 4-way: G = 32 sets)", names[r], incl);
+            check_sampled_replay(text, 32, 8, what);
         }
     }
     /* inclusion, each against a non-inclusive level of the same sizes: an
@@ -523,19 +535,13 @@ static void test_sim_line_sizes(void) {
     }
     /* set sampling stays exact per set with longer lines below (4 KiB pages, an L3 of 256 B lines) */
     for (incl = 0; incl < 3; incl++) {
-        double full = 0, part = 0;
-        uint64_t nf = 0, np = 0, G;
+        char what[64];
         snprintf(text, sizeof text,
                  "level=1 size=8K ways=4 lat=4 repl=plru\nlevel=2 size=64K ways=8 line=128 lat=12 repl=srrip incl=%s\n"
                  "level=3 size=256K ways=16 line=256 lat=40 repl=nru\nseed=9\nmemory=200\n",
                  incl == 0 ? "nine" : incl == 1 ? "inclusive" : "exclusive");
-        CHECK(sim_parse_spec(text, &sp, err, sizeof err), "%s", err);
-        G = sim_sample_modulus(&sp);
-        CHECK(G == 8, "G = %llu (8 KiB 4-way: 2 KiB a way, 8 lines of 256 B)", (unsigned long long)G);
-        sim_replay_report(&sp, 300000, 1, G, G / 4, 21, &full, &nf);
-        sim_replay_report(&sp, 300000, 1, G / 4, G / 4, 21, &part, &np);
-        CHECK(nf == np && np > 0 && fabs(full - part) < 1e-6 * full, "longer lines, incl %d: sampled %.1f over %llu lines, full %.1f over %llu",
-              incl, part, (unsigned long long)np, full, (unsigned long long)nf);
+        snprintf(what, sizeof what, "longer lines, incl %d (2 KiB a way: G = 8 lines of 256 B)", incl);
+        check_sampled_replay(text, 8, 4, what);
     }
     /* the capacity: 1 MiB of the walk fits a 1 MiB L2 of 128 B lines (every access an L1 or L2 hit) */
     {
