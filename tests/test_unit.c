@@ -516,6 +516,54 @@ static void test_sim_order_sort(void) {
     free(b);
 }
 
+/* the simulator's shortcuts are the same numbers: sim_measure's memo of exact points
+   (the sweep measures points again) and the replay's physical line by shifts */
+static void test_sim_memo_and_phys(void) {
+    sim_spec sp;
+    sim_state st, fresh;
+    char err[256];
+    double sizes[] = {24576, 98304, 262144, 98304, 24576, 786432, 262144}, a, b;
+    int i, r, same = 0, total = 0, backing, ok = 1;
+    CHECK(sim_parse_spec("level=1 size=16K ways=4 lat=4 repl=plru\nlevel=2 size=256K ways=8 lat=12 repl=srrip\n"
+                         "backing=4096\nseed=5\nmemory=150\n", &sp, err, sizeof err), "%s", err);
+    sim_init(&st, &sp);
+    for (i = 0; i < 7; i++)
+        for (r = 0; r < 3; r++) {
+            double m = sim_measure(&st, sizes[i], r); /* noise 0: the exact point */
+            sim_init(&fresh, &sp);
+            a = sim_exact(&fresh, sizes[i], r);
+            sim_free(&fresh);
+            same += memcmp(&m, &a, sizeof m) == 0;
+            total++;
+        }
+    CHECK(same == total, "sim_measure (memo) equals a fresh sim_exact bit for bit: %d of %d", same, total);
+    CHECK(st.memo_n == 12 && sim_memo_get(&st, 262144, 2, &b) && !sim_memo_get(&st, 262144, 3, &b),
+          "12 distinct points kept, looked up by size and replica (%zu)", st.memo_n);
+    for (i = 0; i < 3000; i++) sim_memo_put(&st, 4096.0 * (i + 1) + 0.5, i % 7, (double)i); /* grows, keeps all */
+    for (i = 0; i < 3000 && ok; i++) ok = sim_memo_get(&st, 4096.0 * (i + 1) + 0.5, i % 7, &b) && b == (double)i;
+    CHECK(ok && st.memo_n == 3012, "after growth every point found with its value (%zu kept)", st.memo_n);
+    sim_free(&st);
+    for (backing = 0; backing < 3; backing++) { /* 2 MiB pages on 4 KiB backing, 4 KiB pages, 128 B lines */
+        sim_replay_ctx c;
+        sim_rstore store;
+        uint64_t m = 1, v, bad = 0;
+        const char *spec = backing == 0 ? "level=1 size=16K ways=4\nlevel=2 size=256K ways=8 repl=nru\npage=2M\nbacking=4096\n"
+                         : backing == 1 ? "level=1 size=16K ways=4\nlevel=2 size=256K ways=8 repl=nru\n"
+                                        : "level=1 size=16K ways=4 line=128\nlevel=2 size=256K ways=8 line=128 repl=nru\n";
+        if (!sim_parse_spec(spec, &sp, err, sizeof err)) { CHECK(0, "%s", err); continue; }
+        memset(&store, 0, sizeof store);
+        CHECK(sim_replay_setup(&c, &store, &sp, 3, &m), "replay set up");
+        for (v = 0; v < 100000; v += 7) {
+            c.memo_v = 0;
+            bad += sim_r_addr(&c, 1, v) != sim_phys_line(&sp, v, c.line, 3);
+        }
+        CHECK(bad == 0 && c.lpp_shift == (backing == 2 ? 5 : 6),
+              "replay's physical lines as sim_phys_line's (%s): %llu differ", backing == 0 ? "backing" : backing == 1 ? "4 KiB" : "128 B lines",
+              (unsigned long long)bad);
+        sim_rstore_free(&store);
+    }
+}
+
 static void test_sim_line_sizes(void) {
     sim_spec sp;
     char err[256], text[512];
@@ -1730,6 +1778,7 @@ int main(void) {
     test_sim_policies();
     test_sim_line_sizes();
     test_sim_order_sort();
+    test_sim_memo_and_phys();
     test_sim_detect();
     test_second_look();
     test_second_look_ramp();

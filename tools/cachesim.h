@@ -109,7 +109,10 @@ typedef struct sim_state {
     struct sim_rstore *replay; /* the replay's tag stores (non-LRU hierarchies, the second walk) */
     double irm_bytes, irm_value; /* the second walk's last exact point */
     int irm_replica;
+    struct sim_memo_entry *memo; /* every exact point of the cyclic walk so far (open addressing) */
+    size_t memo_n, memo_cap;
 } sim_state;
+typedef struct sim_memo_entry { double bytes, value; int replica, used; } sim_memo_entry;
 
 SIM_UNUSED static uint64_t sim_mix(uint64_t z) {
     z += 0x9E3779B97F4A7C15ull;
@@ -258,6 +261,9 @@ SIM_UNUSED static int sim_load_spec(const char *path, sim_spec *sp, char *err, s
     return sim_parse_spec(text, sp, err, errcap);
 }
 
+SIM_UNUSED static uint64_t sim_frame_seed(const sim_spec *sp, int replica) {
+    return (sp->seed + (uint64_t)replica * (uint64_t)1000003) * (uint64_t)0x51ED27;
+}
 /* physical line address of virtual line vl in buffer `replica` (each
    replica is an independent mapping, as a fresh mmap in the real probe) */
 SIM_UNUSED static uint64_t sim_phys_line(const sim_spec *sp, uint64_t vl, int line, int replica) {
@@ -266,7 +272,7 @@ SIM_UNUSED static uint64_t sim_phys_line(const sim_spec *sp, uint64_t vl, int li
     lines_per_page = (uint64_t)((sp->backing > 0 && sp->backing < sp->page ? sp->backing : sp->page) / line);
     if (lines_per_page == 0) lines_per_page = 1;
     vpage = vl / lines_per_page;
-    frame = sim_mix((sp->seed + (uint64_t)replica * (uint64_t)1000003) * (uint64_t)0x51ED27 ^ (vpage * (uint64_t)0x9E3779B1)) >> 28;
+    frame = sim_mix(sim_frame_seed(sp, replica) ^ (vpage * (uint64_t)0x9E3779B1)) >> 28;
     return frame * lines_per_page + vl % lines_per_page;
 }
 
@@ -279,6 +285,7 @@ SIM_UNUSED static void sim_init(sim_state *st, const sim_spec *sp) {
 }
 SIM_UNUSED static void sim_rstore_free(struct sim_rstore *r);
 SIM_UNUSED static void sim_free(sim_state *st) {
+    free(st->memo);
     free(st->counts);
     free(st->reach);
     if (st->replay) { sim_rstore_free(st->replay); free(st->replay); }
@@ -316,6 +323,8 @@ typedef struct sim_replay_ctx {
     int gshift, sshift;        /* log2 of G and step when both are powers of two (else -1) */
     int xsh;                   /* log2 of the largest line / the walk's stride: residues are the largest lines' */
     uint64_t memo_v, memo_a;   /* the last line translated (v + 1; 0: none) and its physical line */
+    uint64_t frame_seed;       /* sim_phys_line's per-replica part of the hash; */
+    int lpp_shift;             /* log2 of its lines per placement unit (-1: not a power of two) */
     uint32_t epoch;
     int replica, line;
 } sim_replay_ctx;
@@ -323,7 +332,12 @@ typedef struct sim_replay_ctx {
 SIM_UNUSED static uint64_t sim_r_addr(sim_replay_ctx *c, int l, uint64_t v) {
     if (l == 0) return v;
     if (v + 1 != c->memo_v) { /* one hash per access, not one per level and fill */
-        c->memo_a = sim_phys_line(c->sp, v, c->line, c->replica);
+        if (c->lpp_shift >= 0 && !c->sp->coloring) { /* sim_phys_line without its divisions: the same value */
+            uint64_t frame = sim_mix(c->frame_seed ^ ((v >> c->lpp_shift) * (uint64_t)0x9E3779B1)) >> 28;
+            c->memo_a = (frame << c->lpp_shift) | (v & (((uint64_t)1 << c->lpp_shift) - 1));
+        } else {
+            c->memo_a = sim_phys_line(c->sp, v, c->line, c->replica);
+        }
         c->memo_v = v + 1;
     }
     return c->memo_a;
@@ -559,6 +573,13 @@ SIM_UNUSED static int sim_replay_setup(sim_replay_ctx *cp, sim_rstore *store, co
         for (c.sshift = 0; ((uint64_t)1 << c.sshift) < c.step; c.sshift++) {}
     }
     c.rng = sp->seed * 31u + (uint64_t)replica;
+    c.frame_seed = sim_frame_seed(sp, replica);
+    { /* sim_phys_line's lines per placement unit, as a shift where it is a power of two */
+        uint64_t lpp = (uint64_t)((sp->backing > 0 && sp->backing < sp->page ? sp->backing : sp->page) / c.line);
+        if (lpp == 0) lpp = 1;
+        c.lpp_shift = -1;
+        if (!(lpp & (lpp - 1))) for (c.lpp_shift = 0; ((uint64_t)1 << c.lpp_shift) < lpp; c.lpp_shift++) {}
+    }
     for (c.xsh = 0; (c.line << c.xsh) < sim_largest_line(sp); c.xsh++) {}
     for (l = 0; l < sp->nlevels; l++) {
         sim_rlevel *L = &c.lv[l];
@@ -795,11 +816,59 @@ SIM_UNUSED static double sim_noisy(sim_state *st, double value) {
     return value * (g > 0.05 ? g : 0.05);
 }
 
+/* The exact points already computed. The sweep measures a point again
+   later (its consistency pass, the second look, the referee), and an exact
+   point is a function of (bytes, replica) alone - the LRU count, or a
+   replay whose stores are emptied and whose random streams are seeded by
+   the spec, the replica and the size - so it is looked up, not replayed
+   again: 16-21% of a replayed simulation's time (spr/tgl/icl-like specs,
+   2026-11-28), the result bit for bit the same. */
+SIM_UNUSED static sim_memo_entry *sim_memo_slot(sim_memo_entry *t, size_t cap, double bytes, int replica) {
+    uint64_t b;
+    size_t i;
+    memcpy(&b, &bytes, sizeof b);
+    for (i = (size_t)(sim_mix(b ^ ((uint64_t)(unsigned)replica << 52)) & (cap - 1));
+         t[i].used && !(t[i].bytes == bytes && t[i].replica == replica); i = (i + 1) & (cap - 1)) {}
+    return &t[i];
+}
+/* the value of (bytes, replica) if known (1), else 0 */
+SIM_UNUSED static int sim_memo_get(const sim_state *st, double bytes, int replica, double *value) {
+    const sim_memo_entry *e;
+    if (!st->memo_cap) return 0;
+    e = sim_memo_slot(st->memo, st->memo_cap, bytes, replica);
+    if (!e->used) return 0;
+    *value = e->value;
+    return 1;
+}
+/* kept if memory allows (else the point is simply computed again next time) */
+SIM_UNUSED static void sim_memo_put(sim_state *st, double bytes, int replica, double value) {
+    sim_memo_entry *e;
+    if (2 * (st->memo_n + 1) > st->memo_cap) { /* at most half full */
+        size_t cap = st->memo_cap ? 2 * st->memo_cap : 1024, i;
+        sim_memo_entry *t = (sim_memo_entry *)calloc(cap, sizeof *t);
+        if (!t) return;
+        for (i = 0; i < st->memo_cap; i++)
+            if (st->memo[i].used) *sim_memo_slot(t, cap, st->memo[i].bytes, st->memo[i].replica) = st->memo[i];
+        free(st->memo);
+        st->memo = t;
+        st->memo_cap = cap;
+    }
+    e = sim_memo_slot(st->memo, st->memo_cap, bytes, replica);
+    if (!e->used) st->memo_n++;
+    e->bytes = bytes;
+    e->replica = replica;
+    e->value = value;
+    e->used = 1;
+}
+
 /* servet_measure_fn: one noisy repetition */
 SIM_UNUSED static double sim_measure(void *user, double bytes, int replica) {
     sim_state *st = (sim_state *)user;
     if (bytes != st->last_bytes || replica != st->last_replica) {
-        st->last_value = sim_exact(st, bytes, replica);
+        if (!sim_memo_get(st, bytes, replica, &st->last_value)) {
+            st->last_value = sim_exact(st, bytes, replica);
+            if (st->last_value >= 0) sim_memo_put(st, bytes, replica, st->last_value);
+        }
         st->last_bytes = bytes;
         st->last_replica = replica;
     }
