@@ -121,6 +121,15 @@ if [ "$mode" = all ]; then
   expect_rc 0 "version" ./bin/servet --version
   expect_rc 2 "no command" ./bin/servet
   expect_rc 2 "bad command" ./bin/servet frobnicate
+  expect_rc 2 "bad command asking for help" ./bin/servet frobnicate --help
+  for c in simulate apex tile tune map aggr; do # a command's own usage, nothing run
+    expect_rc 0 "$c --help" ./bin/servet $c --loop i=1 --help
+    if head -1 "$tmp/out" | grep -q "^usage: servet $c " && [ "$(grep -c '^usage:' "$tmp/out")" = 1 ]; then ok
+    else bad "$c --help prints its own usage"; cat "$tmp/out" >&2; fi
+  done
+  # a --help after -- is the tuned command's argument, not servet's
+  expect_rc 0 "tune passes --help on to the command" ./bin/servet tune --key help-passed --param a=1:2 --evals 2 --budget 5 -- sh -c 'test "$1" = --help' sh --help
+  grep -q '"failed_runs": 0' "$tmp/out" && ok || { bad "tune: the command saw its --help"; cat "$tmp/out" >&2; }
   expect_rc 2 "bad probe" ./bin/servet probe --only nonsense
   expect_rc 2 "empty probe list" ./bin/servet probe --only ''
   expect_rc 2 "--only without list" ./bin/servet probe --only

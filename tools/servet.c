@@ -54,6 +54,10 @@ static const char *usage_text =
     "  simulate SPEC [--coloring on|off] [--noise X] [--hash-last] [--seed N] [--curve]\n"
     "                      run the cache probe's sweep and inference on a simulated\n"
     "                      hierarchy; prints {\"caches\":[{\"level\":1,\"size_bytes\":N},...]}\n"
+    "                      SPEC: a file, a level a line ('#' comments; sizes take K/M/G):\n"
+    "                        level=1 size=48K ways=12 [line=64] [lat=4] [hash=on]\n"
+    "                                [repl=lru|plru|nru|random|srrip] [incl=nine|inclusive|exclusive]\n"
+    "                        level=2 ...   page=4096 backing=4096 memory=200 seed=N walk=64\n"
     "\n"
     "options for probe/show/json/plot:\n"
     "  --only LIST         comma-separated probes: topology,cache,shared,memory,mbsp,apex,comm\n"
@@ -73,6 +77,25 @@ static int die_usage(const char *msg, const char *arg) {
     fprintf(stderr, "servet: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
     fprintf(stderr, "run 'servet --help' for usage\n");
     return 2;
+}
+
+/* `servet CMD -h`: CMD's block of the usage text (its lines up to the next
+   command's), then where the rest is; 1 if some argument before a "--"
+   asked for it */
+static int help_asked(const char *cmd, int argc, char **argv) {
+    const char *p = usage_text, *start = NULL, *end = NULL;
+    size_t n = strlen(cmd);
+    int i, asked = 0;
+    for (i = 0; i < argc && strcmp(argv[i], "--"); i++) asked |= !strcmp(argv[i], "-h") || !strcmp(argv[i], "--help");
+    if (!asked) return 0;
+    for (; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+        int command_line = p[0] == ' ' && p[1] == ' ' && p[2] != ' ' && p[2] != '\n';
+        if (start && (command_line || *p == '\n')) { end = p; break; }
+        if (!start && command_line && !strncmp(p + 2, cmd, n) && (p[2 + n] == ' ' || p[2 + n] == '\n')) start = p;
+    }
+    if (start) printf("usage: servet %.*s", (int)((end ? end : p) - start - 2), start + 2);
+    printf("('servet --help' lists every command)\n");
+    return 1;
 }
 
 static void log_stderr(void *user, servet_log_level level, const char *msg) {
@@ -2192,6 +2215,9 @@ int main(int argc, char **argv) {
 #endif
         return 0;
     }
+    if ((!strcmp(cmd, "simulate") || !strcmp(cmd, "apex") || !strcmp(cmd, "tile") || !strcmp(cmd, "tune") ||
+         !strcmp(cmd, "map") || !strcmp(cmd, "aggr")) && help_asked(cmd, argc - 2, argv + 2))
+        return 0;
     if (!strcmp(cmd, "simulate")) return cmd_simulate(argc - 2, argv + 2);
     if (!strcmp(cmd, "apex")) return cmd_apex(argc - 2, argv + 2);
     if (!strcmp(cmd, "tile")) return cmd_tile(argc - 2, argv + 2);
