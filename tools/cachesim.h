@@ -99,8 +99,6 @@ typedef struct sim_spec {
 typedef struct sim_state {
     const sim_spec *spec;
     uint64_t noise_rng;
-    double last_bytes, last_value;
-    int last_replica;
     uint32_t *counts;
     size_t counts_cap;
     unsigned char *reach;
@@ -261,6 +259,10 @@ SIM_UNUSED static int sim_load_spec(const char *path, sim_spec *sp, char *err, s
     return sim_parse_spec(text, sp, err, errcap);
 }
 
+/* the physical placement unit (bytes): the backing where it is finer than the page */
+SIM_UNUSED static double sim_placement_unit(const sim_spec *sp) {
+    return sp->backing > 0 && sp->backing < sp->page ? sp->backing : sp->page;
+}
 SIM_UNUSED static uint64_t sim_frame_seed(const sim_spec *sp, int replica) {
     return (sp->seed + (uint64_t)replica * (uint64_t)1000003) * (uint64_t)0x51ED27;
 }
@@ -269,7 +271,7 @@ SIM_UNUSED static uint64_t sim_frame_seed(const sim_spec *sp, int replica) {
 SIM_UNUSED static uint64_t sim_phys_line(const sim_spec *sp, uint64_t vl, int line, int replica) {
     uint64_t lines_per_page, vpage, frame;
     if (sp->coloring) return vl;
-    lines_per_page = (uint64_t)((sp->backing > 0 && sp->backing < sp->page ? sp->backing : sp->page) / line);
+    lines_per_page = (uint64_t)(sim_placement_unit(sp) / line);
     if (lines_per_page == 0) lines_per_page = 1;
     vpage = vl / lines_per_page;
     frame = sim_mix(sim_frame_seed(sp, replica) ^ (vpage * (uint64_t)0x9E3779B1)) >> 28;
@@ -280,7 +282,6 @@ SIM_UNUSED static void sim_init(sim_state *st, const sim_spec *sp) {
     memset(st, 0, sizeof *st);
     st->spec = sp;
     st->noise_rng = sp->seed * 7919u + 17u;
-    st->last_bytes = -1;
     st->irm_bytes = -1;
 }
 SIM_UNUSED static void sim_rstore_free(struct sim_rstore *r);
@@ -525,8 +526,7 @@ SIM_UNUSED static uint64_t sim_sample_modulus(const sim_spec *sp) {
     uint64_t g = 0;
     int l, line = sim_largest_line(sp);
     if (!sp->coloring) {
-        double unit = sp->backing > 0 && sp->backing < sp->page ? sp->backing : sp->page;
-        g = (uint64_t)(unit / line);
+        g = (uint64_t)(sim_placement_unit(sp) / line);
     }
     for (l = 0; l < sp->nlevels; l++) {
         double way = sp->lv[l].size / (double)sp->lv[l].ways;
@@ -575,7 +575,7 @@ SIM_UNUSED static int sim_replay_setup(sim_replay_ctx *cp, sim_rstore *store, co
     c.rng = sp->seed * 31u + (uint64_t)replica;
     c.frame_seed = sim_frame_seed(sp, replica);
     { /* sim_phys_line's lines per placement unit, as a shift where it is a power of two */
-        uint64_t lpp = (uint64_t)((sp->backing > 0 && sp->backing < sp->page ? sp->backing : sp->page) / c.line);
+        uint64_t lpp = (uint64_t)(sim_placement_unit(sp) / c.line);
         if (lpp == 0) lpp = 1;
         c.lpp_shift = -1;
         if (!(lpp & (lpp - 1))) for (c.lpp_shift = 0; ((uint64_t)1 << c.lpp_shift) < lpp; c.lpp_shift++) {}
@@ -864,15 +864,12 @@ SIM_UNUSED static void sim_memo_put(sim_state *st, double bytes, int replica, do
 /* servet_measure_fn: one noisy repetition */
 SIM_UNUSED static double sim_measure(void *user, double bytes, int replica) {
     sim_state *st = (sim_state *)user;
-    if (bytes != st->last_bytes || replica != st->last_replica) {
-        if (!sim_memo_get(st, bytes, replica, &st->last_value)) {
-            st->last_value = sim_exact(st, bytes, replica);
-            if (st->last_value >= 0) sim_memo_put(st, bytes, replica, st->last_value);
-        }
-        st->last_bytes = bytes;
-        st->last_replica = replica;
+    double value;
+    if (!sim_memo_get(st, bytes, replica, &value)) {
+        value = sim_exact(st, bytes, replica);
+        if (value >= 0) sim_memo_put(st, bytes, replica, value);
     }
-    return sim_noisy(st, st->last_value);
+    return sim_noisy(st, value);
 }
 
 /* servet_measure_fn of the second walk: one noisy repetition */
