@@ -1001,6 +1001,55 @@ static void test_sweep_fix_beyond(void) {
     CHECK(calls1 <= 2 * (14 + 1) * 3, "%ld measurements (3 repetitions a point)", calls1);
 }
 
+/* The sweep's final mark (servet__sweep_mark) against the lowest larger
+   point up to `beyond`, as the re-measure checks: a busy neighbour lifted
+   the cyclic points from 22.5 to 32.2 KiB, rising 1.69 -> 3.49 ns, each
+   below its successor, and the spell lasted through their re-measures (a
+   Zen 3 VM, 2026-11-28; the fit read L1 27 KiB, L2 204 KiB). Against the
+   successor only the last of them is marked; against the lowest larger
+   point (1.5x it), every one that far over it, and no clean point. */
+static int mark_lifted(double bytes) { return bytes >= 23.0 * 1024.0 && bytes <= 32.0 * 1024.0; }
+static double mark_truth(double bytes) { return bytes <= 32768.0 ? 1.25 : 1.25 + 3.0 * (1.0 - 32768.0 / bytes); }
+static double mark_read(double bytes) {
+    return mark_lifted(bytes) ? 1.69 + 0.18 * (bytes / 1024.0 - 23.0) : mark_truth(bytes);
+}
+static double mark_measure(void *user, double bytes, int replica) {
+    (void)user;
+    (void)replica;
+    return mark_read(bytes); /* the spell lasts through the re-measures */
+}
+static void mark_count(double beyond, int *lifted_marked, int *clean_marked) {
+    servet_sweep_desc d;
+    servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
+    int i;
+    memset(&d, 0, sizeof d);
+    d.line_bytes = 64;
+    d.fix_beyond_bytes = beyond;
+    for (i = 0; i < 49; i++) {
+        c->bytes[i] = 1024.0 * (16 + i); /* 16 .. 64 KiB */
+        c->ns[i] = mark_read(c->bytes[i]);
+        c->spread[i] = 0.01;
+    }
+    c->n = 49;
+    CHECK(servet__sweep_fix(mark_measure, NULL, &d, 3, 0.0, c) == SERVET_OK, "consistency pass (beyond %.0f)", beyond);
+    *lifted_marked = *clean_marked = 0;
+    for (i = 0; i < c->n; i++) {
+        if (mark_lifted(c->bytes[i])) *lifted_marked += c->spread[i] >= 0.5;
+        else *clean_marked += c->spread[i] >= 0.5;
+    }
+    free(c);
+}
+static void test_sweep_mark_beyond(void) {
+    int lm0, cm0, lm1, cm1, want = 1, i; /* want: the last by its successor, the others 1.5x over 33 KiB's */
+    mark_count(0.0, &lm0, &cm0);
+    mark_count(4.0 * 1048576.0, &lm1, &cm1);
+    CHECK(lm0 == 1 && cm0 == 0, "against the successor: %d of 10 lifted points marked, %d clean ones (the case this is about)", lm0, cm0);
+    for (i = 23; i < 32; i++) want += mark_read(1024.0 * i) > 1.5 * mark_truth(33.0 * 1024.0);
+    CHECK(want >= 8 && lm1 == want && cm1 == 0,
+          "against the lowest larger point up to 4 MiB: %d of 10 lifted points marked (%d are 1.5x over it), %d clean ones",
+          lm1, want, cm1);
+}
+
 /* The binomial model split into its theta-free parts (servet__mr_binomial_prep,
    shared by the fit's thetas) gives bit for bit what the formula computed
    afresh for each theta gave: the reference below is the code before. */
@@ -1786,6 +1835,7 @@ int main(void) {
     test_irm_passes();
     test_irm_referee();
     test_sweep_fix_beyond();
+    test_sweep_mark_beyond();
     test_mr_binomial_parts();
     test_irm_uncalibrated();
     test_irm_last_level_calibration();

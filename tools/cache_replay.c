@@ -12,6 +12,12 @@
    its own misses): it prints the raw estimates (estimate_bytes), less the
    level above for a victim level, and their ranges.
 
+   CACHE_REPLAY_MARK=BYTES applies the cyclic sweep's final mark
+   (servet__sweep_mark, the probe: 4 MiB) to each recorded curve first, as
+   if the probe had marked it so (records before 2026-11-28 had the mark
+   against the successor alone); CACHE_REPLAY_MARK_OVER=X its margin over
+   the lowest larger point (the probe's: 1.5).
+
    Input, one run after another:
      excl F1 F2 ...               optional, before the runs it applies to: per
                                   level from L1, 1 = a victim cache (as
@@ -34,6 +40,7 @@
 
 static int excl[SERVET__MAX_LEVELS], nexcl, nos;
 static double os_size[SERVET__MAX_LEVELS];
+static double mark_beyond = -1.0, mark_over = 1.5; /* mark_beyond < 0: the curve as recorded */
 
 static void infer_run(const char *name, const servet_curve *cv, const servet_curve *tlb, const servet_curve *irm) {
     servet_cache_level lv[SERVET__MAX_LEVELS];
@@ -49,6 +56,12 @@ static void infer_run(const char *name, const servet_curve *cv, const servet_cur
     os.cacheobjs = obj;
     os.ncacheobjs = nexcl > nos ? nexcl : nos;
     memset(lv, 0, sizeof lv);
+    if (mark_beyond >= 0.0) { /* CACHE_REPLAY_MARK: the sweep's final mark, again, on the recorded curve */
+        static servet_curve marked;
+        marked = *cv;
+        servet__sweep_mark(&marked, 1.05, mark_beyond, mark_over);
+        cv = &marked;
+    }
     n = servet__infer_curves(cv, tlb->n > 0 ? tlb : NULL, irm->n > 0 ? irm : NULL, nexcl || nos ? &os : NULL, lv, &next,
                              reach, &ntlb);
     nos = 0; /* an os line is for one run */
@@ -68,6 +81,8 @@ static void infer_run(const char *name, const servet_curve *cv, const servet_cur
 int main(void) {
     static replay_run r;
     char line[256];
+    if (getenv("CACHE_REPLAY_MARK")) mark_beyond = atof(getenv("CACHE_REPLAY_MARK"));
+    if (getenv("CACHE_REPLAY_MARK_OVER")) mark_over = atof(getenv("CACHE_REPLAY_MARK_OVER"));
     while (fgets(line, sizeof line, stdin)) {
         if (strncmp(line, "excl", 4) == 0) {
             char *c = line + 4, *e;
