@@ -13,6 +13,9 @@ has them; the second walk's referee, servet__irm_referee, reads them).
 CACHE_REPLAY_EXCL=0,0,1 says which levels (from L1) are victim caches, as the
 probe takes them from the OS (the records do not keep it): they are fitted as
 such and printed less the level above.
+CACHE_REPLAY_MARK=BYTES (CACHE_REPLAY_MARK_OVER=X) re-applies the sweep's final
+mark to each recorded cyclic curve first (see tools/cache_replay.c);
+tools/cache_replay_cmp.py compares two outputs.
 """
 import json, os, subprocess, sys
 
