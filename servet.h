@@ -4324,6 +4324,8 @@ static int servet__reps_per(int reps, int nr);
    marks the plateaus' ordinary scatter), 764 / 678 at 1.25 (23 runs
    changed, both ways), 764 / 675 at 1.5 (15 changed; 2 of the L1 gains
    are that run, recorded twice). */
+#define SERVET__SWEEP_OVER 1.05     /* the cyclic sweep's check against the next point */
+#define SERVET__SWEEP_WIDE_OVER 1.5 /* its final mark's margin over the lowest larger point */
 static void servet__sweep_mark(servet_curve *out, double over, double beyond, double wide_over) {
     int i, m;
     for (i = 0; i + 1 < out->n; i++) {
@@ -4365,12 +4367,12 @@ static servet_result servet__sweep_fix_by(servet_measure_fn measure, void *user,
         }
         if (!fixed) break;
     }
-    if (mark) servet__sweep_mark(out, over, beyond, 1.5);
+    if (mark) servet__sweep_mark(out, over, beyond, SERVET__SWEEP_WIDE_OVER);
     return SERVET_OK;
 }
 static servet_result servet__sweep_fix(servet_measure_fn measure, void *user, const servet_sweep_desc *d, int reps,
                                        double deadline, servet_curve *out) {
-    return servet__sweep_fix_by(measure, user, d, reps, 1.05, 0, 1, d ? d->fix_beyond_bytes : 0.0, deadline, out);
+    return servet__sweep_fix_by(measure, user, d, reps, SERVET__SWEEP_OVER, 0, 1, d ? d->fix_beyond_bytes : 0.0, deadline, out);
 }
 
 /* The deadline of a consistency pass (desc.fix_share): a share of the

@@ -40,7 +40,7 @@
 
 static int excl[SERVET__MAX_LEVELS], nexcl, nos;
 static double os_size[SERVET__MAX_LEVELS];
-static double mark_beyond = -1.0, mark_over = 1.5; /* mark_beyond < 0: the curve as recorded */
+static double mark_beyond = -1.0, mark_over = SERVET__SWEEP_WIDE_OVER; /* mark_beyond < 0: the curve as recorded */
 
 static void infer_run(const char *name, const servet_curve *cv, const servet_curve *tlb, const servet_curve *irm) {
     servet_cache_level lv[SERVET__MAX_LEVELS];
@@ -59,7 +59,7 @@ static void infer_run(const char *name, const servet_curve *cv, const servet_cur
     if (mark_beyond >= 0.0) { /* CACHE_REPLAY_MARK: the sweep's final mark, again, on the recorded curve */
         static servet_curve marked;
         marked = *cv;
-        servet__sweep_mark(&marked, 1.05, mark_beyond, mark_over);
+        servet__sweep_mark(&marked, SERVET__SWEEP_OVER, mark_beyond, mark_over);
         cv = &marked;
     }
     n = servet__infer_curves(cv, tlb->n > 0 ? tlb : NULL, irm->n > 0 ? irm : NULL, nexcl || nos ? &os : NULL, lv, &next,
