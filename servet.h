@@ -528,6 +528,11 @@
           busy neighbour's run of slow points under L1 read as L1 27 KiB,
           L2 204 KiB (Zen 3 VM). make cache-replay with CACHE_REPLAY_MARK
           on 768 recorded probes, within 5%: L1 762 -> 764, L2 674 -> 675.
+          Cache probe, same points in less time: the timed cyclic walks at
+          least 2^14 steps (was 2^15), the second walk's repetitions 2^15
+          accesses (was 2^16); a Zen 3 VM's main sweep 3-5 s shorter, make
+          bench-cache L1/L2 within 5% in 10/10 quiet and 10/9 busy, median
+          19.4 s (bench_data/cache_probe_time_2026-11-28_session44.txt).
           The inference's binomial model computes its theta-free parts once
           for the three thetas of the fit (bit for bit as before: a test
           against the old formula; make cache-replay on 708 recorded probes
@@ -4989,10 +4994,17 @@ static void servet__irm_place(servet__chase *c, uint64_t np, double bytes, int r
 static double servet__irm_measure(void *user, double bytes, int replica) {
     servet__chase *c = (servet__chase *)user;
     uint64_t np = (uint64_t)(bytes / 4096.0), s = c->rng | 1u;
-    /* 2^16 accesses a repetition (2^17 until 2026-11-25): at a miss rate
-       of 0.3 the count of misses varies by 0.2%, the placements of a point
-       by 7-10% - those are what the mean is over */
-    const size_t steps = (size_t)1 << 16;
+    /* 2^15 accesses a repetition (2^17 until 2026-11-25, 2^16 until
+       2026-11-28): at a miss rate of 0.3 the count of misses varies by
+       0.3%, the placements of a point by 7-10% - those are what the mean
+       is over; a chunk of 2^11 by ~3% of its misses, ~2% of its time,
+       inside the 6% that keeps a clean chunk (below). It was half of the
+       second walk's time (3.3 of 6.9 s on a Zen 3 VM, 2026-11-28). The
+       warm-up is not shortened: each line ~4 times without the 2^16 floor
+       (32768 at 512 KiB) left the first timed repetition 4-10% slow at
+       384-512 KiB in 3 of 5 runs of bin/warm_check, the floor in none
+       (bench_data/cache_probe_time_2026-11-28_session44.txt) */
+    const size_t steps = (size_t)1 << 15;
     const unsigned char *base = c->buf[0].base;
     double t0, t1;
     if (np < 2 || bytes > (double)c->buf[0].cap) return -1.0;
@@ -5050,22 +5062,33 @@ static double servet__irm_measure(void *user, double bytes, int replica) {
 
 static double servet__chase_measure(void *user, double bytes, int replica) {
     servet__chase *c = (servet__chase *)user;
-    /* one cycle of the array, within [2^15, 2^16] steps: 2^15 L1 hits still
-       take ~40 us (timer resolution ~20 ns), and small sizes are repeated
-       over 32 replicas anyway (until 2026-11-25 at least 2^16: the timed
-       walks of the sizes up to 4 MiB were 2/5 of the probe, and a point is
-       the mean of 32 replicas' - the placements' spread, not the walk's
-       length, is what limits it). Past 4 MiB the walk is part of a cycle
-       (2^18 steps until 2026-11-26): the build's warm-up has put the
-       caches in their steady state, where an access of the cycle hits or
-       misses as it does on every pass (with the same odds, under random
-       replacement), and the cycle visits the pages in a random order, so
-       2^16 of its steps are a random sample of it (at a miss rate of 0.5,
-       0.2% of spread); the points from 4 MiB up cost
-       0.2-0.34 s each on a Zen 3 VM, over half of the main sweep, most of it
-       walking memory at 100-130 ns a step */
+    /* one cycle of the array, within [2^14, 2^16] steps: 2^14 L1 hits still
+       take ~20 us (timer resolution ~20 ns), and small sizes are repeated
+       over 32 replicas anyway (until 2026-11-25 at least 2^16, until
+       2026-11-28 at least 2^15: the timed walks of the sizes up to 4 MiB
+       were 2/5 of the probe, and a point is the mean of 32 replicas' - the
+       placements' spread, not the walk's length, is what limits it). Past
+       4 MiB the walk is part of a cycle (2^18 steps until 2026-11-26): the
+       build's warm-up has put the caches in their steady state, where an
+       access of the cycle hits or misses as it does on every pass (with
+       the same odds, under random replacement), and the cycle visits the
+       pages in a random order, so 2^16 of its steps are a random sample of
+       it (at a miss rate of 0.5, 0.2% of spread); the points from 4 MiB up
+       cost 0.2-0.34 s each on a Zen 3 VM, over half of the main sweep,
+       most of it walking memory at 100-130 ns a step.
+       The shorter minimum is for acceptance 3 of issue 14 (the probe
+       within 20 s): on a Zen 3 VM (2026-11-28, a diagnostic build timing
+       each phase) the main sweep's first measurements took 8.7-9.0 s a
+       probe at [2^15, 2^16], 5.9-7.5 s at [2^14, 2^16], with fewer
+       replicas retried (a short walk is less often caught by a spell of
+       the SMT sibling). Capping at 2^15 as well (a sample of the cycle
+       from 2 MiB up) was faster again but read the L2 within 5% in 11 of
+       16 alternating probes against 13 of 16, and in 13 of 20 in a make
+       bench-cache (this, 19 of 20): the L2 miss's cost is read on the
+       points past it
+       (bench_data/cache_probe_time_2026-11-28_session44.txt) */
     size_t lines = (size_t)(bytes / (c->page_stride ? 4096.0 : (double)c->line));
-    const size_t steps = lines < ((size_t)1 << 15) ? ((size_t)1 << 15) : (lines > ((size_t)1 << 16) ? ((size_t)1 << 16) : lines);
+    const size_t steps = lines < ((size_t)1 << 14) ? ((size_t)1 << 14) : (lines > ((size_t)1 << 16) ? ((size_t)1 << 16) : lines);
     servet__buf *b = &c->buf[0];
     double t0, t1;
     if (bytes > (double)c->buf[0].cap || bytes < (c->page_stride ? 8192.0 : 2.0 * c->line)) return -1.0;
