@@ -5000,9 +5000,10 @@ static double servet__irm_measure(void *user, double bytes, int replica) {
        is over; a chunk of 2^11 by ~3% of its misses, ~2% of its time,
        inside the 6% that keeps a clean chunk (below). It was half of the
        second walk's time (3.3 of 6.9 s on a Zen 3 VM, 2026-11-28). The
-       warm-up is not shortened: each line ~4 times without the 2^16 floor
-       (32768 at 512 KiB) left the first timed repetition 4-10% slow at
-       384-512 KiB in 3 of 5 runs of bin/warm_check, the floor in none
+       warm-up is not shortened: each line ~4 times and at least 2^13
+       accesses (32768 at 512 KiB) left the first timed repetition 4-10%
+       slow at 384-512 KiB in 3 of 5 runs of bin/warm_check, at least 2^16
+       in none
        (bench_data/cache_probe_time_2026-11-28_session44.txt) */
     const size_t steps = (size_t)1 << 15;
     const unsigned char *base = c->buf[0].base;
