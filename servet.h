@@ -533,6 +533,11 @@
           accesses (was 2^16); a Zen 3 VM's main sweep 3-5 s shorter, make
           bench-cache L1/L2 within 5% in 10/10 quiet and 10/9 busy, median
           19.4 s (bench_data/cache_probe_time_2026-11-28_session44.txt).
+          Tile model, second TLB: under its usable reach nothing misses
+          (the page-walk curve was read from half the reach: its gentle
+          rise there, a dependent walk's slower hits, priced an untiled
+          1000 x 1000 transpose's 1000 pages of B as walks and sent it to
+          tile 112, 0.75 of untiled on a Zen 3 VM; >>decide step 5).
           The inference's binomial model computes its theta-free parts once
           for the three thetas of the fit (bit for bit as before: a test
           against the old formula; make cache-replay on 708 recorded probes
@@ -9442,12 +9447,21 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       misses had priced the first as a stream).
    5. TLBs are levels too: their measured reach in 4 KiB pages, footprints
       counted in pages, the miss cost the TLB walk's latency step. The share
-      of a footprint's pages that miss is read off the measured page-walk
-      curve between half and twice the reach, not all or nothing at the
-      reach: this VM's second TLB reads 12 or 24 MiB from one probe to the
-      next (its curve rises from 12 to 20 MiB), a transpose's strip of B
-      spans 16 MiB of pages, and the all-or-nothing rule sent the 4096
-      transpose to tile 72 (0.19 of the best) on a 12 MiB reading. Only the
+      of a footprint's pages that miss, past the usable reach (nine tenths),
+      is read off the measured page-walk curve between there and twice the
+      reach, not all or nothing at the reach: this VM's second TLB reads 12
+      or 24 MiB from one probe to the next (its curve rises from 12 to 20
+      MiB), a transpose's strip of B spans 16 MiB of pages, and the
+      all-or-nothing rule sent the 4096 transpose to tile 72 (0.19 of the
+      best) on a 12 MiB reading. Under the usable reach nothing misses: until
+      2026-11-29 the curve was read from half the reach, and its gentle rise
+      there (on the Zen 3 VM 6.1 ns at 3.25 MiB, 6.5 at 4, 6.8 at 5, then
+      the step, 7.6 to 29 ns from 6 to 8.4 MiB: a dependent walk's slower
+      hits, not walks) priced the untiled 1000 x 1000 transpose's 1000 pages
+      of B a walk per 50 pages and sent it to tile 112, which ran at 0.75 of
+      untiled side by side (median of 201 alternating runs, three times:
+      11.9 / 15.9, 10.9 / 14.8, 9.2 / 13.2 GB/s; bench_data/
+      tile_tlb_below_reach_zen3_2026-11-29.txt). Only the
       last TLB's misses are page walks; a miss in the first is a lookup in
       the second, pipelined, and a third of its step counts in the core's
       time (step 6): on the Zen 3 VM (64-entry first TLB) the 4000 x 4000
@@ -9695,7 +9709,7 @@ typedef struct servet__tcache {
     int tlb_walk;            /* the last TLB: its misses are page walks (else a lookup in the next TLB) */
     double size, usable, miss_ns;
     const servet_curve *tlb_curve; /* a TLB's measured curve (may be NULL) and its */
-    double tlb_lo_ns, tlb_hi_ns;   /* cost at half and twice the reach (step 5) */
+    double tlb_lo_ns, tlb_hi_ns;   /* cost at the usable and twice the reach (step 5) */
 } servet__tcache;
 /* The set count's buffers and the search's candidates, on the heap for
    the call (servet_choose_tile): on the stack a decision over a 3D array
@@ -10438,9 +10452,10 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
             if (C->tlb) ws += G->pages_in[k][a] * 4096.0; /* a TLB maps streams too */
             else if (!M->d->arrays[a].streamed) ws += G->lines_in[k][a] * line;
         fits_size = fits = ws <= C->usable;
-        if (C->tlb && C->tlb_curve) {
-            /* the share of an iteration's pages that miss, read off the
-               measured curve between half and twice the reach (step 5) */
+        if (C->tlb && C->tlb_curve && !fits) {
+            /* over the usable reach: the share of an iteration's pages that
+               miss, read off the measured curve between there and twice the
+               reach (step 5) */
             miss = (servet__curve_at(C->tlb_curve, ws) - C->tlb_lo_ns) / (C->tlb_hi_ns - C->tlb_lo_ns);
             miss = miss < 0.0 ? 0.0 : miss > 1.0 ? 1.0 : miss;
             fits_size = fits = miss <= 0.0;
@@ -11094,9 +11109,9 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         C->line = 4096;
         step = p->curve_tlb ? servet__curve_at(p->curve_tlb, 2.0 * reach) - servet__curve_at(p->curve_tlb, 0.5 * reach) : 0.0;
         if (step > 0.2) {
-            C->tlb_curve = p->curve_tlb;
-            C->tlb_lo_ns = servet__curve_at(p->curve_tlb, 0.5 * reach);
-            C->tlb_hi_ns = C->tlb_lo_ns + step;
+            C->tlb_lo_ns = servet__curve_at(p->curve_tlb, C->usable);
+            C->tlb_hi_ns = servet__curve_at(p->curve_tlb, 2.0 * reach);
+            if (C->tlb_hi_ns - C->tlb_lo_ns > 0.2) C->tlb_curve = p->curve_tlb; /* else all or nothing */
         }
         if (!(step > 0.2)) step = i == 0 ? 2.0 : 20.0;
         C->miss_ns = step; /* halved in the cost: page walks of independent accesses overlap */
