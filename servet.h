@@ -533,11 +533,12 @@
           accesses (was 2^16); a Zen 3 VM's main sweep 3-5 s shorter, make
           bench-cache L1/L2 within 5% in 10/10 quiet and 10/9 busy, median
           19.4 s (bench_data/cache_probe_time_2026-11-28_session44.txt).
-          Tile model, second TLB: under its usable reach nothing misses
-          (the page-walk curve was read from half the reach: its gentle
-          rise there, a dependent walk's slower hits, priced an untiled
-          1000 x 1000 transpose's 1000 pages of B as walks and sent it to
-          tile 112, 0.75 of untiled on a Zen 3 VM; >>decide step 5).
+          Tile model, TLBs: under a TLB's usable reach nothing misses (the
+          page-walk curve was read from half the reach: its gentle rise
+          there, a dependent walk's slower hits, priced an untiled 1000 x
+          1000 transpose's 1000 pages of B as walks and sent it to tile
+          112, 0.70-0.87 of untiled side by side on a Zen 3 VM; >>decide
+          step 5).
           The inference's binomial model computes its theta-free parts once
           for the three thetas of the fit (bit for bit as before: a test
           against the old formula; make cache-replay on 708 recorded probes
@@ -9458,9 +9459,9 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       there (on the Zen 3 VM 6.1 ns at 3.25 MiB, 6.5 at 4, 6.8 at 5, then
       the step, 7.6 to 29 ns from 6 to 8.4 MiB: a dependent walk's slower
       hits, not walks) priced the untiled 1000 x 1000 transpose's 1000 pages
-      of B a walk per 50 pages and sent it to tile 112, which ran at 0.75 of
-      untiled side by side (median of 201 alternating runs, three times:
-      11.9 / 15.9, 10.9 / 14.8, 9.2 / 13.2 GB/s; bench_data/
+      of B one walk per 50-65 pages and sent it to tile 112, which ran at
+      0.70-0.87 of untiled side by side (medians of 41-201 alternating
+      runs, seven times, e.g. 11.9 / 15.9 GB/s; bench_data/
       tile_tlb_below_reach_zen3_2026-11-29.txt). Only the
       last TLB's misses are page walks; a miss in the first is a lookup in
       the second, pipelined, and a third of its step counts in the core's
