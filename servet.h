@@ -11002,6 +11002,30 @@ static const char *servet__tile_name(const char *name, int i, char *buf, size_t 
     return buf;
 }
 
+/* TLB i of the model (step 5): its measured reach (bytes of 4 KiB pages),
+   the miss cost from the page-walk curve's step around it (defaults
+   without the cache probe), and the curve itself when it rises past the
+   usable reach: the share of pages that miss is read between there and
+   twice the reach (servet__tile_traffic_g); last: its misses are walks */
+static void servet__tile_tlb_level(servet__tcache *C, int i, double reach, const servet_curve *curve, int last) {
+    double step;
+    memset(C, 0, sizeof *C);
+    C->tlb = 1;
+    C->level = 100 + i;
+    C->size = reach;
+    C->usable = 0.9 * reach; /* the stack, the code and the loop's other data take a few entries */
+    C->ways = 1;
+    C->line = 4096;
+    step = curve ? servet__curve_at(curve, 2.0 * reach) - servet__curve_at(curve, 0.5 * reach) : 0.0;
+    if (step > 0.2) {
+        C->tlb_lo_ns = servet__curve_at(curve, C->usable);
+        C->tlb_hi_ns = servet__curve_at(curve, 2.0 * reach);
+        if (C->tlb_hi_ns - C->tlb_lo_ns > 0.2) C->tlb_curve = curve; /* else all or nothing */
+    }
+    if (!(step > 0.2)) step = i == 0 ? 2.0 : 20.0;
+    C->miss_ns = step; /* halved in the cost: page walks of independent accesses overlap */
+    C->tlb_walk = last;
+}
 servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc *d, servet_tile *out) {
     servet__tmodel M;
     double t0 = servet__now(), prev_lat = 0.0, ws;
@@ -11098,26 +11122,9 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     M.ncache = M.nc;
     /* the TLBs: measured reach (pages of 4 KiB), the miss cost from the TLB
        walk's latency step around it (defaults without the cache probe) */
-    for (i = 0; i < (p->ntlb > 0 ? p->ntlb : 2) && M.nc < 8; i++) {
-        servet__tcache *C = &M.c[M.nc++];
-        double reach = p->ntlb > 0 ? p->tlb_bytes[i] : (i == 0 ? 64.0 : 2048.0) * 4096.0, step;
-        memset(C, 0, sizeof *C);
-        C->tlb = 1;
-        C->level = 100 + i;
-        C->size = reach;
-        C->usable = 0.9 * reach; /* the stack, the code and the loop's other data take a few entries */
-        C->ways = 1;
-        C->line = 4096;
-        step = p->curve_tlb ? servet__curve_at(p->curve_tlb, 2.0 * reach) - servet__curve_at(p->curve_tlb, 0.5 * reach) : 0.0;
-        if (step > 0.2) {
-            C->tlb_lo_ns = servet__curve_at(p->curve_tlb, C->usable);
-            C->tlb_hi_ns = servet__curve_at(p->curve_tlb, 2.0 * reach);
-            if (C->tlb_hi_ns - C->tlb_lo_ns > 0.2) C->tlb_curve = p->curve_tlb; /* else all or nothing */
-        }
-        if (!(step > 0.2)) step = i == 0 ? 2.0 : 20.0;
-        C->miss_ns = step; /* halved in the cost: page walks of independent accesses overlap */
-        C->tlb_walk = i == (p->ntlb > 0 ? p->ntlb : 2) - 1;
-    }
+    for (i = 0; i < (p->ntlb > 0 ? p->ntlb : 2) && M.nc < 8; i++)
+        servet__tile_tlb_level(&M.c[M.nc++], i, p->ntlb > 0 ? p->tlb_bytes[i] : (i == 0 ? 64.0 : 2048.0) * 4096.0,
+                               p->curve_tlb, i == (p->ntlb > 0 ? p->ntlb : 2) - 1);
     if (d->level > 0) {
         for (c = 0; c < M.ncache; c++) if (M.c[c].level == d->level) M.only = c;
         if (M.only < 0) return SERVET_ERROR_INVALID_ARGUMENT;

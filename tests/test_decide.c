@@ -441,12 +441,17 @@ static void test_tile_sets(void) {
         CHECK(rn[1] <= lr[1] - cr[1], "no more runs than lines (%g of %g)", rn[1], lr[1]);
         transpose_desc(&d, 4096);
     }
-    /* a TLB level with a measured curve (step 5): the pages of an iteration
-       miss by the share the curve has risen between half and twice the
-       reach, not all or nothing. A transpose's strip of B at tile 12 spans
-       4096 pages (16 MiB + A's 96 pages): on a curve flat to 8 MiB, 16 ns at
-       16 MiB and 56 ns from 24 MiB (reach 12 MiB: 6 ns at 6 MiB, 56 at 24)
-       about a fifth of B's pages miss per strip; without the curve, all */
+    /* a TLB level with a measured curve (step 5): past the usable reach the
+       pages of an iteration miss by the share the curve has risen between
+       there and twice the reach, not all or nothing. A transpose's strip of
+       B at tile 12 spans 4096 pages (16 MiB + A's 96 pages): on a curve
+       flat to 8 MiB, 16 ns at 16 MiB and 56 ns from 24 MiB (reach 12 MiB,
+       usable 10.8: 11.2 ns there, 56 at 24) a tenth to a third of B's pages
+       miss per strip; without the curve, all. Under the usable reach
+       nothing misses, however the curve rises there (a dependent walk's
+       slower hits): a 2000 transpose's strip, 2000 pages (7.8 MiB), on a
+       curve rising from 6 ns at 4 MiB to 9 at 8 counts what it counts
+       without the curve (read from half the reach, it counted walks) */
     {
         static servet_curve tc;
         double lb[SERVET_TILE_MAX_ARRAYS], cb[SERVET_TILE_MAX_ARRAYS], lc[SERVET_TILE_MAX_ARRAYS], frac;
@@ -458,17 +463,32 @@ static void test_tile_sets(void) {
         for (q = 0; q < 5; q++) { tc.bytes[q] = cb_bytes[q]; tc.ns[q] = cb_ns[q]; }
         d.arrays[0].ld = d.arrays[1].ld = 0;
         tile_model(&M, &d);
-        M.c[0].tlb = 1; M.c[0].deterministic = 0; M.c[0].line = 4096; M.c[0].ways = 1;
-        M.c[0].size = 12.0 * 1048576.0; M.c[0].usable = 0.9 * M.c[0].size;
         T[0] = T[1] = 12;
+        servet__tile_tlb_level(&M.c[0], 1, 12.0 * 1048576.0, NULL, 1); /* the TLB servet_choose_tile builds */
         servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, lb, cb, NULL);
-        M.c[0].tlb_curve = &tc;
-        M.c[0].tlb_lo_ns = servet__curve_at(&tc, 0.5 * M.c[0].size);
-        M.c[0].tlb_hi_ns = servet__curve_at(&tc, 2.0 * M.c[0].size);
+        servet__tile_tlb_level(&M.c[0], 1, 12.0 * 1048576.0, &tc, 1);
+        CHECK(M.c[0].tlb_curve == &tc, "the TLB reads its curve (it rises past the usable reach)");
         servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, lc, cb, NULL);
         frac = (lc[1] - 4096.0 * 8.0) / (lb[1] - 4096.0 * 8.0); /* beyond B's compulsory pages */
         CHECK(lb[1] >= 4096.0 * 4096.0 / 12.0 && frac > 0.1 && frac < 0.35,
               "TLB pages of B at tile 12: %g without the curve (a page per row per strip), %.2f of that with it", lb[1], frac);
+        {
+            const double gb[6] = {1048576.0, 4194304.0, 8388608.0, 16777216.0, 25165824.0, 67108864.0},
+                         gn[6] = {6, 6, 9, 16, 56, 56};
+            for (q = 0; q < 6; q++) { tc.bytes[q] = gb[q]; tc.ns[q] = gn[q]; }
+            tc.n = 6;
+            transpose_desc(&d, 2000);
+            tile_model(&M, &d);
+            servet__tile_tlb_level(&M.c[0], 1, 12.0 * 1048576.0, NULL, 1);
+            servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, lb, cb, NULL);
+            servet__tile_tlb_level(&M.c[0], 1, 12.0 * 1048576.0, &tc, 1);
+            servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, lc, cb, NULL);
+            CHECK(servet__curve_at(&tc, 2000.0 * 4096.0) > servet__curve_at(&tc, 0.5 * M.c[0].size) && lc[1] == lb[1],
+                  "TLB pages of B at tile 12, n 2000 (strip under the usable reach, the curve rising there): %g with the "
+                  "curve, %g without",
+                  lc[1], lb[1]);
+            transpose_desc(&d, 4096);
+        }
     }
 }
 
