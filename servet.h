@@ -671,6 +671,11 @@
           probe spent 1404 visits (~1 s) there; the mixed order of all
           placements tried instead lost the L2 (3 of 7 within 5%;
           bench_data/cache_irm_interleave_ab_2026-11-29.txt).
+          Cache probe, main sweep: steps above 4 MiB refined on a 1/16
+          octave grid (was above 8 MiB; >>probe-cache item 5): a VM's
+          host-share last level spent 18 points and 5.4 of a 10.8 s sweep
+          in 4-8 MiB. make bench-accuracy 225/225 before and after (six
+          estimates move within 5%, the simulator's noise redrawn).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -4104,9 +4109,14 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       then refine every gradient peak (that the measured spread cannot explain)
       on a grid of 1/32 octave granules
       (g = 2^floor(log2 s)/32): 48 KiB, 1.25 MiB, 2 MiB and 27.5 MiB are all
-      grid points (1/16 octave above 8 MiB, 2 coarse points per octave
+      grid points (1/16 octave above 4 MiB, 2 coarse points per octave
       above 64 MiB: there each point costs a chase build and a warm pass
-      over 100+ MiB). The sweep stops at max_bytes (default: twice the largest
+      over 100+ MiB). Above 4 MiB since 2026-11-29 (was 8 MiB): a
+      point there walks memory at ~100 ns a step, and a VM's last level
+      (the host's share, 2-6 MiB on a Zen 3 VM and moving within a probe)
+      has a broad, bumpy step whose peaks were each refined: 18 points
+      and 5.4 s of a 10.8 s main sweep in 4-8 MiB; a 1/16 granule there
+      is 4.2-6.2% of the size, within the fits' resolution. The sweep stops at max_bytes (default: twice the largest
       OS-reported cache, within [32 MiB, 256 MiB] - the time budget; raise it
       with desc.cache_max_bytes). No early stop on a flat stretch: a large
       last level with huge pages is flat for octaves before it steps.
@@ -4506,9 +4516,10 @@ servet_result servet_sweep(servet_measure_fn measure, void *user, const servet_s
             for (i = 0; i < out->n; i++)
                 if (out->bytes[i] > coarse[k] && out->bytes[i] < coarse[k + 1]) done = 1;
             if (done) continue; /* refined in the first pass */
-            /* 1/32 octave up to 8 MiB (exact L1/L2 sizes), 1/16 above: finer
-               than any fit's resolution there, and each point is expensive */
-            g = pow(2.0, floor(log2(coarse[k]))) / (coarse[k] > 8.0 * 1048576.0 ? 16.0 : 32.0);
+            /* 1/32 octave up to 4 MiB (exact L1/L2 sizes), 1/16 above: finer
+               than any fit's resolution there, and each point is expensive
+               (item 5) */
+            g = pow(2.0, floor(log2(coarse[k]))) / (coarse[k] > 4.0 * 1048576.0 ? 16.0 : 32.0);
             if (g < line) g = line;
             for (s = (floor(coarse[k] / g) + 1.0) * g; s < coarse[k + 1] && out->n < SERVET_CURVE_MAX; s += g) {
                 double v, sp;
@@ -5326,7 +5337,7 @@ static double servet__reported_near(const double *reported, int nreported, doubl
    step (its range, up to 1.35 times above it - interference moves a
    step down, never up - and the OS figure when it disagrees) and keep the
    lower time; grid points of the sweep's refinement (1/32 octave, 1/16 above
-   8 MiB) missing there are measured and added (a burst over the coarse
+   4 MiB) missing there are measured and added (a burst over the coarse
    points can leave a step unrefined). Returns the number of points that came
    out more than 3% lower or were added (0: the inference would not change),
    or -1 when a measurement failed. Levels are looked at smallest first and
@@ -5378,7 +5389,7 @@ static int servet__recheck_steps(servet_measure_fn measure, void *user, const se
             }
         }
         for (s = lo; s <= hi && cv->n < SERVET_CURVE_MAX;) {
-            double g = pow(2.0, floor(log2(s))) / (s > 8.0 * 1048576.0 ? 16.0 : 32.0), v, sp;
+            double g = pow(2.0, floor(log2(s))) / (s > 4.0 * 1048576.0 ? 16.0 : 32.0), v, sp;
             int nr, have = 0;
             if (g < line) g = line;
             s = (floor(s / g) + 1.0) * g;
