@@ -4116,9 +4116,10 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       (the host's share, 2-6 MiB on a Zen 3 VM and moving within a probe)
       has a broad, bumpy step whose peaks were each refined: 18 points
       and 5.4 s of a 10.8 s main sweep in 4-8 MiB; a 1/16 granule there
-      is 4.2-6.2% of the size, within the fits' resolution. The sweep stops at max_bytes (default: twice the largest
-      OS-reported cache, within [32 MiB, 256 MiB] - the time budget; raise it
-      with desc.cache_max_bytes). No early stop on a flat stretch: a large
+      is 4.2-6.2% of the size, within the fits' resolution. The sweep
+      stops at max_bytes (default: twice the largest OS-reported cache,
+      within [32 MiB, 256 MiB] - the time budget; raise it with
+      desc.cache_max_bytes). No early stop on a flat stretch: a large
       last level with huge pages is flat for octaves before it steps.
    6. Placement. One buffer is one random placement of pages in a physically
       indexed cache; the binomial model describes the mean over placements.
@@ -4585,8 +4586,10 @@ static servet_result servet__sweep_list(servet_measure_fn measure, void *user, c
    points each time), one repetition a visit, and keeps its lowest time; a
    placement whose two lowest differ by over 3% (two clean visits agree
    within ~1%: servet__irm_measure's chunks) is visited again, in up to two
-   more passes. A point is the mean of its placements' lowest; its spread
-   is the median over them of (second lowest - lowest) / lowest. The
+   more passes; then a point over a larger one gets one more visit a
+   placement (the consistency pass, below). A point is the mean of its
+   placements' lowest; its spread is the median over them of (second
+   lowest - lowest) / lowest. The
    simulators keep one visit (passes 0): their noise is independent from
    one measurement to the next, it has no spells, and a minimum over
    visits would only bias them low. Returns SERVET_ERROR_OUT_OF_MEMORY,
@@ -4723,11 +4726,12 @@ servet_result servet_sweep_irm(servet_measure_fn measure, void *user, const serv
             return SERVET_ERROR_PROBE_FAILED;
         servet__curve_insert(out, todo[c], v, sp);
     }
-    /* consistency, as the cyclic sweep's: a larger walk cannot miss less, so
-       a point 3% over any larger one was hit by interference its repetitions
-       shared (a burst that lasts over a point's placements, or over several
-       points); both measured again, the lower time kept, twice at most;
-       nothing marked */
+    /* one visit a placement (the simulators, or no table): consistency as
+       the cyclic sweep's - a larger walk cannot miss less, so a point 3%
+       over any larger one was hit by interference its repetitions shared (a
+       burst that lasts over a point's placements, or over several points);
+       both measured again, the lower time kept, twice at most; nothing
+       marked. In passes, servet__sweep_irm_passes does its own. */
     return servet__sweep_fix_by(measure, user, d, 2, 1.03, 2, 0, HUGE_VAL, 0.0, out);
 }
 
