@@ -1493,10 +1493,29 @@ static void test_irm(void) {
            random replacement: the slope's valley between the two ramps is
            half their peak without noise, so the split at half took it in
            some page placements and not others (seed 2: one level at 7.5
-           MiB); split at 0.6 of the peaks */
+           MiB); split at 0.6 of the peaks. Three levels on every seed; each
+           within 10%: the L2 reads up to two grid steps high on some seeds
+           (2176-2240 KiB; within 5% on 25-26 of 40 seeds, and one seed's
+           answer moves whenever the simulator's noise is redrawn - the
+           refinement grid above 4 MiB did, 2026-11-29; make
+           bench-accuracy-policies counts the 5%) */
         const double truth[3] = {49152, 2097152, 8388608};
-        detect_within("level=1 size=48K ways=12 repl=random\nlevel=2 size=2M ways=8 repl=random\n"
-                      "level=3 size=8M ways=16 repl=random\nnoise=0.02\nseed=2\n", truth, 3, "POWER10-like, random");
+        int seed, i, k;
+        for (seed = 1; seed <= 8; seed++) {
+            char spec[256], err[256];
+            sim_spec sp;
+            servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
+            servet_cache_level lv[8];
+            snprintf(spec, sizeof spec, "level=1 size=48K ways=12 repl=random\nlevel=2 size=2M ways=8 repl=random\n"
+                     "level=3 size=8M ways=16 repl=random\nnoise=0.02\nseed=%d\n", seed);
+            CHECK(sim_parse_spec(spec, &sp, err, sizeof err), "%s", err);
+            k = sim_detect(&sp, c, lv, 8);
+            CHECK(k == 3, "POWER10-like, random, seed %d: %d levels", seed, k);
+            for (i = 0; i < 3 && i < k; i++)
+                CHECK(fabs(lv[i].size_bytes / truth[i] - 1) <= 0.10, "POWER10-like, random, seed %d, level %d: %.0f vs %.0f",
+                      seed, i + 1, lv[i].size_bytes, truth[i]);
+            free(c);
+        }
     }
     {   /* end to end: a random 8-way L1 over a random 4-way L2, 4 KiB placement:
            the 4-way L2 misses well under half its size, where the L1's miss
