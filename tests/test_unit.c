@@ -853,31 +853,41 @@ static double passes_measure(void *user, double bytes, int replica) {
     if (run % 3 == 0) t *= 1.5;
     return t * noise(0.002);
 }
+/* the passes tests' walk: 12 placements a point, a 512 KiB L2 fitted
+   binomial under an 8 MiB step */
+static void passes_setup(servet_sweep_desc *d, servet_cache_level *lv, int passes) {
+    memset(d, 0, sizeof *d);
+    memset(lv, 0, 2 * sizeof *lv);
+    d->line_bytes = 64;
+    d->replicas = 12;
+    d->replica_bytes = 64.0 * 1048576.0;
+    d->passes = passes;
+    lv[0].size_bytes = lv[0].estimate_bytes = 524288.0;
+    lv[0].range_lo_bytes = 507904.0; lv[0].range_hi_bytes = 540672.0;
+    lv[0].method = SERVET_METHOD_BINOMIAL_LINE;
+    lv[1].size_bytes = lv[1].estimate_bytes = lv[1].range_lo_bytes = lv[1].range_hi_bytes = 8.0 * 1048576.0;
+    lv[1].method = SERVET_METHOD_STEP;
+}
+/* the truth of a point: the mean over its 12 placements */
+static double passes_truth_mean(double bytes) {
+    double truth = 0.0;
+    int q;
+    for (q = 0; q < 12; q++) truth += passes_truth(bytes, q) / 12.0;
+    return truth;
+}
 static double irm_passes_worst(int passes, long *calls) {
     passes_fake f;
     servet_sweep_desc d;
     servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
     servet_cache_level lv[2];
     double worst = 0.0;
-    int i, q;
+    int i;
     memset(&f, 0, sizeof f);
-    memset(&d, 0, sizeof d);
-    memset(lv, 0, sizeof lv);
-    d.line_bytes = 64;
-    d.replicas = 12;
-    d.replica_bytes = 64.0 * 1048576.0;
-    d.passes = passes;
-    lv[0].size_bytes = lv[0].estimate_bytes = 524288.0;
-    lv[0].range_lo_bytes = 507904.0; lv[0].range_hi_bytes = 540672.0;
-    lv[0].method = SERVET_METHOD_BINOMIAL_LINE;
-    lv[1].size_bytes = lv[1].estimate_bytes = lv[1].range_lo_bytes = lv[1].range_hi_bytes = 8.0 * 1048576.0;
-    lv[1].method = SERVET_METHOD_STEP;
+    passes_setup(&d, lv, passes);
     CHECK(servet_sweep_irm(passes_measure, &f, &d, lv, 2, c) == SERVET_OK && c->n >= 10, "second walk (passes %d): %d points",
           passes, c->n);
     for (i = 0; i < c->n; i++) {
-        double truth = 0.0, e;
-        for (q = 0; q < 12; q++) truth += passes_truth(c->bytes[i], q) / 12.0;
-        e = fabs(c->ns[i] / truth - 1.0);
+        double e = fabs(c->ns[i] / passes_truth_mean(c->bytes[i]) - 1.0);
         if (e > worst) worst = e;
         if (i > 0) CHECK(c->bytes[i] > c->bytes[i - 1], "passes %d: the curve is by size", passes);
     }
@@ -908,20 +918,10 @@ static void test_irm_passes_fix(void) {
     servet_sweep_desc d;
     servet_curve *c = (servet_curve *)calloc(1, sizeof *c), *probe = (servet_curve *)calloc(1, sizeof *probe);
     servet_cache_level lv[2];
-    int i, q, found = 0;
+    int i, found = 0;
     long calls_before;
     memset(&f, 0, sizeof f);
-    memset(&d, 0, sizeof d);
-    memset(lv, 0, sizeof lv);
-    d.line_bytes = 64;
-    d.replicas = 12;
-    d.replica_bytes = 64.0 * 1048576.0;
-    d.passes = 2;
-    lv[0].size_bytes = lv[0].estimate_bytes = 524288.0;
-    lv[0].range_lo_bytes = 507904.0; lv[0].range_hi_bytes = 540672.0;
-    lv[0].method = SERVET_METHOD_BINOMIAL_LINE;
-    lv[1].size_bytes = lv[1].estimate_bytes = lv[1].range_lo_bytes = lv[1].range_hi_bytes = 8.0 * 1048576.0;
-    lv[1].method = SERVET_METHOD_STEP;
+    passes_setup(&d, lv, 2);
     /* the walk's sizes, from a clean run: the one nearest 400 KiB gets the spell */
     f.target = -1.0;
     CHECK(servet_sweep_irm(spelled_measure, &f, &d, lv, 2, probe) == SERVET_OK && probe->n >= 10, "second walk: %d points",
@@ -933,8 +933,7 @@ static void test_irm_passes_fix(void) {
     CHECK(servet_sweep_irm(spelled_measure, &f, &d, lv, 2, c) == SERVET_OK && c->n == probe->n, "second walk again: %d points",
           c->n);
     for (i = 0; i < c->n; i++) {
-        double truth = 0.0;
-        for (q = 0; q < 12; q++) truth += passes_truth(c->bytes[i], q) / 12.0;
+        double truth = passes_truth_mean(c->bytes[i]);
         if (c->bytes[i] != f.target) continue;
         found = 1;
         CHECK(fabs(c->ns[i] / truth - 1.0) < 0.01, "a point slow on all its passes' visits: %.1f%% off after the consistency pass",
