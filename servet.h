@@ -4595,6 +4595,11 @@ static servet_result servet__sweep_list(servet_measure_fn measure, void *user, c
    one measurement to the next, it has no spells, and a minimum over
    visits would only bias them low. Returns SERVET_ERROR_OUT_OF_MEMORY,
    with nothing measured, where the table of lowest times cannot be had. */
+/* keep a placement's lowest (*a) and second lowest (*b) times with t */
+static void servet__two_lowest(double *a, double *b, double t) {
+    if (t < *a) { *b = *a; *a = t; }
+    else if (t < *b) *b = t;
+}
 static servet_result servet__sweep_irm_passes(servet_measure_fn measure, void *user, const servet_sweep_desc *d,
                                               const double *todo, int ntodo, uint64_t *order_seed, servet_curve *out) {
     enum { maxq = 64 };
@@ -4621,8 +4626,7 @@ static servet_result servet__sweep_irm_passes(servet_measure_fn measure, void *u
                 if (pass >= d->passes && !(*b > *a * 1.03)) continue; /* its two lowest agree */
                 t = measure(user, todo[c], q);
                 if (!(t > 0.0) || !isfinite(t)) { free(lo1); return SERVET_ERROR_PROBE_FAILED; }
-                if (t < *a) { *b = *a; *a = t; }
-                else if (t < *b) *b = t;
+                servet__two_lowest(a, b, t);
                 visited++;
             }
         }
@@ -4658,8 +4662,7 @@ static servet_result servet__sweep_irm_passes(servet_measure_fn measure, void *u
                     for (q = 0, mean[c] = 0.0; q < nr; q++) {
                         double *a = &lo1[c * maxq + q], *b = &lo2[c * maxq + q], t = measure(user, todo[c], q);
                         if (!(t > 0.0) || !isfinite(t)) { free(lo1); return SERVET_ERROR_PROBE_FAILED; }
-                        if (t < *a) { *b = *a; *a = t; }
-                        else if (t < *b) *b = t;
+                        servet__two_lowest(a, b, t);
                         mean[c] += *a / (double)nr;
                     }
                     fixed++;
