@@ -677,6 +677,13 @@
           in 4-8 MiB. make bench-accuracy 225/225 before and after (six
           estimates move within 5%, the simulator's noise redrawn), make
           bench-accuracy-policies 1495/1500 as before.
+          Cache probe, second walk: its range also holds every size the
+          window's points cannot tell from the fit's by a paired test (t <=
+          2 on the per-point residuals; servet__irm_range_test), at the
+          fit's cost and at the other reading of it within 10%: make
+          cache-replay on 948 recorded probes, the L2 kept within 5% of the
+          OS figure 823 -> 850; the estimates, and make bench-accuracy, as
+          before.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -1279,7 +1286,8 @@ typedef struct servet_cache_level {
     double range_lo_bytes, range_hi_bytes; /* sizes the data cannot tell apart
                               from the estimate (the fit's uncertainty; for a
                               level the second walk calibrates, its calibration
-                              points' too, servet_infer_caches_irm) */
+                              points' and a paired test's on its window too,
+                              servet_infer_caches_irm) */
 } servet_cache_level;
 
 /* The inference of Fig. 4: a curve (sizes in bytes, time per access in any
@@ -4065,9 +4073,11 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
            curve's, d0; the calibration's, when the joint fit won) where the
            two readings agree within 10%. Why: the rules above take in sizes
            whose misfit is within a fixed share of the best (25% in the fit,
-           10% across the joint fit's costs), which is narrow on a noisy
-           walk and wide on a clean one; a paired test scales with the
-           points' own scatter. A busy Zen 3 probe (2026-11-29, L2 512 KiB):
+           10% across the joint fit's costs), whatever the points' scatter:
+           on a noisy walk most of every size's misfit is the noise, and
+           sizes the points cannot tell apart differ by more than that
+           share; a paired test asks the points themselves. A busy Zen 3
+           probe (2026-11-29, L2 512 KiB):
            544 KiB at 11.83 ns, range 528-544; at 11.83 ns 528 KiB tests
            t = 1.7, 512 KiB t = 3.3; at the cyclic curve's 11.04 ns (7%
            lower) 504 and 512 KiB test t = 1.2 and 0.1: range 504-544. Two
@@ -4078,8 +4088,9 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
            make cache-replay on the 948 recorded real probes (49 files,
            Zen 1/3/4/5 VMs and the lent Xeon): the L2 the profile keeps (the
            OS's figure where the range holds it) within 5% in 850, was 823
-           (tried: the cyclic cost at any distance, 865; the fit's cost
-           alone, 845); 598 ranges widen (median width 7.8% -> 10.6% of the
+           (tried on a first version, residuals in miss-rate units: the
+           cyclic cost at any distance, 865; the fit's cost alone, 845);
+           598 ranges widen (median width 7.8% -> 10.6% of the
            estimate, 90th percentile 31% -> 40%); of the 63 OS figures they
            take in, 36 lie within 5% of the estimate, 13 within 10%, 14
            further (noisy walks, whose fits are poor and cannot exclude them)
