@@ -1173,25 +1173,33 @@ static double kx_miss_rate(double bytes, double size, int ways) { /* lines a set
     }
     return 1.0 - held / lam;
 }
-static void test_irm_uncalibrated(void) {
-    servet_curve *cv = (servet_curve *)calloc(1, sizeof *cv), *irm = (servet_curve *)calloc(1, sizeof *irm);
-    servet_cache_level lv[3], keep[3], fit[3];
-    double b[80], l[80], cap[3] = {48.0 * 1024, 2048.0 * 1024, 5.0 * 1048576.0}, lat[4] = {1.8, 6.0, 50.0, 120.0};
-    double lo = 0.0, hi = 0.0;
-    int i, n;
-    n = staircase(b, l, cap, lat, 3, 0.0);
+/* a noise-free cyclic curve of three levels (staircase) at 2 MiB pages */
+static void staircase_curve(servet_curve *cv, const double *cap, const double *lat) {
+    double b[80], l[80];
+    int i, n = staircase(b, l, cap, lat, 3, 0.0);
     for (i = 0; i < n; i++) { cv->bytes[i] = b[i]; cv->ns[i] = l[i]; cv->spread[i] = 0.0; }
     cv->n = n;
     cv->page_bytes = 2097152.0;
+}
+/* a level as the cyclic inference leaves it: size, range, method, latency */
+static void level_as(servet_cache_level *L, double size, double lo, double hi, servet_cache_method m, double lat) {
+    L->size_bytes = L->estimate_bytes = size;
+    L->range_lo_bytes = lo;
+    L->range_hi_bytes = hi;
+    L->method = m;
+    L->latency = lat;
+}
+static void test_irm_uncalibrated(void) {
+    servet_curve *cv = (servet_curve *)calloc(1, sizeof *cv), *irm = (servet_curve *)calloc(1, sizeof *irm);
+    servet_cache_level lv[3], keep[3], fit[3];
+    double cap[3] = {48.0 * 1024, 2048.0 * 1024, 5.0 * 1048576.0}, lat[4] = {1.8, 6.0, 50.0, 120.0};
+    double lo = 0.0, hi = 0.0;
+    int i;
+    staircase_curve(cv, cap, lat);
     memset(lv, 0, sizeof lv);
-    lv[0].size_bytes = lv[0].estimate_bytes = lv[0].range_lo_bytes = lv[0].range_hi_bytes = 48.0 * 1024;
-    lv[0].method = SERVET_METHOD_STEP; lv[0].latency = 1.8;
-    lv[1].size_bytes = lv[1].estimate_bytes = 2016.0 * 1024;
-    lv[1].range_lo_bytes = 1920.0 * 1024; lv[1].range_hi_bytes = 2176.0 * 1024;
-    lv[1].method = SERVET_METHOD_COLORED; lv[1].latency = 6.0;
-    lv[2].size_bytes = lv[2].estimate_bytes = 8064.0 * 1024;
-    lv[2].range_lo_bytes = 5632.0 * 1024; lv[2].range_hi_bytes = 8960.0 * 1024;
-    lv[2].method = SERVET_METHOD_BINOMIAL_LINE; lv[2].latency = 50.0;
+    level_as(&lv[0], 48.0 * 1024, 48.0 * 1024, 48.0 * 1024, SERVET_METHOD_STEP, 1.8);
+    level_as(&lv[1], 2016.0 * 1024, 1920.0 * 1024, 2176.0 * 1024, SERVET_METHOD_COLORED, 6.0);
+    level_as(&lv[2], 8064.0 * 1024, 5632.0 * 1024, 8960.0 * 1024, SERVET_METHOD_BINOMIAL_LINE, 50.0);
     CHECK(servet__irm_window(lv, 3, 1, &lo, &hi) && hi < 1.5 * 2048.0 * 1024, "the L2's window ends at %.0f KiB", hi / 1024);
     for (i = 0; i < 40; i++) {
         double s = floor(lo * pow(2.0, i / 8.0) / 4096.0) * 4096.0;
@@ -1224,21 +1232,14 @@ static void test_irm_uncalibrated(void) {
 static void test_irm_range_clean(void) {
     servet_curve *cv = (servet_curve *)calloc(1, sizeof *cv), *irm = (servet_curve *)calloc(1, sizeof *irm);
     servet_cache_level lv[3];
-    double b[80], l[80], cap[3] = {32.0 * 1024, 512.0 * 1024, 8.0 * 1048576.0}, lat[4] = {1.2, 4.3, 14.0, 110.0};
+    double cap[3] = {32.0 * 1024, 512.0 * 1024, 8.0 * 1048576.0}, lat[4] = {1.2, 4.3, 14.0, 110.0};
     double lo = 0.0, hi = 0.0, cal[2], s;
     int i, n, ncal, c;
-    n = staircase(b, l, cap, lat, 3, 0.0);
-    for (i = 0; i < n; i++) { cv->bytes[i] = b[i]; cv->ns[i] = l[i]; cv->spread[i] = 0.0; }
-    cv->n = n;
-    cv->page_bytes = 2097152.0;
+    staircase_curve(cv, cap, lat);
     memset(lv, 0, sizeof lv);
-    lv[0].size_bytes = lv[0].estimate_bytes = lv[0].range_lo_bytes = lv[0].range_hi_bytes = 32.0 * 1024;
-    lv[0].method = SERVET_METHOD_STEP; lv[0].latency = 1.2;
-    lv[1].size_bytes = lv[1].estimate_bytes = 512.0 * 1024;
-    lv[1].range_lo_bytes = 496.0 * 1024; lv[1].range_hi_bytes = 528.0 * 1024;
-    lv[1].method = SERVET_METHOD_BINOMIAL_LINE; lv[1].latency = 4.3;
-    lv[2].size_bytes = lv[2].estimate_bytes = lv[2].range_lo_bytes = lv[2].range_hi_bytes = 8.0 * 1048576.0;
-    lv[2].method = SERVET_METHOD_STEP; lv[2].latency = 14.0;
+    level_as(&lv[0], 32.0 * 1024, 32.0 * 1024, 32.0 * 1024, SERVET_METHOD_STEP, 1.2);
+    level_as(&lv[1], 512.0 * 1024, 496.0 * 1024, 528.0 * 1024, SERVET_METHOD_BINOMIAL_LINE, 4.3);
+    level_as(&lv[2], 8.0 * 1048576.0, 8.0 * 1048576.0, 8.0 * 1048576.0, SERVET_METHOD_STEP, 14.0);
     CHECK(servet__irm_window(lv, 3, 1, &lo, &hi), "the L2 has a window");
     ncal = servet__irm_calibration(lv, 3, 1, hi, cal);
     CHECK(ncal >= 1, "the L2 has calibration points (%d)", ncal);
