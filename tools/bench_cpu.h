@@ -1,13 +1,14 @@
 /* The CPU a bench ran on, for bench_data: hwloc's model name plus the
    vendor's family and model numbers from /proc/cpuinfo (a VM may call a Zen 4
    and a Zen 5 both "AMD EPYC"). Shared by the C benches (bench_tile,
-   bench_comm, bench_accuracy); the Python ones read /proc/cpuinfo the same way. */
+   bench_comm, bench_accuracy; inline: each uses one of the two); the Python
+   ones read /proc/cpuinfo the same way. */
 #ifndef SERVET_BENCH_CPU_H
 #define SERVET_BENCH_CPU_H
 #include <stdio.h>
 #include <string.h>
 
-static void cpu_name(const char *model, char *out, size_t cap) {
+static inline void cpu_name(const char *model, char *out, size_t cap) {
     char line[256], vendor[64] = "?", fam[16] = "?", mod[16] = "?";
     FILE *c = fopen("/proc/cpuinfo", "r");
     while (c && fgets(line, sizeof line, c)) {
@@ -24,7 +25,7 @@ static void cpu_name(const char *model, char *out, size_t cap) {
 }
 /* the same, with the model name from /proc/cpuinfo too (a bench that opens
    no profile: bench_accuracy, whose hierarchies are simulated) */
-static void cpu_name_proc(char *out, size_t cap) {
+static inline void cpu_name_proc(char *out, size_t cap) {
     char line[256], model[128] = "unknown";
     FILE *c = fopen("/proc/cpuinfo", "r");
     while (c && fgets(line, sizeof line, c)) {
