@@ -257,7 +257,7 @@ int main(int argc, char **argv) {
            kept beside it */
         memset(&chk, 0, sizeof chk);
         chk.ratio[1] = chk.lo[1] = chk.hi[1] = 1.0;
-        if (bi != si) {
+        if (tiles[bi] != tiles[si]) { /* the same tile twice (512 is the matmul's extent and a multiple of 8): 1 */
             long pair[2];
             pair[0] = tiles[bi];
             pair[1] = tiles[si];
