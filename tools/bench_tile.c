@@ -8,10 +8,10 @@
    Writes JSON: per case the best tile and its rate, servet's tile and its
    rate, ratio = servet's rate / the best tile's rate, the two re-timed side
    by side after the sweep (15-75 alternating rounds, side_by_side, the
-   median of their ratios: the best of 66 noisy medians is biased high), sweep_ratio = the
-   same from the sweep's
-   medians, tiles 32 and 64 and untiled,
-   the sweep's wall time, servet's decision time, and the machine.
+   median of their ratios and its 95% interval: the best of 66 noisy medians
+   is biased high), sweep_ratio = the same from the sweep's medians, tiles 32
+   and 64 and untiled, the sweep's wall time, servet's decision time, and
+   the machine.
    With TUNE.json (make bench-tune): after each sweep, servet_tune searches
    the same grid, seeded with servet's tile and its first near-tie
    (servet_tile.alternatives), with at most 15% of the sweep's
@@ -110,9 +110,14 @@ static double work(const bcase *c) { return tile_kernel_work(c->kernel, c->n, c-
    check's own error at 4-8% on this project's noisy VMs (2026-11-29, the
    Zen 3 VM: one run timed the 512 matmul's tile 512 against 360 twice, side
    by side, and read 1.039 and 0.963), as large as the margins the issues
-   judge (0.95 of the best, within 2%). A tile that is two of the list is
-   timed once a round and stands for both (a tile against itself is 1).
-   Also: each tile's median time (med[q]) and the rounds run. */
+   judge (0.95 of the best, within 2%). The interval is the spread within
+   one check; two checks of one pair minutes apart can differ by more, the
+   machine having changed in between (the same run, 2026-11-29: the 4000
+   transpose's 1000 against 136 read 0.968 [0.956, 0.988] in the tile check
+   and 0.920 [0.904, 0.943] in the tune check seconds later). A tile that is
+   two of the list is timed once a round and stands for both (a tile
+   against itself is 1). Also: each tile's median time (med[q]) and the
+   rounds run. */
 #define CHECK_MIN 15
 #define CHECK_MAX 75
 typedef struct check_result {
