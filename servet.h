@@ -2983,6 +2983,10 @@ static double servet__median_range(const double *y, int a, int b) {
     return servet__quantile(tmp, n, 0.5);
 }
 
+/* A point's weight in the fits: 1 for a steady point, 1/2 at a 5% spread
+   of its repeats, less beyond (noisy points count less) */
+static double servet__point_weight(double spread) { return 1.0 / (1.0 + (spread / 0.05) * (spread / 0.05)); }
+
 typedef struct servet__cand {
     double cs, div, theta;
     int k, pol; /* pol: 0-2 theta 0, 0.5, 1; 3 random; 4 half random, half LRU */
@@ -3008,7 +3012,7 @@ static void servet__fit_transition(const double *bytes, const double *mr, const 
     signed char bkind[2][SERVET_CURVE_MAX]; /* -1: not yet */
     double wt[SERVET_CURVE_MAX]; /* each point's weight: noisy points count less */
     int roff[SERVET__FIT_NWAYS], x;
-    for (i = lo; i <= hi; i++) wt[i - lo] = spread ? 1.0 / (1.0 + (spread[i] / 0.05) * (spread[i] / 0.05)) : 1.0;
+    for (i = lo; i <= hi; i++) wt[i - lo] = spread ? servet__point_weight(spread[i]) : 1.0;
     for (ik = 0, j = 0; ik < nk; ik++) { /* random replacement's roots, X in (k, 4k] */
         roff[ik] = j + 3 * ks[ik] <= SERVET__RAND_TAB ? j : -1; /* -1: no room, no random model for this k */
         if (roff[ik] < 0) continue;
@@ -3666,6 +3670,12 @@ static int servet__irm_calibration(const servet_cache_level *lv, int n, int i, d
 
 #define SERVET__JOINT_TIE 1.10 /* a joint fit this close to the best joins the range (servet_infer_caches_irm) */
 #define SERVET__RANGE_COST_AGREE 1.10 /* two readings of a miss's cost this close are one (servet_infer_caches_irm) */
+/* `other` is a second reading of the cost `fit` was fitted at: not the same
+   number, and within SERVET__RANGE_COST_AGREE of it either way */
+static int servet__other_cost(double fit, double other) {
+    return fabs(other / fit - 1.0) > 0.001 && other <= SERVET__RANGE_COST_AGREE * fit &&
+           fit <= SERVET__RANGE_COST_AGREE * other;
+}
 
 /* What the levels above level i and the TLB add to the second walk at a
    size (the comment above servet__miss_latency says why) */
@@ -3683,18 +3693,22 @@ static double servet__irm_above(const servet_cache_level *levels, int i, double 
     return up;
 }
 
-/* One fit of the second walk's window: its rises over the level's own
-   hits as miss rates at a miss cost of `cost` (clamped to [0, 1]), fitted
-   with the k/X model (theta = 1), or for a victim level (victim not NULL)
-   with its own (servet__mr_victim); *ways: the fit's k */
-static void servet__irm_fit(const double *bytes, const double *rise, const double *spread, int m, double cost,
-                            const servet__victim *victim, int *ways, servet_cache_level *out) {
-    double mr[SERVET_CURVE_MAX];
+/* The second walk's rises over a level's own hits as miss rates at a miss
+   cost of `cost`, clamped to [0, 1] */
+static void servet__irm_miss_rates(const double *rise, int m, double cost, double *mr) {
     int q;
     for (q = 0; q < m; q++) {
         double v = rise[q] / cost;
         mr[q] = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
     }
+}
+/* One fit of the second walk's window: its miss rates at `cost`, fitted
+   with the k/X model (theta = 1), or for a victim level (victim not NULL)
+   with its own (servet__mr_victim); *ways: the fit's k */
+static void servet__irm_fit(const double *bytes, const double *rise, const double *spread, int m, double cost,
+                            const servet__victim *victim, int *ways, servet_cache_level *out) {
+    double mr[SERVET_CURVE_MAX];
+    servet__irm_miss_rates(rise, m, cost, mr);
     memset(out, 0, sizeof *out);
     servet__fit_transition(bytes, mr, spread, 0, m - 1, 4096.0, 1, victim, ways, out);
 }
@@ -3726,10 +3740,7 @@ static int servet__irm_residuals(const double *bytes, const double *rise, const 
                                  const servet__victim *victim, double cs, double *res) {
     double mr[SERVET_CURVE_MAX], tmp[SERVET_CURVE_MAX], best = HUGE_VAL;
     int q, ik, unit, found = 0;
-    for (q = 0; q < m; q++) {
-        double v = rise[q] / cost;
-        mr[q] = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
-    }
+    servet__irm_miss_rates(rise, m, cost, mr);
     for (ik = 0; ik < SERVET__FIT_NWAYS; ik++)
         for (unit = 0; unit < 3; unit++) { /* a page, a line, coloured */
             double sum = 0.0, u = unit == 0 ? 4096.0 : 64.0;
@@ -3766,7 +3777,7 @@ static void servet__irm_range_test(const double *bytes, const double *rise, cons
     double own = L->size_bytes - above, lo = own / 1.5, gran, cs;
     int q;
     if (m < 3 || !(own > 0.0)) return;
-    for (q = 0; q < m; q++) wt[q] = 1.0 / (1.0 + (sp[q] / 0.05) * (sp[q] / 0.05));
+    for (q = 0; q < m; q++) wt[q] = servet__point_weight(sp[q]);
     if (!servet__irm_residuals(bytes, rise, wt, m, fit_cost, victim, own, ref)) return;
     gran = pow(2.0, floor(log2(lo)) - 5.0);
     for (cs = ceil(lo / gran) * gran; cs <= own * 1.5; cs += gran) {
@@ -4102,11 +4113,8 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
             double costs[3];
             int c, nc = 0;
             costs[nc++] = Lcost;
-            if (fabs(d0 / Lcost - 1.0) > 0.001 && d0 <= SERVET__RANGE_COST_AGREE * Lcost &&
-                Lcost <= SERVET__RANGE_COST_AGREE * d0)
-                costs[nc++] = d0;
-            if (fabs(d / Lcost - 1.0) > 0.001 && fabs(d / d0 - 1.0) > 0.001 && d <= SERVET__RANGE_COST_AGREE * Lcost &&
-                Lcost <= SERVET__RANGE_COST_AGREE * d && d >= 0.8 * d0 && d <= 1.6 * d0)
+            if (servet__other_cost(Lcost, d0)) costs[nc++] = d0;
+            if (servet__other_cost(Lcost, d) && fabs(d / d0 - 1.0) > 0.001 && d >= 0.8 * d0 && d <= 1.6 * d0)
                 costs[nc++] = d;
             for (c = 0; c < nc; c++) servet__irm_range_test(b, rise, sp, m, Lcost, costs[c], victim, &L);
         }
