@@ -253,6 +253,12 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
     sh -c 'echo "t=$(( ({n} - 20) * ({n} - 20) + 1 ))"'
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert 17 <= j["best"]["n"] <= 23 and not j["from_cache"] and j["evaluations"] >= 2' "$tmp/out" \
     && ok || { bad "tune JSON"; cat "$tmp/out" >&2; }
+  # a time regex anchored at the end of the line that prints the time, the
+  # program's output a few lines (its last newline after it): matched line by line
+  expect_rc 0 "tune, a time regex anchored with \$" ./bin/servet tune --key "anchored" --param n=1:8 --evals 3 --repeats 1 \
+    --time-regex ' ([0-9.]+)$' -- sh -c 'echo "n={n} warming up"; echo "{n} 0.$(( 9 - {n} ))"; echo done'
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert 1 <= j["best"]["n"] <= 8 and j["evaluations"] >= 2' "$tmp/out" \
+    && ok || { bad "tune JSON, anchored regex"; cat "$tmp/out" >&2; }
   # a second --seed for the same parameter: another seed point, run before the search
   expect_rc 0 "tune with two seed points" ./bin/servet tune --key "two seeds" --param n=1:64 --seed n=30 --seed n=50 --evals 2 --repeats 1 -- \
     sh -c 'echo {n} >> "$0"' "$tmp/seedlog"

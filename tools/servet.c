@@ -37,7 +37,8 @@ static const char *usage_text =
     "  tune --key K --param NAME=LO:HI[:STEP]|NAME=V1,V2,.. [--param ...] [--seed NAME=V ...]\n"
     "       [--budget SECONDS] [--evals N] [--repeats R] [--time-regex RE] [--force] -- COMMAND ARGS\n"
     "                      search the parameters of COMMAND ({NAME} in ARGS is replaced), timing\n"
-    "                      the process or reading RE's first group from its output; the best\n"
+    "                      the process or reading RE's first group from its output (the first\n"
+    "                      match, line by line: ^ and $ anchor at a line's ends); the best\n"
     "                      is kept per machine and key (servet-<hash>.tune) and printed as JSON;\n"
     "                      --seed NAME=V again for a NAME already given starts another seed\n"
     "                      point (servet tile's \"alternatives\": the model's near-ties)\n"
@@ -1917,7 +1918,11 @@ static int cmd_tune(int argc, char **argv) {
         }
     }
     if (regex) {
-        if (regcomp(&T.re, regex, REG_EXTENDED) != 0) return die_usage("--time-regex does not compile", regex);
+        /* REG_NEWLINE: ^ and $ match at each line's ends and . stays on one
+           line, so a regex written for the line that prints the time ('t=
+           ([0-9.]+)$') matches it; without it, $ met only the end of the
+           output, past the program's last newline, and matched nothing */
+        if (regcomp(&T.re, regex, REG_EXTENDED | REG_NEWLINE) != 0) return die_usage("--time-regex does not compile", regex);
         T.use_re = 1;
     }
     T.argv = argv + i + 1;
