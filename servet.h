@@ -11051,6 +11051,26 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
        cheapest; but not tiling wins when its predicted cost is within
        SERVET__TILE_MARGIN of that: a tile must pay for the costs the model
        leaves out (shorter rows, halo rows, the prefetchers' restarts) */
+#ifdef SERVET_DEBUG_TILE
+    { /* SERVET_DEBUG_TILE_PRICE="8,256,4;512,512,8": the model's cost of those tiles */
+        const char *e = getenv("SERVET_DEBUG_TILE_PRICE");
+        while (e && *e) {
+            int64_t t[SERVET_TILE_MAX_LOOPS];
+            int q;
+            char *end;
+            for (q = 0; q < n; q++) {
+                t[q] = strtoll(e, &end, 10);
+                e = *end ? end + 1 : end;
+            }
+            {
+                double c = servet__tile_cost(M, t);
+                fprintf(stderr, "  price");
+                for (q = 0; q < n; q++) fprintf(stderr, " %lld", (long long)t[q]);
+                fprintf(stderr, ": cost %.0f\n", c);
+            }
+        }
+    }
+#endif
     {
         for (i = 0; i < nall; i++) {
             servet__tile_square(M, all[i], trial);
