@@ -1464,6 +1464,26 @@ static char *substitute(const char *arg, const servet_tune_desc *td, const int64
     out[n] = 0;
     return out;
 }
+/* Reads what the command has printed so far into out (cap bytes, got
+   used), all of it: a full buffer keeps its last half from a line's start
+   and reads on. Before, reading stopped at 64 KiB, the pipe filled, the
+   program blocked on its next write and was killed at the budget: a
+   verbose program was an invalid point. The time is looked for in the last
+   64 KiB of the output (where programs print it, at the end). */
+static size_t drain_output(int fd, char *out, size_t cap, size_t got) {
+    ssize_t k;
+    while ((k = read(fd, out + got, cap - 1 - got)) > 0) {
+        got += (size_t)k;
+        if (got == cap - 1) {
+            size_t cut = (cap - 1) / 2;
+            while (cut < got && out[cut - 1] != '\n') cut++;
+            if (cut == got) cut = (cap - 1) / 2; /* one line longer than half the buffer: cut it */
+            memmove(out, out + cut, got - cut);
+            got -= cut;
+        }
+    }
+    return got;
+}
 static double run_command(void *user, const int64_t *x) {
     tune_cmd *T = (tune_cmd *)user;
     char **av = (char **)calloc((size_t)T->argc + 1, sizeof *av), out[65536];
@@ -1487,10 +1507,7 @@ static double run_command(void *user, const int64_t *x) {
     if (pfd[1] >= 0) { close(pfd[1]); fcntl(pfd[0], F_SETFL, O_NONBLOCK); }
     while (pid > 0 && !done) {
         pid_t w = waitpid(pid, &status, WNOHANG);
-        if (pfd[0] >= 0) {
-            ssize_t k;
-            while (got < sizeof out - 1 && (k = read(pfd[0], out + got, sizeof out - 1 - got)) > 0) got += (size_t)k;
-        }
+        if (pfd[0] >= 0) got = drain_output(pfd[0], out, sizeof out, got);
         if (w == pid) { t1 = mono(); done = 1; break; }
         if (mono() > T->deadline) { /* past the budget: the run is killed, the point invalid */
             kill(-pid, SIGKILL);
@@ -1505,8 +1522,7 @@ static double run_command(void *user, const int64_t *x) {
         }
     }
     if (pfd[0] >= 0) {
-        ssize_t k;
-        while (got < sizeof out - 1 && (k = read(pfd[0], out + got, sizeof out - 1 - got)) > 0) got += (size_t)k;
+        got = drain_output(pfd[0], out, sizeof out, got);
         close(pfd[0]);
     }
     out[got] = 0;
