@@ -259,6 +259,11 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
     --time-regex ' ([0-9.]+)$' -- sh -c 'echo "n={n} warming up"; echo "{n} 0.$(( 9 - {n} ))"; echo done'
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert 1 <= j["best"]["n"] <= 8 and j["evaluations"] >= 2' "$tmp/out" \
     && ok || { bad "tune JSON, anchored regex"; cat "$tmp/out" >&2; }
+  # a time printed on stderr (as many programs report it)
+  expect_rc 0 "tune, the time on stderr" ./bin/servet tune --key "stderr" --param n=1:8 --evals 3 --repeats 1 \
+    --time-regex 'elapsed ([0-9.]+)' -- sh -c 'echo "result ok"; echo "elapsed 0.$(( 9 - {n} ))" >&2'
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["evaluations"] >= 2 and j["failed_runs"] == 0' "$tmp/out" \
+    && ok || { bad "tune JSON, time on stderr"; cat "$tmp/out" "$tmp/err" >&2; }
   # a verbose program (1.3 MB on stdout, the time among it): read to its end, not killed at the budget
   t0=$(date +%s)
   expect_rc 0 "tune, a program that prints a lot" ./bin/servet tune --key "verbose" --param n=1:8 --evals 3 --repeats 1 --budget 30 \

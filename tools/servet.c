@@ -37,9 +37,10 @@ static const char *usage_text =
     "  tune --key K --param NAME=LO:HI[:STEP]|NAME=V1,V2,.. [--param ...] [--seed NAME=V ...]\n"
     "       [--budget SECONDS] [--evals N] [--repeats R] [--time-regex RE] [--force] -- COMMAND ARGS\n"
     "                      search the parameters of COMMAND ({NAME} in ARGS is replaced), timing\n"
-    "                      the process or reading RE's first group from its output (the first\n"
-    "                      match, line by line: ^ and $ anchor at a line's ends); the best\n"
-    "                      is kept per machine and key (servet-<hash>.tune) and printed as JSON;\n"
+    "                      the process or reading RE's first group from its output, stdout\n"
+    "                      and stderr (the first match, line by line: ^ and $ anchor at a\n"
+    "                      line's ends); the best is kept per machine and key\n"
+    "                      (servet-<hash>.tune) and printed as JSON;\n"
     "                      --seed NAME=V again for a NAME already given starts another seed\n"
     "                      point (servet tile's \"alternatives\": the model's near-ties)\n"
     "  map (--costs FILE | --tree ARITY:COST,..) (--traffic FILE | --traffic-sparse FILE)\n"
@@ -1499,7 +1500,10 @@ static double run_command(void *user, const int64_t *x) {
     pid = fork();
     if (pid == 0) {
         setpgid(0, 0);
-        if (pfd[1] >= 0) { dup2(pfd[1], 1); close(pfd[0]); close(pfd[1]); }
+        /* with a time regex, stdout and stderr both: many programs report
+           their time on stderr, and a failing one's message then shows in
+           what servet says the last run printed */
+        if (pfd[1] >= 0) { dup2(pfd[1], 1); dup2(pfd[1], 2); close(pfd[0]); close(pfd[1]); }
         else { int dn = open("/dev/null", O_WRONLY); if (dn >= 0) dup2(dn, 1); }
         execvp(av[0], av);
         _exit(127);
