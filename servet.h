@@ -11097,7 +11097,9 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
     }
     if (!M->d->square) {
         int starts[3], nstart = 0, j, k, ncoarse[SERVET_TILE_MAX_LOOPS];
-        int64_t coarse[SERVET_TILE_MAX_LOOPS][80];
+        int64_t coarse[SERVET_TILE_MAX_LOOPS][80], from[SERVET_TILE_MAX_LOOPS];
+        double from_cost = best;
+        memcpy(from, T, sizeof T[0] * (size_t)n);
         best = servet__tile_descend(M, T, best, cand[0], 512, nc);
         if (ncap > 0) {
             /* a set cap may hold the search in its valley: start again from the
@@ -11107,6 +11109,17 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
                 best = best_aligned;
                 memcpy(T, aligned, sizeof aligned[0] * (size_t)n);
             }
+        }
+        /* the squares chose no tile: the descent's end must win by the
+           margin too, as from the other starts below. It took any tile a
+           hair cheaper: a 7-point 3D Jacobi sweep at 320^3 (U halo 1, V
+           streamed) went from untiled (32.8 ms predicted) to 112 x 8 x 320
+           (32.1), which ran 0.90 of the best of a 168-point grid on the Zen 3
+           VM and untiled 0.97 (bench_data/tile_outside_stencil3d_zen3_
+           2026-11-29.txt) */
+        if (untiled && !(best < from_cost * (1.0 - SERVET__TILE_MARGIN))) {
+            best = from_cost;
+            memcpy(T, from, sizeof T[0] * (size_t)n);
         }
         /* and from the other valleys of the squares (their local minima, the
            three cheapest): each level a square fits makes one, and the

@@ -646,6 +646,61 @@ static void three_level_model(servet__tmodel *Q, const servet_tile_desc *q) {
     Q->c[2].size = Q->c[2].usable = 14155776.0; Q->c[2].miss_ns = 120.0;
     Q->mem_line_ns = 2.0; Q->mem_ns = 130.0; Q->restart_ns = 3.0;
 }
+/* not tiling is an answer: a tiled answer costs, to the model, less than
+   untiled by the margin (SERVET__TILE_MARGIN), as the squares' rule and the
+   later starts of the search ask; the first descent, from an untiled
+   square, took any tile a hair cheaper (a 7-point 3D Jacobi sweep at 320^3
+   went to 112 x 8 x 320, 2% under untiled; it ran 0.90-0.95 of untiled on
+   the Zen 3 VM). 3D stencils of radius 1 and 2 at 64^3 .. 512^3, 2D
+   stencils, transposes, i,k,j matmuls, on the three-level model and on it
+   with the L3 a quarter as large */
+static void test_tile_untiled_by_margin(void) {
+    servet_tile_desc q;
+    servet__tmodel Q;
+    int kind, l3, bad = 0, tiled = 0, untiled = 0;
+    int64_t n;
+    for (l3 = 0; l3 < 2; l3++)
+        for (kind = 0; kind < 5; kind++)
+            for (n = 64; n <= 512; n += 16) {
+                int64_t T[SERVET_TILE_MAX_LOOPS], W[SERVET_TILE_MAX_LOOPS];
+                double found, whole;
+                int l, a, is_whole = 1;
+                if (kind < 2) { /* 3D star of radius 1 or 2: U read with its halo, V written */
+                    loops(&q, 3, n);
+                    q.narrays = 2;
+                    for (a = 0; a < 2; a++) {
+                        q.arrays[a].nloops = 3;
+                        for (l = 0; l < 3; l++) q.arrays[a].loops[l] = l;
+                    }
+                    q.arrays[0].name = "U"; q.arrays[0].halo = kind + 1;
+                    q.arrays[1].name = "V"; q.arrays[1].streamed = 1;
+                } else if (kind == 2) { /* 2D star of radius 2, 8 n x 8 n */
+                    loops(&q, 2, 8 * n);
+                    q.narrays = 2;
+                    array2(&q.arrays[0], "IN", 0, 1); q.arrays[0].halo = 2;
+                    array2(&q.arrays[1], "OUT", 0, 1); q.arrays[1].streamed = 1;
+                } else if (kind == 3) transpose_desc(&q, 8 * n);
+                else matmul_desc(&q, 2 * n, 0);
+                three_level_model(&Q, &q);
+                if (l3) Q.c[2].size = Q.c[2].usable = Q.c[2].size / 4.0;
+                found = servet__tile_search(&Q, T, NULL, NULL);
+                for (l = 0; l < q.nloops; l++) {
+                    W[l] = q.loops[l].extent;
+                    is_whole &= T[l] >= W[l];
+                }
+                whole = servet__tile_cost(&Q, W);
+                if (is_whole) { untiled++; continue; }
+                tiled++;
+                if (!(found * (1.0 + SERVET__TILE_MARGIN) < whole)) {
+                    if (bad++ < 3)
+                        CHECK(0, "kind %d n %lld (L3 / %d): the tile %lld x %lld x %lld costs %.4g, untiled %.4g: within the margin",
+                              kind, (long long)n, l3 ? 4 : 1, (long long)T[0], (long long)T[1],
+                              (long long)(q.nloops > 2 ? T[2] : 1), found, whole);
+                }
+            }
+    CHECK(bad == 0 && tiled > 0 && untiled > 0, "a tiled answer beats untiled by the margin: %d of %d tiled answers do not "
+          "(%d untiled)", bad, tiled, untiled);
+}
 /* the runs a level restarts (step 6): a run continues where the previous
    tile stopped only while the level under the last (L2, where the
    streamer puts what it fetched past the run's end) still holds what the
@@ -1210,6 +1265,7 @@ int main(void) {
     test_tile_small_stack();
     test_tile_search_reaches_grid();
     test_tile_runs_held_by_l2();
+    test_tile_untiled_by_margin();
     test_tile_memo_same_answer();
     test_tile_reduce_chain();
     test_tile_reduce_rows_whole();
