@@ -199,6 +199,17 @@ static void transpose3d_desc(servet_tile_desc *q, int64_t n) {
     }
     q->arrays[0].name = "A"; q->arrays[1].name = "B";
 }
+/* a 3D star stencil over n^3: loops i, j, k; IN over i,j,k read with a halo
+   of `halo`, OUT over i,j,k written once (streamed) */
+static void stencil3d_desc(servet_tile_desc *q, int64_t n, int halo) {
+    loops(q, 3, n);
+    q->narrays = 2;
+    q->arrays[0].name = "IN"; q->arrays[0].nloops = 3;
+    q->arrays[0].loops[0] = 0; q->arrays[0].loops[1] = 1; q->arrays[0].loops[2] = 2;
+    q->arrays[0].halo = halo;
+    q->arrays[1] = q->arrays[0];
+    q->arrays[1].name = "OUT"; q->arrays[1].halo = 0; q->arrays[1].streamed = 1;
+}
 /* the model's working set of one tile, by hand */
 static double tile_ws(const servet_profile *p, const servet_tile_desc *d, const int64_t *T) {
     servet__tmodel M;
@@ -259,13 +270,7 @@ static void test_tile_working_sets(void) {
        element: 9 lines from 7 offsets, 10 from the last: 9.125), and the 4
        rows around it, 64 elements each (8.875): 44.625 lines (the box the
        model counted until 2026-11-27: 9 rows of 66, 82.125) */
-    loops(&d, 3, 1024);
-    d.narrays = 2;
-    d.arrays[0].name = "IN"; d.arrays[0].nloops = 3;
-    d.arrays[0].loops[0] = 0; d.arrays[0].loops[1] = 1; d.arrays[0].loops[2] = 2;
-    d.arrays[0].halo = 1;
-    d.arrays[1] = d.arrays[0];
-    d.arrays[1].name = "OUT"; d.arrays[1].halo = 0; d.arrays[1].streamed = 1;
+    stencil3d_desc(&d, 1024, 1);
     T[0] = T[1] = 1; T[2] = 64;
     CHECK(tile_ws(p, &d, T) == 44.625 * 64, "3D star, a row of 64: 1 row of 66 + 4 of 64, 44.625 lines (%g)", tile_ws(p, &d, T));
     drop(p);
@@ -664,17 +669,9 @@ static void test_tile_untiled_by_margin(void) {
             for (n = 64; n <= 512; n += 16) {
                 int64_t T[SERVET_TILE_MAX_LOOPS], W[SERVET_TILE_MAX_LOOPS];
                 double found, whole;
-                int l, a, is_whole = 1;
-                if (kind < 2) { /* 3D star of radius 1 or 2: U read with its halo, V written */
-                    loops(&q, 3, n);
-                    q.narrays = 2;
-                    for (a = 0; a < 2; a++) {
-                        q.arrays[a].nloops = 3;
-                        for (l = 0; l < 3; l++) q.arrays[a].loops[l] = l;
-                    }
-                    q.arrays[0].name = "U"; q.arrays[0].halo = kind + 1;
-                    q.arrays[1].name = "V"; q.arrays[1].streamed = 1;
-                } else if (kind == 2) { /* 2D star of radius 2, 8 n x 8 n */
+                int l, is_whole = 1;
+                if (kind < 2) stencil3d_desc(&q, n, kind + 1); /* 3D star of radius 1 or 2 */
+                else if (kind == 2) { /* 2D star of radius 2, 8 n x 8 n */
                     loops(&q, 2, 8 * n);
                     q.narrays = 2;
                     array2(&q.arrays[0], "IN", 0, 1); q.arrays[0].halo = 2;
@@ -901,15 +898,7 @@ static void test_tile_memo_same_answer(void) {
     int kind, same = 1, l;
     for (kind = 0; kind < 2; kind++) {
         if (kind == 0) matmul_desc(&q, 1000, 0); /* matmul i,k,j */
-        else { /* a 3D stencil: IN over i,j,k with a halo, OUT streamed */
-            loops(&q, 3, 640);
-            q.narrays = 2;
-            memset(&q.arrays[0], 0, sizeof q.arrays[0]);
-            q.arrays[0].name = "IN"; q.arrays[0].nloops = 3;
-            q.arrays[0].loops[0] = 0; q.arrays[0].loops[1] = 1; q.arrays[0].loops[2] = 2; q.arrays[0].halo = 2;
-            q.arrays[1] = q.arrays[0];
-            q.arrays[1].name = "OUT"; q.arrays[1].halo = 0; q.arrays[1].streamed = 1;
-        }
+        else stencil3d_desc(&q, 640, 2); /* a 3D stencil: IN over i,j,k with a halo, OUT streamed */
         q.all_levels = 1;
         memo_allocs = memo_frees = 0;
         p->ctx.al.alloc = count_alloc; p->ctx.al.free = count_free;
