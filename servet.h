@@ -11056,13 +11056,15 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
         const char *e = getenv("SERVET_DEBUG_TILE_PRICE");
         while (e && *e) {
             int64_t t[SERVET_TILE_MAX_LOOPS];
-            int q;
+            int q, ok = 1;
             char *end;
             for (q = 0; q < n; q++) {
                 t[q] = strtoll(e, &end, 10);
+                ok &= t[q] > 0;
                 e = *end ? end + 1 : end;
             }
-            {
+            if (!ok) fprintf(stderr, "  price: a tile of %d positive sizes, separated by , or ;\n", n);
+            else {
                 double c = servet__tile_cost(M, t);
                 fprintf(stderr, "  price");
                 for (q = 0; q < n; q++) fprintf(stderr, " %lld", (long long)t[q]);
