@@ -689,8 +689,8 @@
           which the walk misses throughout, when that lies 1-1.35x over the
           OS's L1 figure and the estimate within 0.7x under it - the OS's
           figure is then kept, with a warning. A Zen 5 VM's L1 read 36-39
-          KiB in 9 of 20 probes in a busy hour, and the walk missed
-          throughout only from 49-51 KiB. make cache-replay on 1088
+          KiB in 12 of 40 probes in a busy hour (9 left unconfirmed), and
+          the walk missed throughout only from 49-51 KiB. make cache-replay on 1088
           recorded probes: L1 within 5% of the OS 1082 -> 1087, nothing
           worse; the simulator is not affected (no OS figure).
    0.2.0  One API shape before the decisions land. The cache file format is
