@@ -686,13 +686,12 @@
           before.
           Cache probe, L1 beside a busy SMT sibling (>>probe-cache item 8,
           servet__l1_ramp_end): the range reaches up to the first size from
-          which the walk misses throughout, when that lies 1-1.35x over the
-          OS's L1 figure and the estimate within 0.7x under it - the OS's
-          figure is then kept, with a warning. A Zen 5 VM's L1 read 36-39
-          KiB in 12 of 40 probes in a busy hour (9 left unconfirmed), and
-          the walk missed throughout only from 49-51 KiB. make cache-replay on 1088
-          recorded probes: L1 within 5% of the OS 1082 -> 1087, nothing
-          worse; the simulator is not affected (no OS figure).
+          which the walk stays on the level above's flat top, when that
+          lies 1-1.35x over the OS's L1 figure and the estimate within 0.7x
+          under it - the OS's figure is then kept, with a warning. A Zen 5
+          VM's L1 read 32-45 KiB in 33 of 80 probes in busy hours, 27 of
+          them unconfirmed before, 4 now; the walk stayed on the top only
+          from 45-51 KiB. The simulator is not affected (no OS figure).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -5569,39 +5568,42 @@ static int servet__recheck_steps(servet_measure_fn measure, void *user, const se
    and the walk misses throughout, from the hardware size + one way on,
    whoever else is there - the sharp step's upper bound (servet__infer),
    which holds for a smeared ramp too. So the L1's range reaches up to the
-   first size from which every reliable point misses (a miss rate of 0.8
-   or more, up to twice the OS's size), when that size lies where the
-   step's own test looks, at 1 to 1.35x the OS's figure, and the estimate
-   within 0.7x under it; the OS's figure is then confirmed
-   (servet__confirm_reported). Measured on a Zen 5 VM (2026-12-01, L1d
-   48 KiB 12-way) in an hour of a busy sibling: the walk missed from
-   34-38 KiB and throughout from 49-51 KiB (52 KiB quiet); the fit read
-   36-39 KiB in 12 of 40 probes, 9 of them with a range short of 48 KiB
-   (bench_data/cache_l1_sibling_zen5_2026-12-01.txt; make cache-replay:
-   L1 within 5% in 1082 -> 1087 of 1088 recorded probes on five kinds of
-   machine, none worse). Why it cannot confirm a lie: the walk's last hits, just
-   under that size, are hits no interference makes (an L1 with fewer ways
-   misses throughout from its own size + one way), and a smaller L1 under
-   random replacement - also a smooth ramp - misses 0.8 only past twice
-   its size, beyond 1.35x of an OS figure under 1/0.7 of it. Returns 1 when
-   it widened the range. */
-static int servet__l1_ramp_end(const servet_curve *cv, double reported, servet_cache_level *lv, int n,
-                               double next_latency) {
-    double h, m, est, first = 0.0;
+   first size from which the walk stays on the level above's flat top
+   (every reliable point up to twice the OS's size within 10% of the
+   slowest of them), when that size lies where the step's own test looks,
+   at 1 to 1.35x the OS's figure, and the estimate within 0.7x under it;
+   the OS's figure is then confirmed (servet__confirm_reported). The top
+   is read there, next to the ramp, not as the level above's latency: a
+   victim L2's plateau climbs on to its own size (on the Zen 5 VM below,
+   3.7 ns at 52-64 KiB, 4.1 at 76-90, 4.2 its figure), and a 0.8 miss rate
+   against that figure put the ramp's end past every point in 8 of 20
+   probes of a busy hour. Measured on a Zen 5 VM (2026-12-01, L1d 48 KiB
+   12-way) with a busy sibling: the walk missed from 34-38 KiB and stayed
+   on the top from 45-51 KiB (52 KiB quiet); the fit read 32-45 KiB in 33
+   of 80 probes, 27 of them with a range short of 48 KiB, 4 after this
+   (bench_data/cache_l1_sibling_zen5_2026-12-01.txt; make cache-replay
+   on the 1088 probes recorded before: see there). Why it cannot confirm a
+   lie: the walk's last hits, just under that size, are hits no
+   interference makes (an L1 with fewer ways stays on the top from its own
+   size + one way), and a smaller L1 under random replacement - a smooth
+   ramp too - climbs on past 1.35x of an OS figure under 1/0.7 of it (a
+   36 KiB random L1 under a 48 KiB claim: its top starts at 71 KiB).
+   Returns 1 when it widened the range. */
+static int servet__l1_ramp_end(const servet_curve *cv, double reported, servet_cache_level *lv, int n) {
+    double est, top = 0.0, first = 0.0;
     int i;
     if (!cv || n < 1 || !(reported > 0.0)) return 0;
     est = lv[0].estimate_bytes;
     if (!(est >= 0.7 * reported) || est >= reported) return 0;
     if (reported >= lv[0].range_lo_bytes && reported <= lv[0].range_hi_bytes) return 0; /* agrees already */
-    h = lv[0].latency;
-    m = n > 1 ? lv[1].latency : next_latency;
-    if (!(h > 0.0) || !(m > 1.3 * h)) return 0;
-    for (i = cv->n - 1; i >= 0; i--) { /* downwards from 2x the OS's size: the first that misses throughout */
+    if (!(lv[0].latency > 0.0)) return 0;
+    for (i = cv->n - 1; i >= 0; i--) { /* downwards from 2x the OS's size: the first of the flat top */
         if (cv->bytes[i] > 2.0 * reported || servet__unreliable(cv->spread, i)) continue;
-        if (cv->bytes[i] <= est || (cv->ns[i] - h) / (m - h) < 0.8) break;
+        if (cv->ns[i] > top) top = cv->ns[i];
+        if (cv->bytes[i] <= est || cv->ns[i] < 0.9 * top) break;
         first = cv->bytes[i];
     }
-    if (!(first >= reported) || first > 1.35 * reported) return 0;
+    if (!(top > 1.3 * lv[0].latency) || !(first >= reported) || first > 1.35 * reported) return 0;
     if (lv[0].range_hi_bytes < first) lv[0].range_hi_bytes = first;
     return 1;
 }
@@ -5720,7 +5722,7 @@ static int servet__infer_curves(const servet_curve *cv, const servet_curve *tlb,
             if (flag[k] && levels[k].estimate_bytes == marked[k].estimate_bytes && levels[k].method == marked[k].method)
                 levels[k] = cyclic[k];
     }
-    if (os) servet__l1_ramp_end(cv, servet__reported_size(os, 1), levels, n, *next);
+    if (os) servet__l1_ramp_end(cv, servet__reported_size(os, 1), levels, n);
     return n;
 }
 

@@ -959,22 +959,25 @@ static void test_irm_passes(void) {
    past the 48 KiB of the hardware (a Zen 5 VM, 2026-12-01). The ramp's end
    confirms the OS's figure; it does not for an L1 that really is smaller,
    LRU (40 KiB: misses throughout from 44 KiB) or random (36 KiB: a smooth
-   ramp that misses 0.8 only past 72 KiB), for an estimate under 0.7x the
-   OS's, nor without an OS figure. */
+   ramp that still climbs past 1.35x the OS's figure; 30 KiB: an estimate
+   under 0.7x the OS's), nor without an OS figure. */
 static double l1_miss_rate(double kb, int kind) {
     if (kind == 0) /* 48 KiB, a sibling: misses from 36 KiB, throughout from 51 */
         return kb <= 36.0 ? 0.0 : kb < 51.0 ? 0.75 * (kb - 36.0) / 14.0 : 1.0;
     if (kind == 1) /* 40 KiB LRU, a sibling: misses from 35 KiB, throughout from 44 */
         return kb <= 35.0 ? 0.0 : kb < 44.0 ? 0.75 * (kb - 35.0) / 9.0 : 1.0;
-    {   /* 36 KiB, random replacement: a line survives a cycle with h = exp(-a(1-h)), a = W/C */
-        double a = kb / 36.0, h = 0.0;
+    {   /* 36 KiB (kind 2) or 30 KiB (kind 3), random replacement: a line survives a cycle with
+           h = exp(-a(1-h)), a = W/C */
+        double a = kb / (kind == 2 ? 36.0 : 30.0), h = 0.0;
         int it;
         if (a <= 1.0) return 0.0;
         for (it = 0; it < 500; it++) h = exp(-a * (1.0 - h)); /* the fixed point below 1 */
         return 1.0 - h;
     }
 }
-/* coarse points (4 a octave) with 1 KiB steps from 24 to 80 KiB, an L2 to 1 MiB */
+/* coarse points (4 a octave) with 1 KiB steps from 24 to 80 KiB, an L2 to 1 MiB whose
+   plateau climbs from 64 KiB on (3.8 to 4.56 ns: a victim L2's, its median well over the
+   plateau's start, which the ramp's end is read against) */
 static int l1_curve(double *b, double *l, double *sp, int kind) {
     int n = 0, q;
     double w;
@@ -986,6 +989,7 @@ static int l1_curve(double *b, double *l, double *sp, int kind) {
     }
     for (q = 0; q < n; q++) {
         l[q] = b[q] > 1048576.0 ? 100.0 : 1.1 + l1_miss_rate(b[q] / 1024.0, kind) * (3.8 - 1.1);
+        if (b[q] > 65536.0 && b[q] <= 1048576.0) l[q] *= 1.0 + 0.05 * log2(b[q] / 65536.0);
         sp[q] = 0.01;
     }
     return n;
@@ -995,27 +999,28 @@ static void test_l1_ramp_end(void) {
     servet_cache_level lv[8];
     double next = 0.0;
     int kind, k;
-    for (kind = 0; kind < 3; kind++) {
+    for (kind = 0; kind < 4; kind++) {
         cv->n = l1_curve(cv->bytes, cv->ns, cv->spread, kind);
         cv->page_bytes = 2097152.0;
         k = servet__infer(cv->bytes, cv->ns, cv->spread, cv->n, cv->page_bytes, lv, 8, &next, log(1.3));
-        CHECK(k >= 2 && lv[0].estimate_bytes >= 0.7 * 49152.0 && lv[0].estimate_bytes < 49152.0 &&
+        CHECK(k >= 2 && lv[0].estimate_bytes >= 0.6 * 49152.0 && lv[0].estimate_bytes < 49152.0 &&
                   lv[0].range_hi_bytes < 49152.0,
               "curve %d: the fit reads %.0f KiB, range to %.0f, under the OS's 48 (the case at hand)", kind,
               k > 0 ? lv[0].estimate_bytes / 1024.0 : 0.0, k > 0 ? lv[0].range_hi_bytes / 1024.0 : 0.0);
         if (k < 2) continue;
         if (kind == 0)
-            CHECK(servet__l1_ramp_end(cv, 49152.0, lv, k, next) == 1 && lv[0].range_hi_bytes >= 49152.0 &&
+            CHECK(servet__l1_ramp_end(cv, 49152.0, lv, k) == 1 && lv[0].range_hi_bytes >= 49152.0 &&
                       lv[0].range_hi_bytes <= 53248.0,
                   "a sibling's smeared ramp that ends past 48 KiB holds it: range to %.0f KiB", lv[0].range_hi_bytes / 1024.0);
         else
-            CHECK(servet__l1_ramp_end(cv, 49152.0, lv, k, next) == 0 && lv[0].range_hi_bytes < 49152.0,
+            CHECK(servet__l1_ramp_end(cv, 49152.0, lv, k) == 0 && lv[0].range_hi_bytes < 49152.0,
                   "curve %d (%s): no confirmation of 48 KiB (range to %.0f KiB)", kind,
-                  kind == 1 ? "a 40 KiB LRU L1" : "a 36 KiB random L1", lv[0].range_hi_bytes / 1024.0);
-        if (kind == 0) { /* the same curve: an OS figure 0.7x over the estimate or more, or none */
+                  kind == 1 ? "a 40 KiB LRU L1" : kind == 2 ? "a 36 KiB random L1" : "a 30 KiB random L1",
+                  lv[0].range_hi_bytes / 1024.0);
+        if (kind == 0) { /* the same curve: an OS figure over 1/0.7x the estimate, or none */
             k = servet__infer(cv->bytes, cv->ns, cv->spread, cv->n, cv->page_bytes, lv, 8, &next, log(1.3));
-            CHECK(servet__l1_ramp_end(cv, lv[0].estimate_bytes / 0.69, lv, k, next) == 0, "an OS figure over 1/0.7x the estimate");
-            CHECK(servet__l1_ramp_end(cv, 0.0, lv, k, next) == 0 && servet__l1_ramp_end(NULL, 49152.0, lv, k, next) == 0,
+            CHECK(servet__l1_ramp_end(cv, lv[0].estimate_bytes / 0.69, lv, k) == 0, "an OS figure over 1/0.7x the estimate");
+            CHECK(servet__l1_ramp_end(cv, 0.0, lv, k) == 0 && servet__l1_ramp_end(NULL, 49152.0, lv, k) == 0,
                   "no OS figure, no curve: nothing");
         }
     }
