@@ -4305,8 +4305,9 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       for good reasons (shared, hashed, a VM reporting the host's cache).
       Looking again cannot help where the sibling stays busy for the whole
       probe (a cloud VM's, for minutes): there the L1's range reaches up to
-      where the walk misses throughout, which no co-runner moves
-      (servet__l1_ramp_end says when, and why that confirms no lie).
+      where the walk stays on the level above's flat top, which no
+      co-runner moves (servet__l1_ramp_end says when, and why that confirms
+      no lie).
    9. A second walk, policy-free. Items 3 and 6 fit the cyclic walk with a
       family of replacement models, and a cyclic walk cannot tell a smaller
       cache with a retentive policy from a larger LRU one: on a Zen 1 VM
