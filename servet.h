@@ -9936,7 +9936,9 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    of hiding under it (0.70; tile_outside_matmul_nt_zen5_2026-12-01.txt;
    adding it, or the work, to the deeper levels' bound lost on make
    tile-replay's Zen 3 transposes). servet_tune is for those: seeded with
-   the model's tile it reached 0.98-1.00 of the best tried on all of them. */
+   the model's tile it reached 0.98-1.00 of the best tried on all of them
+   in quiet spells, given the budget (180 s for the floats, whose runs take
+   1.5-2.5 s: 60 s stopped at 0.77; in a noisy spell the NT one: 0.77). */
 #define SERVET__TILE_MARGIN 0.03
 #define SERVET__TILE_MLP 10.0 /* misses a core keeps in flight on the streams of a tiled loop */
 #define SERVET__TILE_TLB_LOOKUP (1.0 / 3.0) /* the share of a first-TLB miss's step a loop's core pays (step 5) */
