@@ -9926,12 +9926,17 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    sweeps agree on (the 4000^2 one: 56, 80 and 120 at 0.98-1.00 of the
    best, 64-72 and 88-96 at 0.93-0.94, the model's 96 among them) that no
    capacity or set count explains. Two more, on the Zen 5 VM (2026-12-01):
-   a transpose whose tile may be a rectangle runs best with half a line of
-   A a row (4 x 8 B): 4000^2 doubles 13.5 ms at 512 x 4, 22.4 at 512 x 8,
-   16.2 at 512 x 12, the model's 400 x 80 17.6 (0.77; 4096^2 and 8192^2
-   floats 0.65-0.67): it is the line alignment of A's runs, not a
-   capacity - A moved half a line took 512 x 8 from 24.9 to 14.8 ms
-   (bench_data/tile_outside_transpose_rect_zen5_2026-12-01.txt); and C =
+   a transpose whose tile may be a rectangle, on line-aligned rows
+   (aligned_alloc), runs best with half a line of A a row (4 x 8 B): 4000^2
+   doubles 13.5 ms at 512 x 4, 22.4 at 512 x 8, 16.2 at 512 x 12, the
+   model's 400 x 80 17.6 (0.77; 4096^2 and 8192^2 floats 0.65-0.67). Runs
+   of exactly whole lines are what is slow: A moved by any 8-byte offset
+   took 512 x 8 from 26 to 15 ms (malloc's rows, 16 bytes past a page, as
+   in the bench kernels, never are; there the model's picks ran 0.89 and,
+   at 4096, 0.62 - past TI = 512 the VM's L3 share, 2-7 MiB from one probe
+   to the next, no longer holds A's lines at one page offset, and the
+   model read 9.2 MiB; bench_data/
+   tile_outside_transpose_rect_zen5_2026-12-01.txt); and C =
    A B^T vectorised, whose memory traffic adds to the core's time instead
    of hiding under it (0.70; tile_outside_matmul_nt_zen5_2026-12-01.txt;
    adding it, or the work, to the deeper levels' bound lost on make
