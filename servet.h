@@ -692,6 +692,13 @@
           VM's L1 read 32-45 KiB in 33 of 80 probes in busy hours, 27 of
           them unconfirmed before, 4 now; the walk stayed on the top only
           from 45-51 KiB. The simulator is not affected (no OS figure).
+          Tile model, TLBs (>>decide step 5): the last TLB has sets (16
+          ways taken): pages whose rows repeat at a power-of-two multiple
+          of 4 KiB crowd a share of them (measured on a Zen 5 VM: 512 pages
+          of reach at 32 KiB rows, 4096 at 4 KiB), the walks that adds at a
+          sixth of the walk's step. A rectangular 4096^2 transpose 1024 x
+          12 -> 512 x 12 (1.2x faster), an unpacked 2048^3 matmul 1.2x;
+          a 3D stencil 256^3 5% slower; make tile-replay unchanged.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -9749,6 +9756,35 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       VM's transposes to 200-1000 (mean 0.82 of the sweeps' best, was 0.90).
       Without a measured memory bandwidth the bound is memory's latency
       (2-3x too dear, see Limits) and would hide them: they add, as walks.
+      The last TLB has sets, indexed by the page number's low bits as a
+      cache's by the line's: pages that repeat at S pages fall in sets /
+      gcd(S, sets) of them, so the rows of a matrix 32 KiB apart (4096
+      doubles) get an eighth of its reach. Measured on the Zen 5 VM
+      (bench_data/tlb_sets_zen5_2026-12-01.txt: a walk over pages S apart
+      held ~4096 at S = 1 and 7, 512 at S = 8 and 24, 128 at S = 32): a
+      rectangular 4096^2 transpose ran 26.4 ms at 1024 x 12 and 22.0 at
+      512 x 12, which the model priced 3% apart the other way. So a page of
+      a footprint whose pieces (a tile's rows) repeat at S pages takes
+      gcd(S, sets) / (the pages of a piece, up to that) entries
+      (servet__tile_tlb_crowding). The sets are not probed: 16 ways are
+      taken (today's second TLBs have 8-16), which the Zen 5 VM's 32+ sets
+      fit. The walks the sets add are priced at a sixth of the step, not
+      a half: the pages are ones the loop used a moment ago, their
+      page-table lines are in cache and the walks overlap (the 4096 case's
+      1.4 M added walks cost 4.4 ms, 3.1 ns each, a sixth of the curve's
+      step). At a half, a 512^3 3D transpose, whose i rows are 2 MiB apart
+      (one set), moved from 512 x 1 x 8 (0.26 s) to 512 x 2 x 8 (0.50).
+      Side by side on the Zen 5 VM (malloc'd arrays, best of 3-7, before
+      -> after): 4096^2 transpose 1024 x 12 -> 512 x 12, 26.4 -> 22.0 ms;
+      8192^2 1024 x 12 -> 328 x 12, 104.5 -> 93.8; C = A + B^T 8192^2
+      512 x 12 -> 160 x 12, 166 -> 133; i,k,j matmul 2048^3 1024 x 8 x 512
+      -> 688 x 8 x 512, 1.61 -> 1.33 s, 4096^3 592 -> 344, 10.6 -> 9.4 s;
+      i,j,k reduce 2048^3 1024 x 2048 x 8 -> 512 x 512 x 8, 4.1 -> 3.3 s;
+      3D transpose 256^3 256 x 2 x 8 -> 56 x 2 x 8, 31.3 -> 27.3 ms; lost:
+      a 3D 7-point stencil 256^3 (unpadded) 64 x 1 x 256 -> 256 x 64 x 256,
+      19.4 -> 20.5 ms, 512^3 142.6 -> 145.9, C = A + B^T 2048^2 296 x 12
+      -> 512 x 12, 8.2 -> 8.5. make tile-replay: every recorded decision
+      the same (square tiles under 512 fit either way).
    6. Cost, in the spirit of the ECM model. A level's misses cost its latency
       step to the next level (measured). Misses overlap (prefetchers, ~10
       misses in flight: a tenth of the step each), an array walked across
@@ -9933,9 +9969,11 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    of exactly whole lines are what is slow: A moved by any 8-byte offset
    took 512 x 8 from 26 to 15 ms (malloc's rows, 16 bytes past a page, as
    in the bench kernels, never are; there the model's picks ran 0.89 and,
-   at 4096, 0.62 - past TI = 512 the VM's L3 share, 2-7 MiB from one probe
-   to the next, no longer holds A's lines at one page offset, and the
-   model read 9.2 MiB; bench_data/
+   at 4096, 0.62, then 0.74 once the last TLB's sets (step 5) cut its
+   1024 x 12 to 512 x 12: TJ = 12, the set cap, runs 1.26x slower than 8
+   where B's rows pile in one L1 set (8: 17.5 ms, 10: 20.7, 12: 22.0, 14:
+   35.4; at 4000, rows spread: 15.1 to 16.1), a set near full that the
+   model counts as fitting; bench_data/
    tile_outside_transpose_rect_zen5_2026-12-01.txt); and C =
    A B^T vectorised, whose memory traffic adds to the core's time instead
    of hiding under it (0.70; tile_outside_matmul_nt_zen5_2026-12-01.txt;
@@ -9993,6 +10031,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    cost 50-190 ns more than the untiled walk (130 ns memory latency) */
 #define SERVET__TILE_CHAIN_EXPOSED 1.0
 #define SERVET__TILE_TRAIN 2.0 /* a run's first lines out of memory that are demand misses: the prefetchers train on them */
+#define SERVET__TILE_WALK_OVERLAP 2.0 /* page walks of independent accesses in flight at once (step 5) */
+#define SERVET__TILE_CROWD_OVERLAP 6.0 /* the walks the last TLB's sets add: their page-table lines are near (step 5) */
 #define SERVET__TILE_DEMAND_MLP 16.0 /* demand misses in flight: a core's L1 miss buffers (16-24 today) */
 typedef struct servet__tcache {
     int level, ways, line, sets, deterministic, sharers;
@@ -10001,6 +10041,7 @@ typedef struct servet__tcache {
     double size, usable, miss_ns;
     const servet_curve *tlb_curve; /* a TLB's measured curve (may be NULL) and its */
     double tlb_lo_ns, tlb_hi_ns;   /* cost at the usable and twice the reach (step 5) */
+    int tlb_sets;            /* the last TLB's sets, indexed by the page number's low bits (step 5) */
 } servet__tcache;
 /* The set count's buffers and the search's candidates, on the heap for
    the call (servet_choose_tile): on the stack a decision over a 3D array
@@ -10201,8 +10242,10 @@ static double servet__tile_runs(const servet__tmodel *M, int a, const double *co
     if (servet__tile_whole_rows(M, a, span)) return ceil(lines / per_page); /* one stream, a restart per page */
     return rows * ceil(lpr / per_page);
 }
-/* 4 KiB pages of array a over a cover (what a TLB must map) */
-static double servet__tile_pages(const servet__tmodel *M, int a, const double *cover) {
+/* 4 KiB pages of array a over a cover (what a TLB must map); *vpn_stride
+   (may be NULL): the pages between its pieces where that is a whole number
+   (0 if not, or one piece), *piece the pages of a piece (step 5) */
+static double servet__tile_pages(const servet__tmodel *M, int a, const double *cover, double *vpn_stride, double *piece) {
     const servet_tile_array *A = &M->d->arrays[a];
     double rows = 1.0, span[SERVET_TILE_MAX_LOOPS] = {0}, ext, blocks = 1.0, elem = (double)M->elem;
     int dd, last = A->nloops - 1;
@@ -10212,6 +10255,8 @@ static double servet__tile_pages(const servet__tmodel *M, int a, const double *c
         if (dd < last) rows *= span[dd];
     }
     ext = span[last] * elem; /* one contiguous piece, then its repeats */
+    if (vpn_stride) *vpn_stride = 0.0;
+    if (piece) *piece = 1.0;
     if (A->packed) return 1.0 + ((rows - 1.0) * ext + ext - elem) / 4096.0;
     /* from the contiguous dimension out: rows closer than a page (or as
        long as their stride) extend the piece, the others repeat it. Each
@@ -10222,8 +10267,12 @@ static double servet__tile_pages(const servet__tmodel *M, int a, const double *c
     for (dd = last - 1; dd >= 0; dd--) {
         double S = M->stride[a][dd];
         if (blocks == 1.0 && (ext >= S - elem || S < 4096.0)) ext += (span[dd] - 1.0) * S;
-        else blocks *= span[dd];
+        else {
+            if (blocks == 1.0 && span[dd] > 1.0 && vpn_stride && fmod(S, 4096.0) == 0.0) *vpn_stride = S / 4096.0;
+            blocks *= span[dd];
+        }
     }
+    if (piece) *piece = 1.0 + (ext - elem) / 4096.0;
     return blocks * (1.0 + (ext - elem) / 4096.0);
 }
 
@@ -10680,6 +10729,8 @@ typedef struct servet__tgeom {
     double lines_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS], pages_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS];
     double lines_out[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS], pages_out[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS];
     double runs_out[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS]; /* servet__tile_runs (where asked), pages as a chain-free nest counts them */
+    double vpn_stride_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS]; /* servet__tile_pages: pages between pieces (0: not whole pages) */
+    double piece_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS];      /* and the pages of a piece */
 } servet__tgeom;
 static void servet__tile_geometry(const servet__tmodel *M, const int64_t *T, int with_runs, servet__tgeom *G) {
     int k, a, n = M->n, na = M->d->narrays, tlb = 0, c, pages = !(servet__tile_chain(M, T) > 0.0);
@@ -10690,8 +10741,8 @@ static void servet__tile_geometry(const servet__tmodel *M, const int64_t *T, int
         for (a = 0; a < na; a++) {
             G->lines_in[k][a] = servet__tile_lines(M, a, G->in[k], NULL, NULL);
             G->lines_out[k][a] = servet__tile_lines(M, a, G->out[k], NULL, NULL);
-            G->pages_in[k][a] = tlb ? servet__tile_pages(M, a, G->in[k]) : 0.0;
-            G->pages_out[k][a] = tlb ? servet__tile_pages(M, a, G->out[k]) : 0.0;
+            G->pages_in[k][a] = tlb ? servet__tile_pages(M, a, G->in[k], &G->vpn_stride_in[k][a], &G->piece_in[k][a]) : 0.0;
+            G->pages_out[k][a] = tlb ? servet__tile_pages(M, a, G->out[k], NULL, NULL) : 0.0;
             G->runs_out[k][a] = with_runs ? servet__tile_runs(M, a, G->out[k], pages) : 0.0;
         }
     }
@@ -10706,6 +10757,18 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
     servet__tgeom G;
     servet__tile_geometry(M, T, runs_per_array != NULL, &G);
     return servet__tile_traffic_g(M, C, T, &G, window, conflict_sets, per_array, conflict_per_array, runs_per_array);
+}
+/* How many entries of the last TLB a page of a footprint takes (step 5):
+   pieces (a tile's rows) whose pages repeat at a stride of S pages fall in
+   sets / gcd(S, sets) of its sets, as a cache's lines do, so each page of
+   them crowds out gcd(S, sets) / (the pages of a piece, up to that) */
+static double servet__tile_tlb_crowding(const servet__tcache *C, double vpn_stride, double piece) {
+    uint64_t g;
+    double p = floor(piece + 0.5); /* a piece under a page is one page where its rows sit at one page offset */
+    if (!C->tlb_walk || C->tlb_sets < 2 || !(vpn_stride >= 2.0) || vpn_stride > 1e15) return 1.0;
+    g = servet__gcd_u64((uint64_t)vpn_stride, (uint64_t)C->tlb_sets);
+    if (g < 2) return 1.0;
+    return (double)g / (p < (double)g ? (p > 1.0 ? p : 1.0) : (double)g);
 }
 static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, const servet__tgeom *G,
                                      double *window, int *conflict_sets, double *per_array, double *conflict_per_array,
@@ -10740,7 +10803,7 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
         int fits, sets_ok, fits_size, nover, piled = 0;
         cover = G->in[k];
         for (a = 0; a < na; a++)
-            if (C->tlb) ws += G->pages_in[k][a] * 4096.0; /* a TLB maps streams too */
+            if (C->tlb) ws += G->pages_in[k][a] * servet__tile_tlb_crowding(C, G->vpn_stride_in[k][a], G->piece_in[k][a]) * 4096.0; /* a TLB maps streams too */
             else if (!M->d->arrays[a].streamed) ws += G->lines_in[k][a] * line;
         fits_size = fits = ws <= C->usable;
         if (C->tlb && C->tlb_curve && !fits) {
@@ -10873,14 +10936,23 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
     double chain = servet__tile_chain(M, T);
     int c, l, a, n = M->n;
     double lds[8][SERVET_TILE_MAX_ARRAYS], cfs[8][SERVET_TILE_MAX_ARRAYS], rns[8][SERVET_TILE_MAX_ARRAYS];
+    double uncrowded[SERVET_TILE_MAX_ARRAYS];
     int csets[8];
     servet__tgeom G;
     core = 0.0;
     servet__tile_geometry(M, T, M->mem_line_ns > 0.0, &G);
     for (c = 0; c < M->nc; c++)
-        if (M->only < 0 || M->only == c || M->c[c].tlb || c == 0)
+        if (M->only < 0 || M->only == c || M->c[c].tlb || c == 0) {
             servet__tile_traffic_g(M, &M->c[c], T, &G, NULL, &csets[c], lds[c], cfs[c],
                                    c == M->ncache - 1 && M->mem_line_ns > 0.0 ? rns[c] : NULL);
+            if (M->c[c].tlb_walk) {
+                servet__tcache U = M->c[c];
+                int cs;
+                double cf[SERVET_TILE_MAX_ARRAYS];
+                U.tlb_sets = 1;
+                servet__tile_traffic_g(M, &U, T, &G, NULL, &cs, uncrowded, cf, NULL);
+            }
+        }
     for (c = 0; c < M->nc; c++)
         if (M->only < 0 || M->only == c || M->c[c].tlb || c == 0) {
             const double *ld = lds[c], *rn = rns[c], *cf = cfs[c];
@@ -10916,7 +10988,9 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
                    predicted the 4000 x 4000 transpose 14x slower than it ran. Misses
                    piled into a few sets (conflicts) and TLB walks each add their
                    latency step: they queue on one set, on the page walker */
-                if (M->c[c].tlb && (M->c[c].tlb_walk || !(M->mem_line_ns > 0.0))) cost += ld[a] * M->c[c].miss_ns / 2.0;
+                if (M->c[c].tlb && M->c[c].tlb_walk && ld[a] > uncrowded[a])
+                    cost += uncrowded[a] * M->c[c].miss_ns / SERVET__TILE_WALK_OVERLAP + (ld[a] - uncrowded[a]) * M->c[c].miss_ns / SERVET__TILE_CROWD_OVERLAP;
+                else if (M->c[c].tlb && (M->c[c].tlb_walk || !(M->mem_line_ns > 0.0))) cost += ld[a] * M->c[c].miss_ns / SERVET__TILE_WALK_OVERLAP;
                 else if (M->c[c].tlb) core += ld[a] * M->c[c].miss_ns * SERVET__TILE_TLB_LOOKUP; /* in the next TLB: pipelined */
                 else {
                     if (c == 0 && csets[c] > 1 && csets[c] < SERVET__TILE_MLP)
@@ -11350,6 +11424,11 @@ static void servet__tile_tlb_level(servet__tcache *C, int i, double reach, const
     if (!(step > 0.2)) step = i == 0 ? 2.0 : 20.0;
     C->miss_ns = step; /* halved in the cost: page walks of independent accesses overlap */
     C->tlb_walk = last;
+    /* its sets (step 5): not measured by the probe; 16 ways taken, the most
+       of today's second TLBs (the Zen 5 VM's: a reach of reach / S at a
+       stride of S = 2-32 pages, so at least 32 sets) */
+    C->tlb_sets = 1;
+    while ((double)C->tlb_sets * 2.0 * 16.0 * 4096.0 <= reach) C->tlb_sets *= 2;
 }
 servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc *d, servet_tile *out) {
     servet__tmodel M;

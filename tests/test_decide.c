@@ -470,8 +470,10 @@ static void test_tile_sets(void) {
         tile_model(&M, &d);
         T[0] = T[1] = 12;
         servet__tile_tlb_level(&M.c[0], 1, 12.0 * 1048576.0, NULL, 1); /* the TLB servet_choose_tile builds */
+        M.c[0].tlb_sets = 1; /* the curve alone: B's rows 8 pages apart would crowd its sets (test_tile_tlb_crowding) */
         servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, lb, cb, NULL);
         servet__tile_tlb_level(&M.c[0], 1, 12.0 * 1048576.0, &tc, 1);
+        M.c[0].tlb_sets = 1;
         CHECK(M.c[0].tlb_curve == &tc, "the TLB reads its curve (it rises past the usable reach)");
         servet__tile_traffic(&M, &M.c[0], T, NULL, NULL, lc, cb, NULL);
         frac = (lc[1] - 4096.0 * 8.0) / (lb[1] - 4096.0 * 8.0); /* beyond B's compulsory pages */
@@ -816,6 +818,67 @@ static void test_tile_reduce_rows_whole(void) {
               (long long)tiles[t][0], (long long)tiles[t][1], c, whole);
     }
 }
+/* the last TLB's sets (>>decide step 5): pages whose rows repeat at a
+   power-of-two multiple of 4 KiB fall into a share of its sets. On the Zen 5
+   VM a walk over pages 8 apart missed past 512 of them where one over
+   consecutive pages held 4096 (bench_data/tlb_sets_zen5_2026-12-01.txt) */
+static void test_tile_tlb_crowding(void) {
+    servet_tile_desc d;
+    servet__tmodel M;
+    servet__tcache C;
+    double cover[SERVET_TILE_MAX_LOOPS] = {512, 12}, stride = -1, piece = -1, pages;
+    double crowded[SERVET_TILE_MAX_ARRAYS], plain[SERVET_TILE_MAX_ARRAYS];
+    int64_t T[2];
+    transpose_desc(&d, 4096);
+    tile_model(&M, &d);
+    /* A over 512 rows x 12: 512 pieces of 96 bytes, rows 8 pages apart */
+    pages = servet__tile_pages(&M, 0, cover, &stride, &piece);
+    CHECK(fabs(pages - 512.0 * (1.0 + 88.0 / 4096.0)) < 1e-9 && stride == 8.0 && fabs(piece - (1.0 + 88.0 / 4096.0)) < 1e-9,
+          "4096 transpose, A over 512 x 12: %.5g pages (523), pieces 8 pages apart (%g), %.4g pages each (1.021)", pages, stride, piece);
+    /* whole rows are one piece: no stride */
+    cover[1] = 4096;
+    servet__tile_pages(&M, 0, cover, &stride, &piece);
+    CHECK(stride == 0.0, "A over 512 whole rows: one piece, no stride (%g)", stride);
+    /* the transpose 4000: rows 32000 bytes apart, not whole pages */
+    transpose_desc(&d, 4000);
+    tile_model(&M, &d);
+    cover[1] = 12;
+    servet__tile_pages(&M, 0, cover, &stride, &piece);
+    CHECK(stride == 0.0, "4000 transpose: rows 32000 bytes apart, no page stride (%g)", stride);
+    /* the crowding: 16 ways taken, 256 sets for a reach of 4096 pages */
+    servet__tile_tlb_level(&C, 1, 4096.0 * 4096.0, NULL, 1);
+    CHECK(C.tlb_sets == 256, "a 16 MiB reach: 256 sets of 16 (%d)", C.tlb_sets);
+    CHECK(servet__tile_tlb_crowding(&C, 8.0, 1.02) == 8.0, "8 pages apart, one-page pieces: 8 entries a page (%g)",
+          servet__tile_tlb_crowding(&C, 8.0, 1.02));
+    CHECK(servet__tile_tlb_crowding(&C, 8.0, 2.0) == 4.0, "two-page pieces: 4 (%g)", servet__tile_tlb_crowding(&C, 8.0, 2.0));
+    CHECK(servet__tile_tlb_crowding(&C, 24.0, 1.0) == 8.0, "24 pages apart: gcd 8 (%g)", servet__tile_tlb_crowding(&C, 24.0, 1.0));
+    CHECK(servet__tile_tlb_crowding(&C, 7.0, 1.0) == 1.0, "7 pages apart: every set (%g)", servet__tile_tlb_crowding(&C, 7.0, 1.0));
+    CHECK(servet__tile_tlb_crowding(&C, 1024.0, 1.0) == 256.0, "1024 pages apart: one set (%g)", servet__tile_tlb_crowding(&C, 1024.0, 1.0));
+    CHECK(servet__tile_tlb_crowding(&C, 8.0, 9.0) == 1.0, "pieces longer than the stride's share: every set (%g)",
+          servet__tile_tlb_crowding(&C, 8.0, 9.0));
+    C.tlb_walk = 0;
+    CHECK(servet__tile_tlb_crowding(&C, 8.0, 1.0) == 1.0, "the first TLB (fully associative here): not crowded (%g)",
+          servet__tile_tlb_crowding(&C, 8.0, 1.0));
+    /* in the traffic: a 4096 transpose tiled 1024 x 12 keeps A's 1024 pages
+       between tile columns only without the crowding (1024 x 8 > 3686
+       usable); 256 x 12 keeps them either way */
+    transpose_desc(&d, 4096);
+    tile_model(&M, &d);
+    servet__tile_tlb_level(&M.c[1], 1, 4096.0 * 4096.0, NULL, 1);
+    M.nc = 2;
+    T[0] = 1024; T[1] = 12;
+    servet__tile_traffic(&M, &M.c[1], T, NULL, NULL, crowded, NULL, NULL);
+    C = M.c[1];
+    C.tlb_sets = 1;
+    servet__tile_traffic(&M, &C, T, NULL, NULL, plain, NULL, NULL);
+    CHECK(crowded[0] > 10.0 * plain[0], "1024 x 12: A's pages walked again each tile column (%.4g walks, %.4g without the sets)",
+          crowded[0], plain[0]);
+    T[0] = 256;
+    servet__tile_traffic(&M, &M.c[1], T, NULL, NULL, crowded, NULL, NULL);
+    servet__tile_traffic(&M, &C, T, NULL, NULL, plain, NULL, NULL);
+    CHECK(fabs(crowded[0] - plain[0]) < 1e-6 * plain[0], "256 x 12: A's 256 x 8 entries fit (%.4g walks, %.4g without the sets)",
+          crowded[0], plain[0]);
+}
 /* a loop along which no array's rows run (j in B[k][j][i] = A[i][j][k])
    has no line to keep whole: its candidates go under a line (1, 2, 4),
    unless the desc asks for a multiple. On the Zen 5 VM at 256^3: 256 x 1
@@ -843,10 +906,10 @@ static void test_tile_subline_loop(void) {
         servet__tmodel Q;
         double cover[3] = {1, 1, 200}, pages;
         tile_model(&Q, &q);
-        pages = servet__tile_pages(&Q, 1, cover);
+        pages = servet__tile_pages(&Q, 1, cover, NULL, NULL);
         CHECK(fabs(pages - 200.0) < 1e-9, "3D transpose 256, B over 200 k at one j: %.4g pages (200)", pages);
         cover[1] = 8; cover[2] = 8;
-        pages = servet__tile_pages(&Q, 1, cover);
+        pages = servet__tile_pages(&Q, 1, cover, NULL, NULL);
         CHECK(fabs(pages - 8.0 * (1.0 + 7.0 * 2048.0 / 4096.0)) < 1e-9, "B over 8 k x 8 j: %.4g pages (36)", pages);
     }
     {
@@ -1259,6 +1322,7 @@ int main(void) {
     test_tile_reduce_chain();
     test_tile_reduce_rows_whole();
     test_tile_subline_loop();
+    test_tile_tlb_crowding();
     test_tile_decisions();
     test_tile_bad_input();
     TEST_SUMMARY();
