@@ -696,9 +696,10 @@
           ways taken): pages whose rows repeat at a power-of-two multiple
           of 4 KiB crowd a share of them (measured on a Zen 5 VM: 512 pages
           of reach at 32 KiB rows, 4096 at 4 KiB), the walks that adds at a
-          sixth of the walk's step. A rectangular 4096^2 transpose 1024 x
-          12 -> 512 x 12 (1.2x faster), an unpacked 2048^3 matmul 1.2x;
-          a 3D stencil 256^3 5% slower; make tile-replay unchanged.
+          sixth of the walk's step. 14 kernels not in the repository: 10
+          faster (a rectangular 4096^2 transpose 1024 x 12 -> 512 x 12,
+          1.17x; unpacked 2048^3 matmuls 1.10-1.29x), 2 slower by 4% (a
+          512^3 3D stencil); make tile-replay unchanged.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -9774,17 +9775,21 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       1.4 M added walks cost 4.4 ms, 3.1 ns each, a sixth of the curve's
       step). At a half, a 512^3 3D transpose, whose i rows are 2 MiB apart
       (one set), moved from 512 x 1 x 8 (0.26 s) to 512 x 2 x 8 (0.50).
-      Side by side on the Zen 5 VM (malloc'd arrays, best of 3-7, before
-      -> after): 4096^2 transpose 1024 x 12 -> 512 x 12, 26.4 -> 22.0 ms;
-      8192^2 1024 x 12 -> 328 x 12, 104.5 -> 93.8; C = A + B^T 8192^2
-      512 x 12 -> 160 x 12, 166 -> 133; i,k,j matmul 2048^3 1024 x 8 x 512
-      -> 688 x 8 x 512, 1.61 -> 1.33 s, 4096^3 592 -> 344, 10.6 -> 9.4 s;
-      i,j,k reduce 2048^3 1024 x 2048 x 8 -> 512 x 512 x 8, 4.1 -> 3.3 s;
-      3D transpose 256^3 256 x 2 x 8 -> 56 x 2 x 8, 31.3 -> 27.3 ms; lost:
-      a 3D 7-point stencil 256^3 (unpadded) 64 x 1 x 256 -> 256 x 64 x 256,
-      19.4 -> 20.5 ms, 512^3 142.6 -> 145.9, C = A + B^T 2048^2 296 x 12
-      -> 512 x 12, 8.2 -> 8.5. make tile-replay: every recorded decision
-      the same (square tiles under 512 fit either way).
+      Side by side on the Zen 5 VM (14 kernels not in the repository,
+      malloc'd arrays, best of 2-9, before -> after; bench_data/
+      tile_tlb_sets_side_by_side_zen5_2026-12-01.txt): 12 moved, 10 ran
+      faster - 4096^2 transpose 1024 x 12 -> 512 x 12, 25.7 -> 21.9 ms;
+      8192^2 104.4 -> 93.8 (328 x 12); C = A + B^T 8192^2 512 x 12 ->
+      160 x 12, 165 -> 153; i,k,j matmul 2048^3 1024 x 8 x 512 -> 688 x 8
+      x 512, 1.35 -> 1.23 s, 4096^3 (592 -> 344) 11.2 -> 9.6 s; i,j,k
+      reduce 2048^3 1024 x 2048 x 8 -> 512 x 512 x 8, 4.3 -> 3.4 s; 3D
+      transpose 256^3 256 x 2 x 8 -> 56 x 2 x 8, 33.6 -> 31.8 ms - and 2
+      slower by 4%: a 3D 7-point stencil 512^3 (unpadded) 64 x 8 x 512 ->
+      512 x 32 x 512, 138 -> 144 ms, and C = A + B^T 2048^2 (296 -> 512
+      x 12). The stencil at 256^3 went 64 x 1 x 256 -> 256 x 64 x 256,
+      24.6 -> 21.2 ms in that run and 19.4 -> 20.5 in an earlier one: a
+      tie. make tile-replay: every recorded decision the same (square
+      tiles up to 512 fit the crowded reach either way).
    6. Cost, in the spirit of the ECM model. A level's misses cost its latency
       step to the next level (measured). Misses overlap (prefetchers, ~10
       misses in flight: a tenth of the step each), an array walked across
