@@ -1086,6 +1086,15 @@ static void test_tile_decisions(void) {
     CHECK(any, "ld 4000: rows in 16 of the 64 sets, a tile taller than 192 rows thrashes (%d warnings: %s)", t2.nwarnings,
           t2.nwarnings > 0 ? t2.warnings[0] : "");
     d.loops[0].extent = d.loops[1].extent = 4096;
+    /* the last TLB's sets (>>decide step 5): rows 32 KiB apart crowd an
+       eighth of them, warned with the same padding; rows 32000 B apart not */
+    for (i = 0, any = 0; i < t.nwarnings; i++)
+        any |= strstr(t.warnings[i], "B: rows 32768 bytes apart fall in 1/8 of the last TLB's sets") &&
+               strstr(t.warnings[i], "4104 elements");
+    CHECK(any, "ld 4096: B's rows crowd 1/8 of the last TLB's sets, padded to 4104 (%d warnings: %s)", t.nwarnings,
+          t.nwarnings > 0 ? t.warnings[t.nwarnings - 1] : "");
+    for (i = 0, any = 0; i < t2.nwarnings; i++) any |= strstr(t2.warnings[i], "TLB") != NULL;
+    CHECK(!any, "ld 4000: no TLB warning (%d warnings)", t2.nwarnings);
     {
         /* a 3D array's planes: at 160^3 B[k][j][i]'s k planes are 204800 B
            = 50 x 4 KiB apart, all in one L1 set (the rows, 1280 B apart, in
