@@ -10951,11 +10951,17 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
             servet__tile_traffic_g(M, &M->c[c], T, &G, NULL, &csets[c], lds[c], cfs[c],
                                    c == M->ncache - 1 && M->mem_line_ns > 0.0 ? rns[c] : NULL);
             if (M->c[c].tlb_walk) {
+                /* the same without the sets, where they crowd anything: the
+                   walks they add are priced apart (step 5) */
                 servet__tcache U = M->c[c];
-                int cs;
+                int cs, k, crowded = 0;
                 double cf[SERVET_TILE_MAX_ARRAYS];
+                for (k = 0; k < 2 * n && !crowded; k++)
+                    for (a = 0; a < M->d->narrays && !crowded; a++)
+                        crowded = servet__tile_tlb_crowding(&U, G.vpn_stride_in[k][a], G.piece_in[k][a]) > 1.0;
                 U.tlb_sets = 1;
-                servet__tile_traffic_g(M, &U, T, &G, NULL, &cs, uncrowded, cf, NULL);
+                if (crowded) servet__tile_traffic_g(M, &U, T, &G, NULL, &cs, uncrowded, cf, NULL);
+                else memcpy(uncrowded, lds[c], sizeof uncrowded);
             }
         }
     for (c = 0; c < M->nc; c++)
