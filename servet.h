@@ -10763,17 +10763,21 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
     servet__tile_geometry(M, T, runs_per_array != NULL, &G);
     return servet__tile_traffic_g(M, C, T, &G, window, conflict_sets, per_array, conflict_per_array, runs_per_array);
 }
+/* The leading dimension that spreads array a's rows: one line longer */
+static int64_t servet__tile_padded_ld(const servet__tmodel *M, int a) {
+    const servet_tile_array *A = &M->d->arrays[a];
+    return (int64_t)(M->stride[a][A->nloops - 2] / M->elem) + (M->line / M->elem > 0 ? M->line / M->elem : 1);
+}
 /* How many entries of the last TLB a page of a footprint takes (step 5):
    pieces (a tile's rows) whose pages repeat at a stride of S pages fall in
    sets / gcd(S, sets) of its sets, as a cache's lines do, so each page of
    them crowds out gcd(S, sets) / (the pages of a piece, up to that) */
 static double servet__tile_tlb_crowding(const servet__tcache *C, double vpn_stride, double piece) {
-    uint64_t g;
-    double p = floor(piece + 0.5); /* a piece under a page is one page where its rows sit at one page offset */
+    double g, p = floor(piece + 0.5); /* a piece under a page is one page where its rows sit at one page offset */
     if (!C->tlb_walk || C->tlb_sets < 2 || !(vpn_stride >= 2.0) || vpn_stride > 1e15) return 1.0;
-    g = servet__gcd_u64((uint64_t)vpn_stride, (uint64_t)C->tlb_sets);
-    if (g < 2) return 1.0;
-    return (double)g / (p < (double)g ? (p > 1.0 ? p : 1.0) : (double)g);
+    g = (double)servet__gcd_u64((uint64_t)vpn_stride, (uint64_t)C->tlb_sets);
+    p = p < 1.0 ? 1.0 : p > g ? g : p;
+    return g / p;
 }
 static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, const servet__tgeom *G,
                                      double *window, int *conflict_sets, double *per_array, double *conflict_per_array,
@@ -11675,7 +11679,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             }
             if (worst < 0) continue;
             if (worst == last - 1) {
-                pad = (int64_t)(M.stride[a][last - 1] / M.elem) + (M.line / M.elem > 0 ? M.line / M.elem : 1);
+                pad = servet__tile_padded_ld(&M, a);
                 snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
                          "%s: rows %.0f bytes apart start in %.0f of the %d sets of L%d (%.0f KiB, %d-way): a tile "
                          "taller than %.0f rows thrashes it whatever its size; a leading dimension of %lld elements "
@@ -11715,15 +11719,15 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         for (a = 0; a < d->narrays && out->nwarnings < SERVET_TILE_MAX_WARNINGS; a++) {
             const servet_tile_array *A = &d->arrays[a];
             int last = A->nloops - 1;
-            double S = last >= 1 ? M.stride[a][last - 1] : 0.0, rows;
+            double S = last >= 1 ? M.stride[a][last - 1] : 0.0, crowd;
             if (A->packed || last < 1 || !(S >= 8192.0) || fmod(S, 4096.0) != 0.0) continue;
-            rows = servet__tile_tlb_crowding(C, S / 4096.0, 1.0);
-            if (rows < 2.0) continue;
+            crowd = servet__tile_tlb_crowding(C, S / 4096.0, 1.0);
+            if (crowd < 2.0) continue;
             snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
                      "%s: rows %.0f bytes apart fall in 1/%.0f of the last TLB's sets: a tile over more than %.0f of "
                      "them walks their pages again; a leading dimension of %lld elements spreads them",
-                     servet__tile_name(A->name, a, nb, sizeof nb, 'A'), S, rows, C->usable / 4096.0 / rows,
-                     (long long)(S / M.elem) + (M.line / M.elem > 0 ? M.line / M.elem : 1));
+                     servet__tile_name(A->name, a, nb, sizeof nb, 'A'), S, crowd, C->usable / 4096.0 / crowd,
+                     (long long)servet__tile_padded_ld(&M, a));
         }
         break;
     }
