@@ -700,6 +700,13 @@
           faster (a rectangular 4096^2 transpose 1024 x 12 -> 512 x 12,
           1.17x; unpacked 2048^3 matmuls 1.10-1.29x), 2 slower by 4% (a
           512^3 3D stencil); make tile-replay unchanged.
+          Tile model, overlap (>>decide step 6): a twentieth of the smaller
+          of the core's time and the deeper levels' bound adds to the
+          larger, so a tie between a tile whose memory traffic hides under
+          the core and one that keeps it in cache goes to the latter:
+          unpacked i,k,j matmuls 1024^3-4096^3 1.24-1.36x faster, a rank-64
+          update 1.38x; a 4000^2 transpose 0.95x (bench_data/
+          tile_overlap_leak_side_by_side_zen5_2026-12-02.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -9796,7 +9803,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       its rows (a transpose's column) as much as one walked along them: L1's
       add to the work (their fills take the load ports; the work is at least
       half a cycle per iteration), the deeper levels' overlap with it, so the
-      busiest of those bounds the time. Conflict misses inside a tile (step
+      busiest of those bounds the time (all but a twentieth of the other:
+      SERVET__TILE_OVERLAP_LEAK). Conflict misses inside a tile (step
       4: lines the next element iteration wants again) beyond L1 and page
       walks add their whole step (walks: half): they queue on the sets they
       crowd, on the walker. L1's spread over 10 sets or more (the misses in
@@ -9988,6 +9996,26 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    in quiet spells, given the budget (180 s for the floats, whose runs take
    1.5-2.5 s: 60 s stopped at 0.77; in a noisy spell the NT one: 0.77). */
 #define SERVET__TILE_MARGIN 0.03
+/* the share of the smaller of the core's time and the deeper levels' bound
+   (their busiest stream) that their overlap leaves exposed (step 6): a
+   twentieth. Overlap is never whole, and a tie between a tile whose
+   traffic from memory hides under the core's work and one that keeps it
+   in cache goes to the one that moves less. On the Zen 5 VM the unpacked
+   i,k,j matmul at 2048^3, whose C rows of an i tile come back for every k
+   tile (from memory past TI = 327 there), was priced within 0.4% from TI =
+   128 to 688 (the core's 1.12 s hid a 0.29 s stream either way) and ran
+   1118 ms at 128 x 8 x 512, 1144 at 256, 1224 at 384, 1351 at 512, 1566
+   at 688 (the pick): C's lines come in bursts, at the first k of a tile,
+   where the core has little to hide them under. With the leak it takes
+   296: 1.24x; 1024^3-4096^3 1.25-1.36x, a rank-64 update 1.38x, the 4000^2
+   transpose 0.95x (400 x 80 -> 504 x 64, the search's path: the model
+   priced 504 x 64 lower before too). A larger share (0.07-0.1) also moved
+   memory-bound 3D stencils to thin tiles and, on make tile-replay, the Zen
+   3 VM's transposes from 0.937 to 0.916 (0.25: 0.880); at 0.05 they stay,
+   its packed matmuls 0.832 -> 0.823 (29 -> 31 of 93 at 0.95), the Zen 5
+   VM's decisions the same (bench_data/
+   tile_overlap_leak_side_by_side_zen5_2026-12-02.txt) */
+#define SERVET__TILE_OVERLAP_LEAK 0.05
 #define SERVET__TILE_MLP 10.0 /* misses a core keeps in flight on the streams of a tiled loop */
 #define SERVET__TILE_TLB_LOOKUP (1.0 / 3.0) /* the share of a first-TLB miss's step a loop's core pays (step 5) */
 /* the work of an iteration at least, in ns: half a cycle at 4 GHz. Was a
@@ -11079,7 +11107,8 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
 #ifdef SERVET_DEBUG_TILE
     fprintf(stderr, "    core %.0f bound %.0f tiles %.0f runs %.0f\n", core, bound, 20.0 * tiles, runs);
 #endif
-    return cost + (bound > core ? bound : core) + 20.0 * tiles + runs * SERVET__TILE_RUN_NS;
+    return cost + (bound > core ? bound : core) + SERVET__TILE_OVERLAP_LEAK * (bound > core ? core : bound) +
+           20.0 * tiles + runs * SERVET__TILE_RUN_NS;
 }
 /* candidate tiles along a loop of extent N: multiples of m */
 static int servet__tile_candidates(int64_t N, int64_t m, int64_t *out, int max) {

@@ -879,6 +879,35 @@ static void test_tile_tlb_crowding(void) {
     CHECK(fabs(crowded[0] - plain[0]) < 1e-6 * plain[0], "256 x 12: A's 256 x 8 entries fit (%.4g walks, %.4g without the sets)",
           crowded[0], plain[0]);
 }
+/* overlap is never whole (SERVET__TILE_OVERLAP_LEAK): an i,k,j matmul whose
+   core's time would hide C's traffic from memory keeps C's rows of the i
+   tile (TI x n, reused over every k tile) in the last level. On the Zen 5
+   VM at 2048^3 (L3 read 9.2 MiB, 5.4 MiB usable: TI <= 327): 688 x 8 x 512
+   ran 1566 ms, 512 1351, 384 1224, 256 1144, 128 1118, all priced within
+   0.4% without the leak; with it the model takes 296. Here: the three-level
+   model (L3 13.5 MiB: TI <= 864 at 2048) */
+static void test_tile_overlap_leak(void) {
+    servet_tile_desc q;
+    servet__tmodel Q;
+    int64_t T[3], n;
+    for (n = 2048; n <= 4096; n *= 2) { /* C past the L3: 32 and 128 MiB */
+        int64_t kept[3] = {0, 8, 512}, past[3] = {0, 8, 512};
+        double c_kept, c_past;
+        matmul_desc(&q, n, 0);
+        three_level_model(&Q, &q);
+        kept[0] = (int64_t)(0.8 * Q.c[2].usable / (8.0 * (double)n)) / 8 * 8;
+        past[0] = (int64_t)(1.6 * Q.c[2].usable / (8.0 * (double)n)) / 8 * 8;
+        if (past[0] > n) past[0] = n;
+        c_kept = servet__tile_cost(&Q, kept);
+        c_past = servet__tile_cost(&Q, past);
+        CHECK(c_kept < c_past, "i,k,j matmul %lld: %lld x 8 x 512 (C's rows kept in L3) cheaper than %lld x 8 x 512 (%.5g, %.5g)",
+              (long long)n, (long long)kept[0], (long long)past[0], c_kept, c_past);
+        servet__tile_search(&Q, T, NULL, NULL);
+        CHECK((double)T[0] * (double)n * 8.0 <= Q.c[2].usable,
+              "i,k,j matmul %lld: %lld x %lld x %lld keeps C's rows in L3 (%.0f bytes, %.0f usable)", (long long)n,
+              (long long)T[0], (long long)T[1], (long long)T[2], (double)T[0] * (double)n * 8.0, Q.c[2].usable);
+    }
+}
 /* a loop along which no array's rows run (j in B[k][j][i] = A[i][j][k])
    has no line to keep whole: its candidates go under a line (1, 2, 4),
    unless the desc asks for a multiple. On the Zen 5 VM at 256^3: 256 x 1
@@ -1332,6 +1361,7 @@ int main(void) {
     test_tile_reduce_rows_whole();
     test_tile_subline_loop();
     test_tile_tlb_crowding();
+    test_tile_overlap_leak();
     test_tile_decisions();
     test_tile_bad_input();
     TEST_SUMMARY();
