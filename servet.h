@@ -704,8 +704,9 @@
           of the core's time and the deeper levels' bound adds to the
           larger, so a tie between a tile whose memory traffic hides under
           the core and one that keeps it in cache goes to the latter:
-          unpacked i,k,j matmuls 1024^3-4096^3 1.24-1.36x faster, a rank-64
-          update 1.38x; a 4000^2 transpose 0.95x (bench_data/
+          unpacked i,k,j matmuls 1024^3-4096^3 1.11-1.36x faster (k,i,j
+          2048^3 1.65x), a rank-64 update 1.38x; a 4000^2 transpose 0.95x
+          (bench_data/
           tile_overlap_leak_side_by_side_zen5_2026-12-02.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
@@ -10007,7 +10008,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    1118 ms at 128 x 8 x 512, 1144 at 256, 1224 at 384, 1351 at 512, 1566
    at 688 (the pick): C's lines come in bursts, at the first k of a tile,
    where the core has little to hide them under. With the leak it takes
-   296: 1.24x; 1024^3-4096^3 1.25-1.36x, a rank-64 update 1.38x, the 4000^2
+   296: 1.24x; 1024^3-4096^3 1.11-1.36x (floats too), the k,i,j order at
+   2048^3 1.65x, a rank-64 update 1.38x, the 4000^2
    transpose 0.95x (400 x 80 -> 504 x 64, the search's path: the model
    priced 504 x 64 lower before too). A larger share (0.07-0.1) also moved
    memory-bound 3D stencils to thin tiles and, on make tile-replay, the Zen
