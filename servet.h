@@ -10000,22 +10000,22 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
 /* the share of the smaller of the core's time and the deeper levels' bound
    (their busiest stream) that their overlap leaves exposed (step 6): a
    twentieth. Overlap is never whole, and a tie between a tile whose
-   traffic from memory hides under the core's work and one that keeps it
-   in cache goes to the one that moves less. On the Zen 5 VM the unpacked
+   traffic from memory hides under the core's work and one that keeps it in
+   cache goes to the one that moves less. On the Zen 5 VM the unpacked
    i,k,j matmul at 2048^3, whose C rows of an i tile come back for every k
    tile (from memory past TI = 327 there), was priced within 0.4% from TI =
    128 to 688 (the core's 1.12 s hid a 0.29 s stream either way) and ran
-   1118 ms at 128 x 8 x 512, 1144 at 256, 1224 at 384, 1351 at 512, 1566
-   at 688 (the pick): C's lines come in bursts, at the first k of a tile,
+   1118 ms at 128 x 8 x 512, 1144 at 256, 1224 at 384, 1351 at 512, 1566 at
+   688 (the pick): C's lines come in bursts, at the first k of a tile,
    where the core has little to hide them under. With the leak it takes
    296: 1.24x; 1024^3-4096^3 1.11-1.36x (floats too), the k,i,j order at
-   2048^3 1.65x, a rank-64 update 1.38x, the 4000^2
-   transpose 0.95x (400 x 80 -> 504 x 64, the search's path: the model
-   priced 504 x 64 lower before too). A larger share (0.07-0.1) also moved
-   memory-bound 3D stencils to thin tiles and, on make tile-replay, the Zen
-   3 VM's transposes from 0.937 to 0.916 (0.25: 0.880); at 0.05 they stay,
-   its packed matmuls 0.832 -> 0.823 (29 -> 31 of 93 at 0.95), the Zen 5
-   VM's decisions the same (bench_data/
+   2048^3 1.65x, a rank-64 update 1.38x, the 4000^2 transpose 0.95x (400 x
+   80 -> 504 x 64, the search's path: the model priced 504 x 64 lower
+   before too). A larger share (0.07-0.1) also moved memory-bound 3D
+   stencils to thin tiles and, on make tile-replay, the Zen 3 VM's
+   transposes from 0.937 to 0.916 (0.25: 0.880); at 0.05 they stay, its
+   packed matmuls 0.832 -> 0.823 (29 -> 31 of 93 at 0.95), the Zen 5 VM's
+   decisions the same (bench_data/
    tile_overlap_leak_side_by_side_zen5_2026-12-02.txt) */
 #define SERVET__TILE_OVERLAP_LEAK 0.05
 #define SERVET__TILE_MLP 10.0 /* misses a core keeps in flight on the streams of a tiled loop */
