@@ -9804,8 +9804,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       its rows (a transpose's column) as much as one walked along them: L1's
       add to the work (their fills take the load ports; the work is at least
       half a cycle per iteration), the deeper levels' overlap with it, so the
-      busiest of those bounds the time (all but a twentieth of the other:
-      SERVET__TILE_OVERLAP_LEAK). Conflict misses inside a tile (step
+      busiest of those bounds the time; a twentieth of the other adds to it
+      (SERVET__TILE_OVERLAP_LEAK). Conflict misses inside a tile (step
       4: lines the next element iteration wants again) beyond L1 and page
       walks add their whole step (walks: half): they queue on the sets they
       crowd, on the walker. L1's spread over 10 sets or more (the misses in
@@ -10972,7 +10972,7 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
 }
 static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T) {
     double cost = 0.0, tiles = 1.0, runs = 1.0, points = 1.0, cover[SERVET_TILE_MAX_LOOPS], stream, bound = 0.0, core;
-    double chain = servet__tile_chain(M, T);
+    double over, under, chain = servet__tile_chain(M, T);
     int c, l, a, n = M->n;
     double lds[8][SERVET_TILE_MAX_ARRAYS], cfs[8][SERVET_TILE_MAX_ARRAYS], rns[8][SERVET_TILE_MAX_ARRAYS];
     double uncrowded[SERVET_TILE_MAX_ARRAYS];
@@ -11091,6 +11091,10 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
             if (by_chain > SERVET__TILE_WORK_NS * points) core += by_chain - SERVET__TILE_WORK_NS * points;
         }
     }
+    /* the core's time and the deeper levels' bound overlap: the larger
+       bounds the time, a twentieth of the smaller adds (step 6) */
+    over = bound > core ? bound : core;
+    under = bound > core ? core : bound;
     {
         /* a tile that splits lines along an array's contiguous dimension (not a
            multiple of a line: the set caps) must win by the margin, as a tile
@@ -11104,13 +11108,12 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
             l = A->loops[A->nloops - 1];
             split = !A->packed && T[l] % m != 0 && T[l] < M->d->loops[l].extent;
         }
-        if (split) cost += SERVET__TILE_MARGIN * (cost + (bound > core ? bound : core) + 20.0 * tiles + runs * SERVET__TILE_RUN_NS);
+        if (split) cost += SERVET__TILE_MARGIN * (cost + over + 20.0 * tiles + runs * SERVET__TILE_RUN_NS);
     }
 #ifdef SERVET_DEBUG_TILE
     fprintf(stderr, "    core %.0f bound %.0f tiles %.0f runs %.0f\n", core, bound, 20.0 * tiles, runs);
 #endif
-    return cost + (bound > core ? bound : core) + SERVET__TILE_OVERLAP_LEAK * (bound > core ? core : bound) +
-           20.0 * tiles + runs * SERVET__TILE_RUN_NS;
+    return cost + over + SERVET__TILE_OVERLAP_LEAK * under + 20.0 * tiles + runs * SERVET__TILE_RUN_NS;
 }
 /* candidate tiles along a loop of extent N: multiples of m */
 static int servet__tile_candidates(int64_t N, int64_t m, int64_t *out, int max) {
