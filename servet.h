@@ -708,6 +708,17 @@
           2048^3 1.65x), a rank-64 update 1.38x; a 4000^2 transpose 0.95x
           (bench_data/
           tile_overlap_leak_side_by_side_zen5_2026-12-02.txt).
+          Tile model, page-offset sets (>>decide step 4): an overfull
+          offset of a physically indexed level loses the binomial's share
+          (theta = 1) of its lines, not 1 - usable / lines, and they queue
+          only for an array walked across its rows (or along runs under 4
+          lines); the search also descends innermost loop first, taken past
+          the margin. 15 of 173 outside descs move: --square i,k,j matmuls
+          1.09-1.11x faster (512^3-4096^3), i,k,j 1024^3 1.05x, float i,j,k
+          (sum in a register) 2048^3 1.29x, a 3D transpose 1.04x, five
+          ties, a rectangular 1536^2 transpose 0.80-0.83x (a 0.08% tie
+          flipped); make tile-replay unchanged (bench_data/
+          tile_offset_sets_binomial_zen5_2026-12-02.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -9728,7 +9739,23 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       usable / 4 KiB lines each, and rows 4 KiB apart crowd one of them (an
       untiled 4096 x 4096 transpose: 4096 lines of B where a 1 MiB L2 keeps
       about 200). An overfull set of X lines over W ways loses 1 - W/X of
-      what it would keep (not LRU's all: the cache probe's theta = 1).
+      what it would keep (not LRU's all: the cache probe's theta = 1). An
+      overfull offset of f lines loses what Servet's binomial (Fig. 3,
+      theta = 1) says f random pages lose of the level: the real sets its
+      pages reach are size / ways / 4 KiB (32 of a 1 MiB 8-way L2's 2048),
+      and past the usable capacity (the binomial's 5% at LRU) they overflow
+      a few at a time, not 1 - usable / f at once (until 2026-12-02; it
+      priced B's 256 rows of an i,k,j matmul's 256^3 tile, 16 KiB apart, at
+      half their L2 hits lost, 0.25 at most by the binomial). The lost lines
+      queue, at the whole step (step 6), only for an array the innermost
+      loop walks across its rows or along runs under 4 lines: each comes
+      alone; along longer runs (B's and C's rows under j there) or not at
+      all, the prefetchers bring them back as capacity misses. The
+      4096 transpose's B, one line a row, still thrashes (tiles of 64-512
+      ran 0.45-0.8 of the best on the Zen 3 VM); the --square i,k,j matmul,
+      priced at 128^3 with the offsets' rule, takes 216-256^3: side by side
+      on the Zen 5 VM 1.09-1.11x faster at 512^3-4096^3 (bench_data/
+      tile_offset_sets_binomial_zen5_2026-12-02.txt).
       Inside a tile the sets of a virtually indexed level count even where
       the capacity does not hold the iteration: lines piled into under half
       the sets miss as conflicts do (a 160^3 3D transpose, B's k rows in one
@@ -9895,7 +9922,11 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       along k x j <= capacity, a valley one loop at a time cannot follow);
       and again from the squares' other valleys (their three cheapest local
       minima: each level a square fits makes one), keeping the cheapest end
-      (from an untiled choice, a tile must win by the margin below). An
+      (from an untiled choice, a tile must win by the margin below); from
+      the best square also innermost loop first, whose end must win by the
+      margin (the loops' order picks the valley: C = A B^T, the sum in a
+      register, at 4096^3 went outer first to 1368 x 592 x 80 and inner
+      first to 136 x 8 x 24, 19% cheaper to the model). An
       unpacked i,k,j matmul at 1000^3 stopped at 1000 x 80 x 72 (101-111 ms
       on the Zen 5 VM) where 1000 x 8 x 504 (60.6; the best measured 57.5)
       was cheaper to the model too. tests/test_decide: no tile of the
@@ -9959,15 +9990,20 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    from read ones; prefetchers only as the runs above (no stride
    prefetching across pages); no
    hardware threads competing except as `threads`; arrays on 4 KiB pages.
-   A physically indexed level's page-offset "sets" (step 4) take its usable
-   capacity as their ways: lines past it are conflicts at the whole step,
-   though they spread over the way size / 4 KiB real sets an offset can
-   reach. That keeps the 4096 transpose off tiles of 64-512 (0.45-0.8 of
-   the best, measured), but overprices rows 8 KiB apart: an unpacked
-   1024^3 matmul (A i,k; B k,j; C i,j; Zen 3 VM) is priced 2-4x dearer at
-   tiles 64-200 than at 56 or 512, where 64-128 ran best (4.7-4.8 GFlop/s)
-   and the 512 the model takes ran 4.05 (0.86). A binomial share of the
-   real sets (tried) sent the 4096 transpose to 64 (0.73-0.8).
+   A physically indexed level's page-offset "sets" (step 4) lose the
+   binomial's share of what overflows them; until 2026-12-02 every line
+   past the usable capacity was lost at the whole step, which overpriced
+   rows 8 KiB apart: an unpacked 1024^3 matmul (A i,k; B k,j; C i,j; Zen 3
+   VM) was priced 2-4x dearer at tiles 64-200 than at 56 or 512, where
+   64-128 ran best (4.7-4.8 GFlop/s) and the 512 the model took ran 4.05
+   (0.86); on the Zen 5 VM the 1024^3 one now takes 56 x 8 x 512 (1.05x
+   the 512 x 8 x 512 it took). A binomial share alone, with every lost
+   line queued at the whole step (tried before the last TLB's sets, step
+   5), sent the 4096 transpose to 64 (0.73-0.8); it stays off those tiles
+   as B's lines queue (walked across its rows) and the TLB's sets count.
+   A near-tie moved the wrong way with it: the 1536^2 transpose with a
+   rectangular tile, 512 x 12 -> 1536 x 12, priced 0.08% apart, ran 0.80-
+   0.83 of it (3.3-3.6 against 2.7-3.0 ms; 256 x 4: 2.45).
    Not modelled, measured on a Zen 5 VM (2026-11-25, three sweeps,
    bench_data/tile_run28-30_zen5.json): a memory-bound stencil that runs
    best on tiles of 8 (1.04-1.11x untiled in the sweeps and side by side,
@@ -10077,6 +10113,7 @@ typedef struct servet__tcache {
     const servet_curve *tlb_curve; /* a TLB's measured curve (may be NULL) and its */
     double tlb_lo_ns, tlb_hi_ns;   /* cost at the usable and twice the reach (step 5) */
     int tlb_sets;            /* the last TLB's sets, indexed by the page number's low bits (step 5) */
+    double usable_instance;  /* the whole instance's usable bytes, before streams and sharers (0: usable) */
 } servet__tcache;
 /* The set count's buffers and the search's candidates, on the heap for
    the call (servet_choose_tile): on the stack a decision over a 3D array
@@ -10893,7 +10930,17 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
             int pw = (int)(C->usable / 4096.0);
             double f = servet__tile_set_load(M, &P, cover, pw, k < n ? k : k - n, &nover);
             sets_ok = f <= pw;
-            if (!sets_ok && pw > 0 && f / pw > overfull) overfull = f / pw;
+            if (!sets_ok && pw > 0) {
+                /* the share of an offset's f lines its real sets lose: the
+                   binomial of the usable capacity (step 3) on the f pages
+                   they lie in, this thread's lines counted as the
+                   instance's (its share of the usable), each set keeping
+                   its ways (theta = 1: the conflicts' rule below) */
+                double inst = C->usable_instance > C->usable ? C->usable_instance : C->usable;
+                double sh = servet__mr_binomial(f * (inst / C->usable) * 4096.0, C->size, C->ways, 4096.0, 1.0);
+                if (!(sh >= 0.0) || sh > 0.99) sh = 0.99;
+                if (1.0 / (1.0 - sh) > overfull) overfull = 1.0 / (1.0 - sh);
+            }
         }
         if (!sets_ok && k >= n) { /* inside a tile: the fewest sets that overflow */
             tight = 1;
@@ -10945,6 +10992,17 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
            lost between tiles (the other half of a line a tile of 12 splits)
            come back once, much later: ordinary, overlapped misses. */
         if (!tight) cf = 0.0;
+        if (!C->deterministic && !C->tlb) {
+            /* a physically indexed level's lost lines queue only for an
+               array the innermost loop walks across its rows (a column:
+               one line a row, no stream) or along runs too short to
+               stream; walked along runs of 4 lines or more, or not at
+               all, the prefetchers bring them back as capacity misses */
+            const servet_tile_array *A = &M->d->arrays[a];
+            if (!servet__tile_indexed(M, a, n - 1) ||
+                (A->loops[A->nloops - 1] == n - 1 && (double)T[n - 1] * (double)M->elem >= 4.0 * line))
+                cf = 0.0;
+        }
         total += load[a];
         if (per_array) per_array[a] = load[a];
         if (conflict_per_array) conflict_per_array[a] = cf;
@@ -11183,13 +11241,14 @@ static int64_t servet__tile_snap(const int64_t *cand, int nc, double x) {
    follow: an unpacked i,k,j matmul at 1000^3 stopped at 1000 x 80 x 72
    (111 ms on the Zen 5 VM, the B block filling L1 and the j runs short)
    where 1000 x 8 x 512, cheaper to the model too, ran 61 ms */
-static double servet__tile_descend(const servet__tmodel *M, int64_t *T, double best,
-                                   const int64_t *cand, int stride, const int *nc) {
+static double servet__tile_descend_from(const servet__tmodel *M, int64_t *T, double best,
+                                        const int64_t *cand, int stride, const int *nc, int inner_first) {
     int64_t trial[SERVET_TILE_MAX_LOOPS];
-    int pass, l, l2, i, e, n = M->n;
+    int pass, l, l2, i, e, n = M->n, o;
     for (pass = 0; pass < 8; pass++) {
         int moved = 0;
-        for (l = 0; l < n; l++) {
+        for (o = 0; o < n; o++) {
+            l = inner_first ? n - 1 - o : o;
             memcpy(trial, T, sizeof trial[0] * (size_t)n);
             for (i = 0; i < nc[l]; i++) {
                 double c;
@@ -11213,6 +11272,10 @@ static double servet__tile_descend(const servet__tmodel *M, int64_t *T, double b
         if (!moved) break;
     }
     return best;
+}
+static double servet__tile_descend(const servet__tmodel *M, int64_t *T, double best,
+                                   const int64_t *cand, int stride, const int *nc) {
+    return servet__tile_descend_from(M, T, best, cand, stride, nc, 0);
 }
 /* the square tile of side `side`: each loop's tile, at most its extent */
 static void servet__tile_square(const servet__tmodel *M, int64_t side, int64_t *T) {
@@ -11315,6 +11378,20 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
         double from_cost = best;
         memcpy(from, T, sizeof T[0] * (size_t)n);
         best = servet__tile_descend(M, T, best, cand[0], 512, nc);
+        {
+            /* and with the innermost loop first: one loop at a time, the
+               order picks the valley. The C = A B^T chains at 4096^3 went,
+               outer loop first, from the square 80 to 1368 x 592 x 80 (the
+               i tile first, cheap once the L2's lost lines along B's rows
+               were overlapped), where inner first reaches 136 x 8 x 24, 19%
+               cheaper to the model. Taken only past the margin: elsewhere
+               the two ends tie within it */
+            int64_t rev[SERVET_TILE_MAX_LOOPS];
+            double c;
+            memcpy(rev, from, sizeof from[0] * (size_t)n);
+            c = servet__tile_descend_from(M, rev, from_cost, cand[0], 512, nc, 1);
+            if (c < best * (1.0 - SERVET__TILE_MARGIN)) { best = c; memcpy(T, rev, sizeof rev[0] * (size_t)n); }
+        }
         if (ncap > 0) {
             /* a set cap may hold the search in its valley: start again from the
                cheapest line-aligned square too, keep the cheaper end */
@@ -11553,6 +11630,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         for (a = 0; a < d->narrays; a++) nstream += d->arrays[a].streamed != 0;
         if (nstream > C->ways / 2) nstream = C->ways / 2;
         C->usable = C->deterministic ? size : servet__tile_usable_random(size, C->ways);
+        C->usable_instance = C->usable;
         C->usable *= (double)(C->ways - nstream) / (double)C->ways;
         C->usable /= (double)(threads < sharers ? threads : sharers);
         {

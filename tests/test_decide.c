@@ -879,6 +879,38 @@ static void test_tile_tlb_crowding(void) {
     CHECK(fabs(crowded[0] - plain[0]) < 1e-6 * plain[0], "256 x 12: A's 256 x 8 entries fit (%.4g walks, %.4g without the sets)",
           crowded[0], plain[0]);
 }
+/* a physically indexed level's page-offset "sets" (>>decide step 4): the
+   lines it loses at one offset queue, at the whole step, only for an array
+   the innermost loop walks across its rows - a transpose's B, one line a
+   row - and come back through the prefetchers, overlapped, for one walked
+   along them: B's rows of an i,k,j matmul's 256^3 tile, 16 KiB apart, all
+   at one offset of the L2 (on the Zen 5 VM the --square 2048^3 pick went
+   128^3 -> 232^3, 1252 -> 1143 ms; 256^3 1156) */
+static void test_tile_offset_conflicts_along_rows(void) {
+    servet_tile_desc q;
+    servet__tmodel Q;
+    double ld[SERVET_TILE_MAX_ARRAYS], cf[SERVET_TILE_MAX_ARRAYS];
+    int64_t T[3] = {256, 256, 256};
+    matmul_desc(&q, 2048, 0);
+    three_level_model(&Q, &q);
+    servet__tile_traffic(&Q, &Q.c[1], T, NULL, NULL, ld, cf, NULL);
+    CHECK(ld[1] > 256.0 * 2048.0 / 8.0 * 1.01, "i,k,j matmul 2048, 256^3: B's lines out of the L2 (%.4g) more than its compulsory %.4g: its offset overflows",
+          ld[1], 256.0 * 2048.0 / 8.0);
+    CHECK(cf[0] == 0.0 && cf[1] == 0.0 && cf[2] == 0.0, "i,k,j matmul 2048, 256^3: no queued conflicts at the L2 (A %.4g, B %.4g, C %.4g): j walks B and C along their rows, A not at all",
+          cf[0], cf[1], cf[2]);
+    transpose_desc(&q, 4096);
+    three_level_model(&Q, &q);
+    T[0] = T[1] = 216;
+    servet__tile_traffic(&Q, &Q.c[1], T, NULL, NULL, ld, cf, NULL);
+    CHECK(cf[1] > 0.0, "transpose 4096, 216 x 216: B, walked across its rows by j, queues its L2 conflicts (%.4g)", cf[1]);
+    CHECK(cf[0] == 0.0, "transpose 4096, 216 x 216: A, walked along its rows, queues none at the L2 (%.4g)", cf[0]);
+    /* the share lost is the binomial's on the real sets an offset reaches
+       (16 of 16 ways here), not 1 - usable / lines: 0.58 M of B's 2.7 M
+       L2 lines, where the linear share made it 3.8 M of 5.9 M */
+    CHECK(cf[1] < 0.4 * ld[1], "transpose 4096, 216 x 216: B's L2 conflicts %.4g, under 40%% of its %.4g lines (the binomial share)",
+          cf[1], ld[1]);
+}
+
 /* overlap is never whole (SERVET__TILE_OVERLAP_LEAK): an i,k,j matmul whose
    core's time would hide C's traffic from memory keeps C's rows of the i
    tile (TI x n, reused over every k tile) in the last level. On the Zen 5
@@ -1362,6 +1394,7 @@ int main(void) {
     test_tile_subline_loop();
     test_tile_tlb_crowding();
     test_tile_overlap_leak();
+    test_tile_offset_conflicts_along_rows();
     test_tile_decisions();
     test_tile_bad_input();
     TEST_SUMMARY();
