@@ -9744,9 +9744,10 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       theta = 1) says f random pages lose of the level: the real sets its
       pages reach are size / ways / 4 KiB (32 of a 1 MiB 8-way L2's 2048),
       and past the usable capacity (the binomial's 5% at LRU) they overflow
-      a few at a time, not 1 - usable / f at once (until 2026-12-02; it
-      priced B's 256 rows of an i,k,j matmul's 256^3 tile, 16 KiB apart, at
-      half their L2 hits lost, 0.25 at most by the binomial). The lost lines
+      a few at a time, not 1 - usable / f at once (until 2026-12-02: B's
+      256 rows of an i,k,j matmul's 256^3 tile, 16 KiB apart, 260-300
+      lines at an offset of a 1 MiB 8-way L2 that keeps 130, lost half
+      their hits to it, 0.15-0.2 by the binomial). The lost lines
       queue, at the whole step (step 6), only for an array the innermost
       loop walks across its rows or along runs under 4 lines: each comes
       alone; along longer runs (B's and C's rows under j there) or not at
