@@ -10854,7 +10854,7 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
     const double *cover;
     double runs[SERVET_TILE_MAX_ARRAYS];
     int swept[SERVET_TILE_MAX_ARRAYS]; /* a tile loop inside has swept a's rows (a strip) */
-    double total = 0.0, overfull = 1.0;
+    double total = 0.0, lost = 0.0; /* the largest share of its lines a set of the level loses */
     int a, k, n = M->n, na = M->d->narrays, nstream = 0, ways, tight = 0, tight_sets = 1 << 30;
     /* a run continues where it stopped (no restart) only if the prefetched
        lines past its end are still there when the nest comes back to it:
@@ -10911,14 +10911,14 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
                 if (f > ways && nover < C->sets / 2) {
                     piled = 1;
                     sets_ok = 0;
-                    if (f / ways > overfull) overfull = f / ways;
+                    if (1.0 - ways / f > lost) lost = 1.0 - ways / f;
                 }
             }
         }
         else if (C->deterministic) {
             double f = servet__tile_set_load(M, C, cover, ways, k < n ? k : k - n, &nover);
             sets_ok = f <= ways;
-            if (!sets_ok && f / ways > overfull) overfull = f / ways;
+            if (!sets_ok && 1.0 - ways / f > lost) lost = 1.0 - ways / f;
         } else {
             /* physically indexed: only the line's offset in its 4 KiB page is
                known, so the level is 4096 / line "sets" of usable / 4 KiB
@@ -10940,7 +10940,7 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
                 double inst = C->usable_instance > C->usable ? C->usable_instance : C->usable;
                 double sh = servet__mr_binomial(f * (inst / C->usable) * 4096.0, C->size, C->ways, 4096.0, 1.0);
                 if (!(sh >= 0.0) || sh > 0.99) sh = 0.99;
-                if (1.0 / (1.0 - sh) > overfull) overfull = 1.0 / (1.0 - sh);
+                if (sh > lost) lost = sh;
             }
         }
         if (!sets_ok && k >= n) { /* inside a tile: the fewest sets that overflow */
@@ -10976,14 +10976,16 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
     for (a = 0; a < na; a++) {
         /* conflict misses: what the sets add to the capacity's misses (one
            count: an earlier version summed them once per loop that missed),
-           the fraction 1 - ways / lines of the fullest set of them: today's
+           the largest share a set of them loses (`lost`: 1 - ways / lines
+           of the fullest; at a physically indexed level's page offsets the
+           binomial's, step 4): today's
            replacement is not LRU (under LRU a cyclic walk over one line more
            than the ways misses every time), and a set overfull by a few lines
            loses about that share. Measured here (Zen 5, 4096 x 4096 double
            transpose, square tile T, B's T rows in one 12-way L1 set): 14 and
            16 rows cost 7 and 12 ms more than 12 rows, this rule says 7 and 12;
            the cache probe fits the same rule, theta = 1, at >>probe-cache) */
-        double cf = load[a] > cap[a] ? (load[a] - cap[a]) * (1.0 - 1.0 / overfull) : 0.0;
+        double cf = load[a] > cap[a] ? (load[a] - cap[a]) * lost : 0.0;
         load[a] = cap[a] + cf;
         /* lines lost to the sets inside a tile (an element loop's reuse: a
            column of B walked again at the next i) are hit again at once and
@@ -11241,9 +11243,10 @@ static int64_t servet__tile_snap(const int64_t *cand, int nc, double x) {
    hyperbola, k x j <= capacity, whose valley one loop at a time cannot
    follow: an unpacked i,k,j matmul at 1000^3 stopped at 1000 x 80 x 72
    (111 ms on the Zen 5 VM, the B block filling L1 and the j runs short)
-   where 1000 x 8 x 512, cheaper to the model too, ran 61 ms */
-static double servet__tile_descend_from(const servet__tmodel *M, int64_t *T, double best,
-                                        const int64_t *cand, int stride, const int *nc, int inner_first) {
+   where 1000 x 8 x 512, cheaper to the model too, ran 61 ms. inner_first:
+   the loops taken innermost first (the search, step 5, says why) */
+static double servet__tile_descend(const servet__tmodel *M, int64_t *T, double best,
+                                   const int64_t *cand, int stride, const int *nc, int inner_first) {
     int64_t trial[SERVET_TILE_MAX_LOOPS];
     int pass, l, l2, i, e, n = M->n, o;
     for (pass = 0; pass < 8; pass++) {
@@ -11273,10 +11276,6 @@ static double servet__tile_descend_from(const servet__tmodel *M, int64_t *T, dou
         if (!moved) break;
     }
     return best;
-}
-static double servet__tile_descend(const servet__tmodel *M, int64_t *T, double best,
-                                   const int64_t *cand, int stride, const int *nc) {
-    return servet__tile_descend_from(M, T, best, cand, stride, nc, 0);
 }
 /* the square tile of side `side`: each loop's tile, at most its extent */
 static void servet__tile_square(const servet__tmodel *M, int64_t side, int64_t *T) {
@@ -11378,7 +11377,7 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
         int64_t coarse[SERVET_TILE_MAX_LOOPS][80], from[SERVET_TILE_MAX_LOOPS];
         double from_cost = best;
         memcpy(from, T, sizeof T[0] * (size_t)n);
-        best = servet__tile_descend(M, T, best, cand[0], 512, nc);
+        best = servet__tile_descend(M, T, best, cand[0], 512, nc, 0);
         {
             /* and with the innermost loop first: one loop at a time, the
                order picks the valley. The C = A B^T chains at 4096^3 went,
@@ -11390,13 +11389,13 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
             int64_t rev[SERVET_TILE_MAX_LOOPS];
             double c;
             memcpy(rev, from, sizeof from[0] * (size_t)n);
-            c = servet__tile_descend_from(M, rev, from_cost, cand[0], 512, nc, 1);
+            c = servet__tile_descend(M, rev, from_cost, cand[0], 512, nc, 1);
             if (c < best * (1.0 - SERVET__TILE_MARGIN)) { best = c; memcpy(T, rev, sizeof rev[0] * (size_t)n); }
         }
         if (ncap > 0) {
             /* a set cap may hold the search in its valley: start again from the
                cheapest line-aligned square too, keep the cheaper end */
-            best_aligned = servet__tile_descend(M, aligned, best_aligned, cand[0], 512, nc);
+            best_aligned = servet__tile_descend(M, aligned, best_aligned, cand[0], 512, nc, 0);
             if (best_aligned < best) {
                 best = best_aligned;
                 memcpy(T, aligned, sizeof aligned[0] * (size_t)n);
@@ -11451,8 +11450,8 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
             int whole = 1;
             servet__tile_square(M, all[starts[j]], trial);
             if (servet__tile_near(trial, chosen, n)) continue;
-            c = servet__tile_descend(M, trial, cost[starts[j]], coarse[0], 80, ncoarse);
-            c = servet__tile_descend(M, trial, c, cand[0], 512, nc);
+            c = servet__tile_descend(M, trial, cost[starts[j]], coarse[0], 80, ncoarse, 0);
+            c = servet__tile_descend(M, trial, c, cand[0], 512, nc, 0);
             for (l = 0; l < n; l++) whole &= T[l] >= M->d->loops[l].extent;
             if (c < best * (whole ? 1.0 - SERVET__TILE_MARGIN : 1.0 - 1e-9)) {
                 best = c;
