@@ -10169,15 +10169,22 @@ typedef struct servet__wkey {
     double stride[SERVET_TILE_MAX_LOOPS];
     int span[SERVET_TILE_MAX_LOOPS];
 } servet__wkey;
+/* Each table is a hash index (0: empty, else an entry + 1) over entries
+   kept one after the other: a decision touches pages in proportion to what
+   it prices. Until 2026-12-02 the entries sat at their hash slots, spread
+   over the 1.7 MB of the tables; a process's first decision faulted in 150-
+   190 pages, 1.5-2.5 ms of a 2.5-5.5 ms decision on the Zen 5 VM (a page
+   fault costs 10-15 us in a VM). */
 typedef struct servet__tmemo {
-    unsigned char used[SERVET__TMEMO];
+    uint16_t used[SERVET__TMEMO];
+    size_t n, sn, wn; /* the entries of each table */
     int64_t key[SERVET__TMEMO][SERVET_TILE_MAX_LOOPS];
     double cost[SERVET__TMEMO];
-    unsigned char sused[SERVET__SMEMO];
+    uint16_t sused[SERVET__SMEMO];
     servet__skey skey[SERVET__SMEMO];
     double sload[SERVET__SMEMO];
     int sover[SERVET__SMEMO];
-    unsigned char wused[SERVET__WMEMO];
+    uint16_t wused[SERVET__WMEMO];
     servet__wkey wkey[SERVET__WMEMO];
     size_t wat[SERVET__WMEMO], wfill; /* an entry's counts at pool + wat; the pool's used floats */
     float wpool[SERVET__WPOOL];
@@ -10563,32 +10570,39 @@ static uint64_t servet__key_hash(const void *key, size_t bytes) {
     for (; j < bytes; j++) h = (h ^ b[j]) * 1099511628211ull;
     return h;
 }
-/* The slot of `key` in a table of `nslots` keys of `bytes` each (the
-   memos of one decision, servet__tmemo): the first of 16 probes from its
-   hash that is empty or holds it (*found says which); -1 where none is:
-   the caller computes anew, unkept */
-static long servet__memo_slot(const unsigned char *used, const void *keys, size_t bytes, size_t nslots, const void *key,
-                              int *found) {
+/* The entry of `key` in a table of `nslots` (the memos of one decision,
+   servet__tmemo: an index, then entries of `bytes` each), or -1 with *pos
+   the first empty slot of 16 probes from its hash (-1 where none is: the
+   caller computes anew, unkept) */
+static long servet__memo_find(const uint16_t *index, const void *keys, size_t bytes, size_t nslots, const void *key,
+                              long *pos) {
     uint64_t h = servet__key_hash(key, bytes);
     int probe;
-    *found = 0;
+    *pos = -1;
     for (probe = 0; probe < 16; probe++) {
         size_t i = (size_t)((h + (uint64_t)probe) % nslots);
-        if (!used[i]) return (long)i;
-        if (!memcmp((const unsigned char *)keys + i * bytes, key, bytes)) {
-            *found = 1;
-            return (long)i;
+        if (!index[i]) {
+            *pos = (long)i;
+            return -1;
         }
+        if (!memcmp((const unsigned char *)keys + (size_t)(index[i] - 1) * bytes, key, bytes)) return (long)index[i] - 1;
     }
     return -1;
+}
+/* keeps `key` at the empty slot pos (from servet__memo_find): the next entry */
+static long servet__memo_add(uint16_t *index, size_t *count, void *keys, size_t bytes, long pos, const void *key) {
+    long e = (long)(*count)++;
+    index[pos] = (uint16_t)(e + 1);
+    memcpy((unsigned char *)keys + (size_t)e * bytes, key, bytes);
+    return e;
 }
 /* starts[set] += the rows of the block that start there: by residues or
    walked, or as counted before in this decision (servet__tmemo) */
 static void servet__tile_row_starts(servet__tmemo *m, servet__tscratch *scratch, const double *stride, const int *span,
                                     int nd, uint64_t nrows, int line, int sets, float *starts) {
     servet__wkey k;
-    long slot = -1;
-    int s, found = 0;
+    long slot = -1, e;
+    int s;
     if (m && nd >= 1 && nd <= SERVET_TILE_MAX_LOOPS) {
         memset(&k, 0, sizeof k); /* the padding too: keys are compared byte by byte */
         k.sets = sets;
@@ -10597,9 +10611,9 @@ static void servet__tile_row_starts(servet__tmemo *m, servet__tscratch *scratch,
         k.nrows = nrows;
         memcpy(k.stride, stride, sizeof stride[0] * (size_t)nd);
         memcpy(k.span, span, sizeof span[0] * (size_t)nd);
-        slot = servet__memo_slot(m->wused, m->wkey, sizeof k, SERVET__WMEMO, &k, &found);
-        if (found) {
-            const float *got = m->wpool + m->wat[slot];
+        e = servet__memo_find(m->wused, m->wkey, sizeof k, SERVET__WMEMO, &k, &slot);
+        if (e >= 0) {
+            const float *got = m->wpool + m->wat[e];
             for (s = 0; s < sets; s++) starts[s] += got[s];
             return;
         }
@@ -10611,9 +10625,8 @@ static void servet__tile_row_starts(servet__tmemo *m, servet__tscratch *scratch,
         memset(put, 0, (size_t)sets * sizeof put[0]);
         if (!servet__row_starts(stride, span, nd, nrows, line, sets, 0, put, scratch))
             servet__row_starts_walk(stride, span, nd, nrows, line, sets, put);
-        m->wused[slot] = 1;
-        m->wkey[slot] = k;
-        m->wat[slot] = m->wfill;
+        e = servet__memo_add(m->wused, &m->wn, m->wkey, sizeof k, slot, &k);
+        m->wat[e] = m->wfill;
         m->wfill += (size_t)sets;
         for (s = 0; s < sets; s++) starts[s] += put[s];
         return;
@@ -10627,8 +10640,8 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
                                     int loop, int *overfull_sets) {
     servet__tmemo *m = M->memo;
     servet__skey k;
-    long i;
-    int found, over;
+    long i, pos;
+    int over;
     if (!m) return servet__tile_set_load_walked(M, C, cover, ways, loop, overfull_sets);
     memset(&k, 0, sizeof k); /* the padding too: keys are compared byte by byte */
     k.sets = C->sets;
@@ -10636,13 +10649,13 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
     k.ways = ways;
     k.loop = loop;
     memcpy(k.cover, cover, sizeof cover[0] * (size_t)M->n);
-    i = servet__memo_slot(m->sused, m->skey, sizeof k, SERVET__SMEMO, &k, &found);
-    if (i < 0) return servet__tile_set_load_walked(M, C, cover, ways, loop, overfull_sets);
-    if (!found) {
-        m->sload[i] = servet__tile_set_load_walked(M, C, cover, ways, loop, &over);
+    i = servet__memo_find(m->sused, m->skey, sizeof k, SERVET__SMEMO, &k, &pos);
+    if (i < 0 && pos < 0) return servet__tile_set_load_walked(M, C, cover, ways, loop, overfull_sets);
+    if (i < 0) {
+        double load = servet__tile_set_load_walked(M, C, cover, ways, loop, &over);
+        i = servet__memo_add(m->sused, &m->sn, m->skey, sizeof k, pos, &k);
+        m->sload[i] = load;
         m->sover[i] = over;
-        m->sused[i] = 1;
-        m->skey[i] = k;
     }
     if (overfull_sets) *overfull_sets = m->sover[i];
     return m->sload[i];
@@ -11018,18 +11031,15 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
 static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
     servet__tmemo *m = M->memo;
     int64_t key[SERVET_TILE_MAX_LOOPS] = {0}; /* the tile, zero past the nest's loops */
-    long i;
-    int found;
+    long i, pos;
+    double c;
     if (!m) return servet__tile_cost_priced(M, T);
     memcpy(key, T, sizeof T[0] * (size_t)M->n);
-    i = servet__memo_slot(m->used, m->key, sizeof key, SERVET__TMEMO, key, &found);
-    if (i < 0) return servet__tile_cost_priced(M, T);
-    if (!found) {
-        m->cost[i] = servet__tile_cost_priced(M, T);
-        m->used[i] = 1;
-        memcpy(m->key[i], key, sizeof key);
-    }
-    return m->cost[i];
+    i = servet__memo_find(m->used, m->key, sizeof key, SERVET__TMEMO, key, &pos);
+    if (i >= 0) return m->cost[i];
+    c = servet__tile_cost_priced(M, T);
+    if (pos >= 0) m->cost[servet__memo_add(m->used, &m->n, m->key, sizeof key, pos, key)] = c;
+    return c;
 }
 static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T) {
     double cost = 0.0, tiles = 1.0, runs = 1.0, points = 1.0, cover[SERVET_TILE_MAX_LOOPS], stream, bound = 0.0, core;
@@ -11683,7 +11693,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         memset(M.memo->used, 0, sizeof M.memo->used);
         memset(M.memo->sused, 0, sizeof M.memo->sused);
         memset(M.memo->wused, 0, sizeof M.memo->wused);
-        M.memo->wfill = 0;
+        M.memo->n = M.memo->sn = M.memo->wn = M.memo->wfill = 0;
     }
     out->predicted_ns = servet__tile_search(&M, out->tile, out->alternatives, &out->nalternatives);
     /* nested tiles, one level at a time */
@@ -11692,7 +11702,10 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         for (c = 0; c < M.ncache && c < 8; c++) {
             servet_tile_level *L = &out->levels[out->nlevels++];
             Q.only = c; /* another model: its own prices */
-            if (Q.memo) memset(Q.memo->used, 0, sizeof Q.memo->used);
+            if (Q.memo) {
+                memset(Q.memo->used, 0, sizeof Q.memo->used);
+                Q.memo->n = 0;
+            }
             servet__tile_search(&Q, L->tile, NULL, NULL);
             L->level = M.c[c].level;
             L->capacity_bytes = M.c[c].usable;
