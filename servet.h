@@ -1543,6 +1543,12 @@ typedef struct servet__ctx {
 /* greatest common divisor (the tile model: row starts repeat every
    W / gcd(S, W) rows; the probe's scattered page faults) */
 static uint64_t servet__gcd_u64(uint64_t x, uint64_t y) {
+    /* a power of two (a line, as the tile model asks most): y's lowest set
+       bit, up to x - no division */
+    if (x && !(x & (x - 1))) {
+        uint64_t low = y & (~y + 1);
+        return y && low < x ? low : x;
+    }
     while (y) { uint64_t t = x % y; x = y; y = t; }
     return x;
 }
@@ -10258,13 +10264,19 @@ static double servet__tile_row_lines(const servet__tmodel *M, int a, const doubl
     if (g == 0) g = elem;
     return servet__ceil_sum(b, line, g) / (double)(line / g);
 }
+/* x (>= 0) a whole multiple of m: fmod(x, m) == 0, without the division
+   loop of fmod where m is a power of two (x / m is then exact) */
+static int servet__multiple_of(double x, int m) {
+    if (m > 0 && !(m & (m - 1))) return floor(x / (double)m) == x / (double)m;
+    return fmod(x, (double)m) == 0.0;
+}
 /* lines per row of `span` elements, `rows` such rows (whole rows: one block) */
 static double servet__tile_row_span_lines(const servet__tmodel *M, int a, const double *cover, double span, double rows) {
     const servet_tile_array *A = &M->d->arrays[a];
     double b = span * (double)M->elem, line = (double)M->line;
     int last = A->nloops - 1;
     if (servet__tile_whole_rows(M, a, span)) return ceil(rows * b / line) / rows;
-    if (A->halo == 0 && fmod(b, line) == 0.0 && fmod(last > 0 ? M->stride[a][last - 1] : 0.0, line) == 0.0)
+    if (A->halo == 0 && servet__multiple_of(b, M->line) && servet__multiple_of(last > 0 ? M->stride[a][last - 1] : 0.0, M->line))
         return b / line; /* rows start on a line */
     return servet__tile_row_lines(M, a, cover, b);
 }
@@ -10311,10 +10323,12 @@ static double servet__tile_lines(const servet__tmodel *M, int a, const double *c
 /* Runs of array a over a cover: the pieces of its footprint a prefetcher
    sees as separate streams (a row, or a contiguous block, cut at each 4 KiB
    page: the prefetchers stop there; pages = 0: a row is one run whatever
-   pages it crosses, step 6b) */
-static double servet__tile_runs(const servet__tmodel *M, int a, const double *cover, int pages) {
+   pages it crosses, step 6b); lines, rows and lpr: servet__tile_lines's
+   count of that cover */
+static double servet__tile_runs(const servet__tmodel *M, int a, const double *cover, int pages, double lines, double rows,
+                                double lpr) {
     const servet_tile_array *A = &M->d->arrays[a];
-    double rows, lpr, lines = servet__tile_lines(M, a, cover, &rows, &lpr), per_page = 4096.0 / (double)M->line, span;
+    double per_page = 4096.0 / (double)M->line, span;
     int last = A->nloops - 1;
     span = cover[A->loops[last]] + 2.0 * A->halo;
     if (span > (double)M->dim[a][last]) span = (double)M->dim[a][last];
@@ -10818,18 +10832,30 @@ typedef struct servet__tgeom {
     double vpn_stride_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS]; /* servet__tile_pages: pages between pieces (0: not whole pages) */
     double piece_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS];      /* and the pages of a piece */
 } servet__tgeom;
+/* All of level k's iterations cover what one iteration of level k - 1
+   does (servet__tile_cover: l >= k is l > k - 1), so the out covers are
+   the in covers one level up, and their lines and pages too: counted once
+   (they were counted twice, a sixth of a decision's time) */
 static void servet__tile_geometry(const servet__tmodel *M, const int64_t *T, int with_runs, servet__tgeom *G) {
     int k, a, n = M->n, na = M->d->narrays, tlb = 0, c, pages = !(servet__tile_chain(M, T) > 0.0);
+    double rows[2 * SERVET_TILE_MAX_LOOPS + 1][SERVET_TILE_MAX_ARRAYS], lpr[2 * SERVET_TILE_MAX_LOOPS + 1][SERVET_TILE_MAX_ARRAYS];
     for (c = 0; c < M->nc; c++) tlb |= M->c[c].tlb;
+    servet__tile_cover(M, T, 0, 0, G->out[0]);
+    for (a = 0; a < na; a++) { /* row 0: out[0], the whole nest; row k + 1: in[k] */
+        G->lines_out[0][a] = servet__tile_lines(M, a, G->out[0], &rows[0][a], &lpr[0][a]);
+        G->pages_out[0][a] = tlb ? servet__tile_pages(M, a, G->out[0], NULL, NULL) : 0.0;
+    }
     for (k = 0; k < 2 * n; k++) {
         servet__tile_cover(M, T, k, 1, G->in[k]);
-        servet__tile_cover(M, T, k, 0, G->out[k]);
+        if (k > 0) memcpy(G->out[k], G->in[k - 1], sizeof G->out[k]);
         for (a = 0; a < na; a++) {
-            G->lines_in[k][a] = servet__tile_lines(M, a, G->in[k], NULL, NULL);
-            G->lines_out[k][a] = servet__tile_lines(M, a, G->out[k], NULL, NULL);
+            G->lines_in[k][a] = servet__tile_lines(M, a, G->in[k], &rows[k + 1][a], &lpr[k + 1][a]);
             G->pages_in[k][a] = tlb ? servet__tile_pages(M, a, G->in[k], &G->vpn_stride_in[k][a], &G->piece_in[k][a]) : 0.0;
-            G->pages_out[k][a] = tlb ? servet__tile_pages(M, a, G->out[k], NULL, NULL) : 0.0;
-            G->runs_out[k][a] = with_runs ? servet__tile_runs(M, a, G->out[k], pages) : 0.0;
+            if (k > 0) {
+                G->lines_out[k][a] = G->lines_in[k - 1][a];
+                G->pages_out[k][a] = G->pages_in[k - 1][a];
+            }
+            G->runs_out[k][a] = with_runs ? servet__tile_runs(M, a, G->out[k], pages, G->lines_out[k][a], rows[k][a], lpr[k][a]) : 0.0;
         }
     }
 }
@@ -11240,11 +11266,19 @@ static int servet__tile_set_caps(const servet__tmodel *M, int64_t *caps, int max
     return n;
 }
 /* the candidate of loop l nearest x (on a log scale) */
+/* the candidate nearest x on a log scale (the lower of two as near); cand
+   ascending, so only the two around x can be: found by bisection (the scan
+   of every candidate took an eighth of a decision's time) */
 static int64_t servet__tile_snap(const int64_t *cand, int nc, double x) {
-    int i, b = 0;
-    for (i = 1; i < nc; i++)
-        if (fabs(log((double)cand[i] / x)) < fabs(log((double)cand[b] / x))) b = i;
-    return cand[b];
+    int lo = 0, hi = nc; /* the first candidate above x: hi */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if ((double)cand[mid] > x) hi = mid;
+        else lo = mid + 1;
+    }
+    if (hi == 0) return cand[0];
+    if (hi == nc) return cand[nc - 1];
+    return fabs(log((double)cand[hi] / x)) < fabs(log((double)cand[hi - 1] / x)) ? cand[hi] : cand[hi - 1];
 }
 /* one loop at a time, a few passes, from T (cost *best): the cheapest
    candidate of each loop with the others held; where no loop alone moves,
