@@ -719,6 +719,14 @@
           ties, a rectangular 1536^2 transpose 0.80-0.83x (a 0.08% tie
           flipped); make tile-replay unchanged (bench_data/
           tile_offset_sets_binomial_zen5_2026-12-02.txt).
+          servet_choose_tile, the same answers faster: the call's tables keep
+          their entries one after the other (a first call in a process
+          faulted in 150-190 pages of them, 10-15 us each in a VM), each
+          cover's lines and pages counted once, the candidates' snap by
+          bisection. First calls (servet tile, 178 outside descs, one
+          process each) median 6.0-6.2 -> 2.9-3.1 ms, max 22 -> 13 ms; warm
+          2.6 -> 1.8 ms (4000^2 transpose), 4.6 -> 3.0 (2048^3 i,k,j); every
+          desc's JSON and make tile-replay identical.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
