@@ -90,6 +90,19 @@ static double near_narrow(void *user, const int64_t *x) {
          : x[0] < 40 ? 0.70 + 0.2 * (double)x[0] / 40.0 : 0.80 + 0.08 * log2((double)x[0] / 88.0) / log2(512.0 / 88.0);
     return 1.0 / rate;
 }
+/* two contenders at the end, the seed (64) and 72, `invalid` apart (the
+   seed's runs 1.0 and 1.0 + plateau alternating: its spread, the noise);
+   every other point 1.5 and up. opt counts 72's runs */
+static double two_contenders(void *user, const int64_t *x) {
+    cost *c = (cost *)user;
+    c->calls++;
+    if (x[0] == 64) return (c->rng++ & 1) ? 1.0 + c->plateau : 1.0;
+    if (x[0] == 72) {
+        c->opt++;
+        return 1.0 + c->invalid;
+    }
+    return 1.5 + 0.001 * fabs((double)x[0] - 64.0);
+}
 static void desc1(servet_tune_desc *d, const char *dir, const char *key, int64_t *seed) {
     memset(d, 0, sizeof *d);
     d->key = key;
@@ -272,6 +285,31 @@ static void test_search(const char *root) {
     d.max_evaluations = 4;
     CHECK(servet_tune(NULL, &d, fcost, &c, best, &info) == SERVET_OK && info.evaluations <= 4, "4 points at most: %d",
           info.evaluations);
+    {
+        /* the end's rounds: 2 x repeats (4 here), more - to 16 - while the two
+           best are within the noise of each other (at least 2%): 72 runs its
+           2 search runs and 4 or 16 fresh ones */
+        int64_t sd = 64, b1[1];
+        servet_tune_desc d1;
+        desc1(&d1, dir, "two contenders", &sd);
+        d1.repeats = 2;
+        d1.no_save = 1;
+        memset(&c, 0, sizeof c);
+        c.invalid = 0.005; /* 72 half a percent behind: close */
+        CHECK(servet_tune(NULL, &d1, two_contenders, &c, b1, &info) == SERVET_OK && b1[0] == 64 && c.opt == 18.0,
+              "contenders 0.5%% apart: 64 (got %lld), 72 ran %.0f times (18: 2 + 16)", (long long)b1[0], c.opt);
+        memset(&c, 0, sizeof c);
+        c.invalid = 0.015; /* 1.5% behind, the seed's runs alike (noise 1%): a contender, and within 2% */
+        c.plateau = 0.0;
+        CHECK(servet_tune(NULL, &d1, two_contenders, &c, b1, &info) == SERVET_OK && b1[0] == 64 && c.opt == 18.0,
+              "contenders 1.5%% apart, noise 1%%: within 2%%, 72 ran %.0f times (18)", c.opt);
+        memset(&c, 0, sizeof c);
+        c.invalid = 0.15; /* 15% behind, the seed's runs 8% apart (noise 0.077: within twice it, a contender; not
+                             within it of the seed's median 1.04, so not close) */
+        c.plateau = 0.08;
+        CHECK(servet_tune(NULL, &d1, two_contenders, &c, b1, &info) == SERVET_OK && b1[0] == 64 && c.opt == 6.0,
+              "contenders 15%% apart, noise 8%%: 72 ran %.0f times (6: 2 + 4), best %lld", c.opt, (long long)b1[0]);
+    }
 }
 
 static void test_file(const char *root) {
