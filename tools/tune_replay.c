@@ -19,7 +19,13 @@
    make bench-tune. No file is read or written (force, no_save).
    TR_REPEATS and TR_POINTS in the environment change the repeats and the
    points (4 and 9), TR_ALTS the most near-ties passed (1, as make
-   bench-tune passes). make tune-replay pools bench_data's sweeps and runs it. */
+   bench-tune passes). TR_SPELL="ENTER,LENGTH,FACTOR" adds busy spells that
+   last: before each run the host turns busy with probability ENTER and a
+   busy host quiet again with 1 / LENGTH, every run on a busy host FACTOR x
+   slower (this project's VMs: minutes of 1.2-1.6x, e.g. 0.01,30,1.4) - the
+   noise that hits every point alike for a while, which the independent
+   draws above do not have. make tune-replay pools bench_data's sweeps and
+   runs it (no spells). */
 #define SERVET_IMPLEMENTATION
 #include "../servet.h"
 #include <stdio.h>
@@ -38,6 +44,8 @@ typedef struct land {
 typedef struct noisy {
     const land *L;
     uint64_t rng;
+    int busy;                         /* a spell now (TR_SPELL) */
+    double enter, leave, factor;      /* its odds a run, and its slowdown (0: no spells) */
 } noisy;
 
 static double uniform(uint64_t *s) {
@@ -55,6 +63,10 @@ static double run_point(void *user, const int64_t *x) {
         if (z->L->tile[i] == x[0]) {
             double t = (1.0 / z->L->rate[i]) * (1.0 + z->L->spread[i] / 2.3 * gauss(&z->rng));
             if (uniform(&z->rng) < 0.05) t *= 1.3;
+            if (z->factor > 0.0) {
+                z->busy = z->busy ? !(uniform(&z->rng) < z->leave) : uniform(&z->rng) < z->enter;
+                if (z->busy) t *= z->factor;
+            }
             return t > 0 ? t : 1e-9;
         }
     return -1.0;
@@ -146,6 +158,12 @@ int main(int argc, char **argv) {
             d.force = 1;
             d.no_save = 1;
             d.cache_dir = "/nonexistent/servet-tune-replay";
+            memset(&z, 0, sizeof z);
+            if (getenv("TR_SPELL")) {
+                double len = 0;
+                if (sscanf(getenv("TR_SPELL"), "%lf,%lf,%lf", &z.enter, &len, &z.factor) != 3 || len < 1) return 2;
+                z.leave = 1.0 / len;
+            }
             z.L = L;
             z.rng = seed * 0x9E3779B97F4A7C15ull + (uint64_t)(i * 1000003 + t) * 2654435761ull + 1;
             if (servet_tune(NULL, &d, run_point, &z, best, &info) != SERVET_OK) return 1;
