@@ -11273,7 +11273,6 @@ static int servet__tile_set_caps(const servet__tmodel *M, int64_t *caps, int max
     }
     return n;
 }
-/* the candidate of loop l nearest x (on a log scale) */
 /* the candidate nearest x on a log scale (the lower of two as near); cand
    ascending, so only the two around x can be: found by bisection (the scan
    of every candidate took an eighth of a decision's time) */
