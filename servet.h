@@ -727,6 +727,10 @@
           process each) median 6.0-6.2 -> 2.9-3.1 ms, max 22 -> 13 ms; warm
           2.6 -> 1.8 ms (4000^2 transpose), 4.6 -> 3.0 (2048^3 i,k,j); every
           desc's JSON and make tile-replay identical.
+          servet_tune: the contenders run more rounds at the end, to 16, while
+          the two best are within the noise (at least 2%) of each other
+          (make tune-replay: 65% -> 68% within 2% for the same 9 points, 61
+          -> 84 runs; SERVET__TUNE_FINAL).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
