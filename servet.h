@@ -13823,7 +13823,8 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
       best - and the seed are measured again, 2 x `repeats` runs each (at
       most 16), interleaved (so that a slow spell hits them alike), and
       more rounds, to 16, while the two best figures are within the noise
-      (at least 2%) of each other; each one's figure
+      (at least 2%) of each other (where the budget ends inside a round,
+      the rounds every contender completed); each one's figure
       is the lower of two medians, of these runs and of all its runs (the
       search's too), and the lowest wins: more runs where the machine was
       steady, the fresh ones alone where the search's fell in a slow spell.
@@ -14347,10 +14348,14 @@ done:
             }
             if (!whole || !(f2 < f1 * (1.0 + close))) { r++; break; }
         }
-        if (nc > 1) rounds = r;
-        for (c = 0, bi = -1; c < nc; c++)
-            if (nf[c] == rounds) {
-                double m = servet__tune_figure(&S.pts[cont[c]], fresh[c], nf[c]);
+        /* the rounds every live contender completed: a budget that cut a
+           round leaves some one run ahead, and comparing those runs would
+           pick whichever ran last */
+        for (c = 0, rounds = nc > 1 ? 16 : 0; c < nc; c++)
+            if (nf[c] >= 0 && nf[c] < rounds) rounds = nf[c];
+        for (c = 0, bi = -1; c < nc && rounds > 0; c++)
+            if (nf[c] >= rounds) {
+                double m = servet__tune_figure(&S.pts[cont[c]], fresh[c], rounds);
                 if (bi < 0 || m < fm) { bi = cont[c]; fm = m; }
             }
         if (bi < 0) /* no complete re-measurement (the budget ran out): the medians so far */

@@ -103,6 +103,13 @@ static double two_contenders(void *user, const int64_t *x) {
     }
     return 1.5 + 0.001 * fabs((double)x[0] - 64.0);
 }
+/* the same, and 72's 8th run (its 6th fresh one, round 5 of the end,
+   where 72 runs first) takes 1.3 s: past a 1 s budget's end (+25%) */
+static double two_contenders_cut(void *user, const int64_t *x) {
+    double t = two_contenders(user, x);
+    if (x[0] == 72 && ((cost *)user)->opt == 8.0) usleep(1300000);
+    return t;
+}
 static void desc1(servet_tune_desc *d, const char *dir, const char *key, int64_t *seed) {
     memset(d, 0, sizeof *d);
     d->key = key;
@@ -309,6 +316,14 @@ static void test_search(const char *root) {
         c.plateau = 0.08;
         CHECK(servet_tune(NULL, &d1, two_contenders, &c, b1, &info) == SERVET_OK && b1[0] == 64 && c.opt == 6.0,
               "contenders 15%% apart, noise 8%%: 72 ran %.0f times (6: 2 + 4), best %lld", c.opt, (long long)b1[0]);
+        /* the budget ends inside a round, after 72 ran and before 64 did:
+           the rounds both completed decide (before 2026-12-02 the one that
+           ran last won: 72) */
+        memset(&c, 0, sizeof c);
+        c.invalid = 0.005;
+        d1.budget_seconds = 1.0;
+        CHECK(servet_tune(NULL, &d1, two_contenders_cut, &c, b1, &info) == SERVET_OK && b1[0] == 64 && c.opt == 8.0,
+              "a budget that cuts a round: 64 (got %lld), 72 ran %.0f times (8)", (long long)b1[0], c.opt);
     }
 }
 
