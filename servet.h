@@ -730,7 +730,9 @@
           servet_tune: the contenders run more rounds at the end, to 16, while
           the two best are within the noise (at least 2%) of each other
           (make tune-replay: 65% -> 68% within 2% for the same 9 points, 61
-          -> 84 runs; SERVET__TUNE_FINAL).
+          -> 84 runs; SERVET__TUNE_FINAL). Fixed: where the budget ended
+          inside a final round, only the contenders that ran in it counted
+          (whichever ran last won); now the rounds every one completed.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
