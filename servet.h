@@ -14348,7 +14348,7 @@ done:
                 if (m < f1) { f2 = f1; f1 = m; }
                 else if (m < f2) f2 = m;
             }
-            if (!whole || !(f2 < f1 * (1.0 + close))) { r++; break; }
+            if (!whole || !(f2 < f1 * (1.0 + close))) break;
         }
         /* the rounds every live contender completed: a budget that cut a
            round leaves some one run ahead, and comparing those runs would
