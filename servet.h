@@ -141,7 +141,7 @@
        td.narrays = 2;                      // arrays: the loops that index them,
        td.arrays[0].nloops = 2; td.arrays[0].loops[0] = 0; td.arrays[0].loops[1] = 1; // A[i][j]
        td.arrays[1].nloops = 2; td.arrays[1].loops[0] = 1; td.arrays[1].loops[1] = 0; // B[j][i]
-       td.elem_bytes = 8;                   // + halo, streamed, packed, reduce, ld, dims, threads...
+       td.elem_bytes = 8;                   // + halo, streamed, packed, reduce, output, ld, dims...
        servet_choose_tile(prof, &td, &tile);  // tile.tile[0] x tile.tile[1], tile.reason,
                                             // tile.warnings (rows or planes colliding in sets +
                                             // padding; a sum to mark reduce; a loop its work bounds)
@@ -733,6 +733,17 @@
           -> 84 runs; SERVET__TUNE_FINAL). Fixed: where the budget ended
           inside a final round, only the contenders that ran in it counted
           (whichever ran last won); now the rounds every one completed.
+          Memory probe: servet_memory_info.interleaved_read_ratio, one PU's
+          reads as 8 rows in turn against one sequential stream (1.88 on
+          the Zen 5 VM; 0 in a file written before it, which still reads).
+          Tile model, reads in turn (>>decide step 6c): a tile that cuts the
+          rows of an array the untiled nest reads as one stream pays that
+          ratio on its lines out of memory; servet_tile_array.output (CLI
+          :out / :in) says which array the nest only writes (unsaid: the
+          last). Complex-double transposes 1000^2-3000^2 untiled, as they
+          ran best (the picks before: 0.70-0.78 of it); 6 of 178 outside
+          descs move; the bench's nine do not (bench_data/
+          tile_outside_complex_transpose_zen5_2026-12-02.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -974,6 +985,8 @@ SERVET_API servet_result servet_cache_shared_group_get(const servet_profile *p, 
 typedef struct servet_memory_info {
     double ref_bandwidth_bytes_per_s; /* one PU copying alone */
     double tolerance;                 /* relative noise band used to group pairs */
+    double interleaved_read_ratio;    /* one PU reading memory as one sequential stream, over the same
+                                         reads as 8 rows in turn (>= 1; 0: not measured, older file) */
 } servet_memory_info;
 SERVET_API servet_result servet_memory_get(const servet_profile *p, servet_memory_info *out);
 /* Overhead levels (Fig. 6), level 1 the most severe: the per-PU bandwidth of
@@ -1074,6 +1087,10 @@ typedef struct servet_tile_array {
                                (counted as a star: the halo along one dimension at a time, >>decide) */
     int streamed;           /* only streamed through (read or written once): keeps no lines */
     int packed;             /* the kernel copies its block into a contiguous buffer */
+    int output;             /* 1: the nest writes it and does not read it (B of B = A^T, OUT of a stencil); -1: it
+                               reads it; 0: not said - where no array says 1, the last one is taken as the output,
+                               as the examples list them (>>decide step 6c: reads cut into rows in turn slow down,
+                               stores do not) */
     int reduce;             /* the innermost loop sums into one element of it, kept in a register (C in an i,j,k
                                matmul, y in y[i] += A[i][j] x[j]): one chain of dependent adds as long as the
                                innermost tile (>>decide); ignored if the innermost loop indexes it */
@@ -1789,6 +1806,7 @@ typedef struct servet__memlevel {
 
 typedef struct servet__memory {
     double ref_bw, ref_spread, array_bytes, tolerance;
+    double interleave; /* servet__interleave_ratio (0: not measured; a file written before it) */
     int32_t npairs;
     servet__pairres *pairs; /* value = per-PU bandwidth during the pair */
     int32_t nlevels;
@@ -2245,6 +2263,7 @@ servet_result servet_memory_get(const servet_profile *p, servet_memory_info *o) 
     if (!p->memory) return SERVET_ERROR_NOT_FOUND;
     o->ref_bandwidth_bytes_per_s = p->memory->ref_bw;
     o->tolerance = p->memory->tolerance;
+    o->interleaved_read_ratio = p->memory->interleave;
     return SERVET_OK;
 }
 int servet_memory_level_count(const servet_profile *p) { return p && p->memory ? p->memory->nlevels : 0; }
@@ -6396,6 +6415,15 @@ static servet_result servet__probe_shared(servet_profile *p, hwloc_topology_t t,
    (PUs behind one bus, one cell, one NUMA node). For each level, one group
    is then loaded with 1, 2, ... of its PUs at once: the effective bandwidth
    as the number of concurrent PUs grows (Fig. 9b). Pair selection as above.
+   Not in the paper: how much of that bandwidth one PU loses when its reads
+   are not one sequential stream (servet__interleave_ratio, for the tile
+   model's step 6c): the same array read line by line once in address
+   order, once as 8 rows 32000 bytes apart taken in turn, 16 lines of each
+   (a tile's rows), best of 5 each, alternating. On the Zen 5 VM (2026-12-02)
+   one stream moved 30-37 GB/s, 2 to 64 rows in turn 18-24 (any piece of 4
+   to 250 lines; 1.5-1.9x), where the same pattern of stores lost 0-15%
+   (the stores' line fetches wait in no load's way):
+   bench_data/memory_interleave_zen5_2026-12-02.txt.
    ========================================================================== */
 
 /* Fig. 6: group pair bandwidths into overhead levels. label[i] = level
@@ -6454,6 +6482,58 @@ static void servet__mw_run(servet__worker *w) {
 }
 static void servet__mw_cleanup(servet__worker *w) {
     if (w->state) munmap(w->state, 2 * (size_t)w->arg);
+}
+
+/* One stream against 8 rows in turn (the section's last paragraph): the
+   time of the interleaved reads over the sequential ones, >= 1 */
+#define SERVET__IL_ROW 32000u /* bytes between the rows: 500 lines, no power of two */
+#define SERVET__IL_ROWS 8
+#define SERVET__IL_PIECE 16 /* lines of a row read before the next row's */
+static void servet__il_prepare(servet__worker *w) {
+    size_t n = (size_t)w->arg;
+    unsigned char *m = (unsigned char *)mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == (unsigned char *)MAP_FAILED) { w->ok = 0; w->state = NULL; return; }
+    memset(m, 1, n); /* first touch by this PU: local pages */
+    w->state = m;
+}
+static void servet__il_run(servet__worker *w) {
+    const unsigned char *m = (const unsigned char *)w->state;
+    size_t n = (size_t)w->arg, lines_per_row = SERVET__IL_ROW / 64u, blocks, b, c, s, l, x;
+    double t0, seq = 1e300, il = 1e300;
+    uint64_t sum = 0;
+    int r;
+    if (!m) return;
+    blocks = n / ((size_t)SERVET__IL_ROW * SERVET__IL_ROWS);
+    for (r = 0; r < 5; r++) {
+        /* the same lines both ways: the blocks of 8 rows */
+        t0 = servet__now();
+        for (x = 0; x < blocks * SERVET__IL_ROWS * lines_per_row; x++) sum += *(const uint64_t *)(m + x * 64u);
+        t0 = servet__now() - t0;
+        if (t0 < seq) seq = t0;
+        t0 = servet__now();
+        for (b = 0; b < blocks; b++)
+            for (c = 0; c < lines_per_row; c += SERVET__IL_PIECE)
+                for (s = 0; s < SERVET__IL_ROWS; s++) {
+                    const unsigned char *row = m + (b * SERVET__IL_ROWS + s) * SERVET__IL_ROW;
+                    for (l = c; l < c + SERVET__IL_PIECE && l < lines_per_row; l++) sum += *(const uint64_t *)(row + l * 64u);
+                }
+        t0 = servet__now() - t0;
+        if (t0 < il) il = t0;
+    }
+    w->result = seq > 0.0 && blocks > 0 ? il / seq : 0.0;
+    if (sum == 1) w->result = 0.0; /* keeps the loads: the memset's bytes never sum to 1 */
+}
+static void servet__il_cleanup(servet__worker *w) {
+    if (w->state) munmap(w->state, (size_t)w->arg);
+}
+/* servet__il_run on PU os over `bytes`: the ratio, clamped to [1, 4]; 0 if it failed */
+static double servet__interleave_ratio(hwloc_topology_t t, int os, double bytes) {
+    servet__worker w;
+    memset(&w, 0, sizeof w);
+    w.topo = t; w.os_index = os; w.arg = bytes;
+    w.prepare = servet__il_prepare; w.run = servet__il_run; w.cleanup = servet__il_cleanup;
+    if (!servet__run_workers(&w, 1) || !(w.result > 0.0) || !isfinite(w.result)) return 0.0;
+    return w.result < 1.0 ? 1.0 : w.result > 4.0 ? 4.0 : w.result;
 }
 
 /* copy bandwidth (B/s) of each of k PUs copying at once */
@@ -6554,6 +6634,7 @@ static servet_result servet__probe_memory(servet_profile *p, hwloc_topology_t t,
     }
     M->ref_bw = servet__quantile(refs, 5, 0.5);
     M->ref_spread = (refs[4] - refs[0]) / M->ref_bw;
+    M->interleave = servet__interleave_ratio(t, p->pus[first < 0 ? 0 : first].os_index, M->array_bytes);
     M->tolerance = 3.0 * M->ref_spread > 0.06 ? 3.0 * M->ref_spread : 0.06;
     if (M->tolerance > 0.2) M->tolerance = 0.2;
     mp.t = t;
@@ -8431,6 +8512,7 @@ static void servet__write_memory(servet__wbuf *w, const servet_profile *p) {
             servet__put_f64(w, L->scale_bw[k]);
         }
     }
+    servet__put_f64(w, M->interleave); /* last: a file written before it ends here */
 }
 static void servet__read_memory(servet__rbuf *r, servet_profile *p) {
     servet__memory *M;
@@ -8454,6 +8536,11 @@ static void servet__read_memory(servet__rbuf *r, servet_profile *p) {
             L->scale_pus[k] = servet__get_i32(r);
             L->scale_bw[k] = servet__get_f64(r);
         }
+    }
+    /* the interleaved reads' ratio, since 2026-12-02: absent from older files (0) */
+    if (!r->bad && r->pos < r->len) {
+        M->interleave = servet__get_f64(r);
+        if (!(M->interleave == 0.0 || (M->interleave >= 1.0 && M->interleave <= 4.0))) r->bad = 1;
     }
 }
 
@@ -9995,6 +10082,32 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       the innermost loop does not index gets a warning that asks (in i,k,j
       order the same structure is A[i][k], a value read once a row: only
       the desc knows which).
+   6c. Reads in turn (desc: output; the memory probe's interleaved_read_
+      ratio). Out of memory, an array read as one sequential stream moves
+      faster than the same lines read as rows in turn: on the Zen 5 VM one
+      stream 30-37 GB/s, 2 to 64 rows taken in turn 18-24 GB/s, whatever the
+      piece of a row (4 to 250 lines), while stores in turn lost 0-15% (the
+      stores' line fetches hold up no load) - bench_data/
+      memory_interleave_zen5_2026-12-02.txt. A tile that cuts the rows of
+      an array the untiled nest reads whole and in order (A of B = A^T,
+      rows adjacent) makes its reads rows in turn: those lines out of
+      memory cost the ratio the probe measured (1.88 there), the rest as
+      before. The untiled nest's own turns (the transpose's column-walked
+      B, a stencil's halo rows) are the kernel's, the same for every tile:
+      not priced. Nor the output's: the desc may say which array the nest
+      only writes (output = 1) or reads (-1); unsaid, the last array listed
+      is taken as the output, as the examples list them (B, OUT, C).
+      Why: B = A^T of complex doubles (16 bytes) ran best untiled at 1000^2
+      to 3000^2 (2000^2: 6.7-7.3 ms; 252 x 252, the model's pick before,
+      9.5-9.8, 0.71-0.75 of it; 4 x 2000 7.3, 2000 x 64 10.1: what matters
+      is whether A's rows are cut), where the model, blind to it, tiled
+      them. Double transposes keep their tiles (their untiled B costs far
+      more); a rectangular 1536^2 transpose goes 1536 x 12 -> 512 x 12
+      (2.85 against 3.27 ms); i,k,j matmuls 1000-1024^3 56 -> 504-512 x 8
+      x 512 (0.98-0.99, a tie); 3D stencils, whose OUT is last, unchanged
+      (with OUT priced they went untiled, 0.87-0.99 of their picks). A
+      profile without the ratio (a file written before it) prices as
+      before; make tile-replay, whose records lack it, unchanged.
    7. The level reported is the smallest whose traffic the tile at least
       halves against no tiling; its working set, the largest footprint of one
       loop iteration that the level keeps (the reuse it holds: for a square
@@ -10156,6 +10269,8 @@ typedef struct servet__tmodel {
     int ncache;                        /* c[0..ncache) caches, then the TLBs */
     double restart_ns;                 /* a stream's restart: the latency of the level above L1 */
     double mem_line_ns;                /* a prefetched line from memory: line / measured bandwidth (0: unknown) */
+    double mem_interleave;             /* its reads as rows in turn cost this much more (step 6c; 1: unknown) */
+    int seq_untiled[SERVET_TILE_MAX_ARRAYS]; /* a read array the untiled nest reads as one stream (step 6c) */
     double mem_ns;                     /* memory's latency */
     struct servet__tmemo *memo;        /* tiles already priced (may be NULL), for this model only */
     servet__tscratch *scratch;         /* the set count's buffers (not NULL where a set is counted) */
@@ -10845,6 +10960,7 @@ typedef struct servet__tgeom {
     double runs_out[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS]; /* servet__tile_runs (where asked), pages as a chain-free nest counts them */
     double vpn_stride_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS]; /* servet__tile_pages: pages between pieces (0: not whole pages) */
     double piece_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS];      /* and the pages of a piece */
+    double rows_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS];       /* the rows of one iteration's footprint */
 } servet__tgeom;
 /* All of level k's iterations cover what one iteration of level k - 1
    does (servet__tile_cover: l >= k is l > k - 1), so the out covers are
@@ -10864,6 +10980,7 @@ static void servet__tile_geometry(const servet__tmodel *M, const int64_t *T, int
         if (k > 0) memcpy(G->out[k], G->in[k - 1], sizeof G->out[k]);
         for (a = 0; a < na; a++) {
             G->lines_in[k][a] = servet__tile_lines(M, a, G->in[k], &rows[k + 1][a], &lpr[k + 1][a]);
+            G->rows_in[k][a] = rows[k + 1][a];
             G->pages_in[k][a] = tlb ? servet__tile_pages(M, a, G->in[k], &G->vpn_stride_in[k][a], &G->piece_in[k][a]) : 0.0;
             if (k > 0) {
                 G->lines_out[k][a] = G->lines_in[k - 1][a];
@@ -11081,6 +11198,21 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
     if (pos >= 0) m->cost[servet__memo_add(m->used, &m->n, m->key, sizeof key, pos, key)] = c;
     return c;
 }
+/* Does the nest read array a as rows in turn (step 6c)? The innermost nest
+   level whose one iteration spans more than one row of a takes those rows
+   in turn, unless they are whole and adjacent: one block, one stream (a
+   packed array is read out of its copy, in cache) */
+static int servet__tile_interleaved(const servet__tmodel *M, const servet__tgeom *G, int a) {
+    const servet_tile_array *A = &M->d->arrays[a];
+    int k, dd, last = A->nloops - 1;
+    if (A->packed) return 0;
+    for (k = 2 * M->n - 1; k >= 0; k--)
+        if (G->rows_in[k][a] > 1.5) break;
+    if (k < 0) return 0;
+    for (dd = 1; dd <= last; dd++)
+        if (G->in[k][A->loops[dd]] < (double)M->dim[a][dd]) return 1;
+    return !servet__tile_whole_rows(M, a, G->in[k][A->loops[last]]);
+}
 static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T) {
     double cost = 0.0, tiles = 1.0, runs = 1.0, points = 1.0, cover[SERVET_TILE_MAX_LOOPS], stream, bound = 0.0, core;
     double over, under, chain = servet__tile_chain(M, T);
@@ -11163,7 +11295,10 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
                             the dirty line it evicts, two transfers; a deeper level's,
                             its step (step 6) */
                         cost += (c == 0 ? 2.0 : 1.0) * cf[a] * M->c[c].miss_ns;
-                    stream += (ld[a] - cf[a]) * line_ns;
+                    /* out of memory, rows a tile cuts from one stream into
+                       several in turn move slower (step 6c) */
+                    stream += (ld[a] - cf[a]) * line_ns *
+                              (last_level && M->seq_untiled[a] && servet__tile_interleaved(M, &G, a) ? M->mem_interleave : 1.0);
                     /* a run's first lines out of memory are demand misses: the
                        latency over 16 each, two a run even where the run is one
                        line (its neighbour comes with it, step 6) */
@@ -11741,6 +11876,24 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         memset(M.memo->sused, 0, sizeof M.memo->sused);
         memset(M.memo->wused, 0, sizeof M.memo->wused);
         M.memo->n = M.memo->sn = M.memo->wn = M.memo->wfill = 0;
+    }
+    /* the arrays the untiled nest reads as one stream (step 6c): only a
+       tile's own cutting of them is priced */
+    M.mem_interleave = 1.0;
+    if (M.mem_line_ns > 0.0 && p->memory && p->memory->interleave > 1.0) {
+        servet__tgeom *G = (servet__tgeom *)servet__alloc(&p->ctx, sizeof *G);
+        if (G) {
+            for (l = 0; l < M.n; l++) full[l] = d->loops[l].extent;
+            servet__tile_geometry(&M, full, 0, G);
+            int said = 0; /* an array marked as the output: the marks say which */
+            for (a = 0; a < d->narrays; a++) said |= d->arrays[a].output == 1;
+            for (a = 0; a < d->narrays; a++) {
+                int output = d->arrays[a].output == 1 || (!said && d->arrays[a].output == 0 && a == d->narrays - 1);
+                M.seq_untiled[a] = !output && !servet__tile_interleaved(&M, G, a);
+            }
+            M.mem_interleave = p->memory->interleave;
+            servet__free(&p->ctx, G);
+        }
     }
     out->predicted_ns = servet__tile_search(&M, out->tile, out->alternatives, &out->nalternatives);
     /* nested tiles, one level at a time */
@@ -14568,6 +14721,8 @@ static void servet__json_memory(servet__sb *b, const servet_profile *p) {
     int q;
     servet__sb_printf(b, ",\"memory\":{\"ref_bandwidth_bytes_per_s\":");
     servet__json_num(b, M->ref_bw);
+    servet__sb_printf(b, ",\"interleaved_read_ratio\":");
+    servet__json_num(b, M->interleave);
     servet__sb_printf(b, ",\"ref_spread\":");
     servet__json_num(b, M->ref_spread);
     servet__sb_printf(b, ",\"tolerance\":");

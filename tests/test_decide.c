@@ -940,6 +940,86 @@ static void test_tile_overlap_leak(void) {
               (long long)T[0], (long long)T[1], (long long)T[2], (double)T[0] * (double)n * 8.0, Q.c[2].usable);
     }
 }
+/* step 6c: reads a tile cuts from one sequential stream into rows in turn
+   cost the memory probe's interleaved-read ratio more; the untiled nest's
+   own interleaving (a transpose's column-walked side) and the output's are
+   not priced. Measured on the Zen 5 VM (1.88x): B = A^T of complex doubles
+   (16 bytes), 2000^2, ran best untiled (6.7-7.3 ms), 252 x 252 9.5-9.8 */
+static void test_tile_interleaved_reads(void) {
+    servet_tile_desc q;
+    servet__tmodel Q;
+    servet__tgeom G;
+    servet_profile *p = two_core_profile(1);
+    servet_tile t0, t1, t2;
+    int64_t T[2];
+    double c_plain, c_priced;
+    transpose_desc(&q, 2000);
+    q.elem_bytes = 16;
+    three_level_model(&Q, &q);
+    T[0] = T[1] = 2000;
+    servet__tile_geometry(&Q, T, 0, &G);
+    CHECK(!servet__tile_interleaved(&Q, &G, 0) && servet__tile_interleaved(&Q, &G, 1),
+          "untiled transpose: A read as one stream, B's column walk in turn");
+    T[0] = T[1] = 64;
+    servet__tile_geometry(&Q, T, 0, &G);
+    CHECK(servet__tile_interleaved(&Q, &G, 0), "64 x 64: A's 64 rows in turn");
+    T[0] = 4; T[1] = 2000;
+    servet__tile_geometry(&Q, T, 0, &G);
+    CHECK(!servet__tile_interleaved(&Q, &G, 0), "4 x 2000: A's whole rows, adjacent: one stream");
+    T[0] = 2000; T[1] = 64;
+    servet__tile_geometry(&Q, T, 0, &G);
+    CHECK(servet__tile_interleaved(&Q, &G, 0), "2000 x 64: A's rows cut, in turn");
+    q.arrays[0].ld = 2008; /* whole rows, not adjacent: 8 elements between them */
+    three_level_model(&Q, &q);
+    T[0] = 4; T[1] = 2000;
+    servet__tile_geometry(&Q, T, 0, &G);
+    CHECK(servet__tile_interleaved(&Q, &G, 0), "4 x 2000, A's ld 2008: rows apart, in turn");
+    q.arrays[0].ld = 0;
+    q.arrays[0].packed = 1;
+    three_level_model(&Q, &q);
+    T[0] = T[1] = 64;
+    servet__tile_geometry(&Q, T, 0, &G);
+    CHECK(!servet__tile_interleaved(&Q, &G, 0), "a packed array is read from its copy: never in turn");
+    q.arrays[0].packed = 0;
+    /* the price: a tile that cuts A pays the ratio on A's lines out of memory */
+    three_level_model(&Q, &q);
+    Q.seq_untiled[0] = 1;
+    Q.mem_interleave = 1.0;
+    T[0] = T[1] = 64;
+    c_plain = servet__tile_cost(&Q, T);
+    Q.mem_interleave = 1.9;
+    c_priced = servet__tile_cost(&Q, T);
+    CHECK(c_priced > c_plain, "64 x 64 dearer at a ratio of 1.9 (%.4g > %.4g)", c_priced, c_plain);
+    T[0] = T[1] = 2000;
+    Q.mem_interleave = 1.0;
+    c_plain = servet__tile_cost(&Q, T);
+    Q.mem_interleave = 1.9;
+    CHECK(servet__tile_cost(&Q, T) == c_plain, "untiled: the same at any ratio");
+    /* the decision on a profile with the memory probe */
+    p->memory = (servet__memory *)calloc(1, sizeof *p->memory);
+    p->memory->ref_bw = 35e9;
+    p->memory->interleave = 0.0; /* a file from before the ratio: as before */
+    CHECK(servet_choose_tile(p, &q, &t0) == SERVET_OK, "complex 2000^2 transpose, no ratio: decided");
+    p->memory->interleave = 1.88;
+    /* this profile is not the VM's (no TLB, a 32 MiB L3): the pick need
+       not be untiled, but A's rows are read longer (the VM's: untiled) */
+    CHECK(servet_choose_tile(p, &q, &t1) == SERVET_OK && t1.tile[1] > t0.tile[1],
+          "complex 2000^2 transpose at 1.88: A read in longer rows (%lld x %lld; without the ratio %lld x %lld)",
+          (long long)t1.tile[0], (long long)t1.tile[1], (long long)t0.tile[0], (long long)t0.tile[1]);
+    /* A marked as the output (and B read): A's cuts cost nothing, B is in
+       turn untiled too: the pick without the ratio */
+    q.arrays[0].output = 1;
+    CHECK(servet_choose_tile(p, &q, &t2) == SERVET_OK && t2.tile[0] == t0.tile[0] && t2.tile[1] == t0.tile[1],
+          "A:out: priced as without the ratio (%lld x %lld)", (long long)t2.tile[0], (long long)t2.tile[1]);
+    /* B marked as read (no output): A pays again */
+    q.arrays[0].output = 0;
+    q.arrays[1].output = -1;
+    CHECK(servet_choose_tile(p, &q, &t2) == SERVET_OK && t2.tile[0] == t1.tile[0] && t2.tile[1] == t1.tile[1],
+          "B:in, A unsaid: A's cuts priced (%lld x %lld)", (long long)t2.tile[0], (long long)t2.tile[1]);
+    free(p->memory);
+    p->memory = NULL;
+    drop(p);
+}
 /* a loop along which no array's rows run (j in B[k][j][i] = A[i][j][k])
    has no line to keep whole: its candidates go under a line (1, 2, 4),
    unless the desc asks for a multiple. On the Zen 5 VM at 256^3: 256 x 1
@@ -1394,6 +1474,7 @@ int main(void) {
     test_tile_subline_loop();
     test_tile_tlb_crowding();
     test_tile_overlap_leak();
+    test_tile_interleaved_reads();
     test_tile_offset_conflicts_along_rows();
     test_tile_decisions();
     test_tile_bad_input();

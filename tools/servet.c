@@ -25,7 +25,7 @@ static const char *usage_text =
     "  apex [--memory WORDS] [--alpha LIST] [--block LIST] [--threads N] [--accesses N] [--mpi]\n"
     "                      run an Apex-Map surface now (not cached) and print it; --mpi\n"
     "                      (MPI build, under mpirun): ranks, remote blocks via MPI_Get\n"
-    "  tile --loop NAME=N [--loop ...] --array NAME:LOOP,LOOP[:halo=R][:stream][:packed][:reduce][:ld=N][:dims=NxN..]\n"
+    "  tile --loop NAME=N [--loop ...] --array NAME:LOOP,LOOP[:halo=R][:stream][:packed][:reduce][:out|:in][:ld=N][:dims=NxN..]\n"
     "       [--array ...] --elem BYTES [--level N|auto] [--threads T] [--square] [--multiple M]\n"
     "       [--all-levels]\n"
     "                      the tile size of a loop nest from the measured caches, as JSON;\n"
@@ -33,7 +33,9 @@ static const char *usage_text =
     "                      (row-major: the last is contiguous), ld= its row stride in elements,\n"
     "                      dims= the extent each dimension is allocated with (0: its loop's),\n"
     "                      reduce: the innermost loop sums into one element of it in a register\n"
-    "                      (C in an i,j,k matmul: a chain of adds as long as the innermost tile)\n"
+    "                      (C in an i,j,k matmul: a chain of adds as long as the innermost tile),\n"
+    "                      out: the nest only writes it, in: it reads it (unsaid: the last\n"
+    "                      array is taken as the output, B of --array A:i,j --array B:j,i)\n"
     "  tune --key K --param NAME=LO:HI[:STEP]|NAME=V1,V2,.. [--param ...] [--seed NAME=V ...]\n"
     "       [--budget SECONDS] [--evals N] [--repeats R] [--time-regex RE] [--force] -- COMMAND ARGS\n"
     "                      search the parameters of COMMAND ({NAME} in ARGS is replaced), timing\n"
@@ -377,6 +379,9 @@ static void show(const servet_profile *p, const servet_desc *d) {
         servet_memory_get(p, &mi);
         printf("\nmemory: one PU copies at %.2f GB/s (tolerance %.0f%%, %d pairs measured)\n",
                mi.ref_bandwidth_bytes_per_s / 1e9, 100 * mi.tolerance, servet_memory_pair_count(p));
+        if (mi.interleaved_read_ratio > 0)
+            printf("  its reads as 8 rows in turn take %.2fx one sequential stream's time (the tile model's step 6c)\n",
+                   mi.interleaved_read_ratio);
         if (servet_memory_level_count(p) == 0) printf("  no pair slows another down\n");
         for (lv = 1; lv <= servet_memory_level_count(p); lv++) {
             servet_memory_level_info li;
@@ -1297,9 +1302,9 @@ static int cmd_tile(int argc, char **argv) {
         else return die_usage("unknown option for tile", a);
     }
     if (td.nloops == 0) return die_usage("tile needs at least one --loop NAME=EXTENT", NULL);
-    if (narr == 0) return die_usage("tile needs at least one --array NAME:LOOP,LOOP[:halo=R][:stream][:packed][:reduce][:ld=N][:dims=NxN..]", NULL);
+    if (narr == 0) return die_usage("tile needs at least one --array NAME:LOOP,LOOP[:halo=R][:stream][:packed][:reduce][:out|:in][:ld=N][:dims=NxN..]", NULL);
     if (td.elem_bytes == 0) return die_usage("tile needs --elem BYTES", NULL);
-    /* NAME:l1,l2[:halo=R][:stream][:packed][:reduce][:ld=N][:dims=NxN..] */
+    /* NAME:l1,l2[:halo=R][:stream][:packed][:reduce][:out|:in][:ld=N][:dims=NxN..] */
     for (k = 0; k < narr; k++) {
         servet_tile_array *A = &td.arrays[k];
         char spec[512], *field, *save = NULL, *lp, *save2 = NULL;
@@ -1346,8 +1351,10 @@ static int cmd_tile(int argc, char **argv) {
                 dims_given[k] = nd;
             } else if (!strcmp(field, "stream")) A->streamed = 1;
             else if (!strcmp(field, "packed")) A->packed = 1;
+            else if (!strcmp(field, "out")) A->output = 1;
+            else if (!strcmp(field, "in")) A->output = -1;
             else if (!strcmp(field, "reduce")) A->reduce = 1;
-            else return die_usage("unknown --array field (halo=R, stream, packed, reduce, ld=N, dims=NxN..)", field);
+            else return die_usage("unknown --array field (halo=R, stream, packed, reduce, out, in, ld=N, dims=NxN..)", field);
         }
         if (A->nloops == 0) return die_usage("--array needs its loops: NAME:LOOP,LOOP", arrays[k]);
         if (dims_given[k] && dims_given[k] != A->nloops)
