@@ -1087,8 +1087,8 @@ typedef struct servet_tile_array {
                                (counted as a star: the halo along one dimension at a time, >>decide) */
     int streamed;           /* only streamed through (read or written once): keeps no lines */
     int packed;             /* the kernel copies its block into a contiguous buffer */
-    int output;             /* 1: the nest writes it and does not read it (B of B = A^T, OUT of a stencil); -1: it
-                               reads it; 0: not said - where no array says 1, the last one is taken as the output,
+    int output;             /* > 0: the nest writes it and does not read it (B of B = A^T, OUT of a stencil); < 0:
+                               it reads it; 0: not said - where no array says 1, the last one is taken as the output,
                                as the examples list them (>>decide step 6c: reads cut into rows in turn slow down,
                                stores do not) */
     int reduce;             /* the innermost loop sums into one element of it, kept in a register (C in an i,j,k
@@ -6420,8 +6420,8 @@ static servet_result servet__probe_shared(servet_profile *p, hwloc_topology_t t,
    model's step 6c): the same array read line by line once in address
    order, once as 8 rows 32000 bytes apart taken in turn, 16 lines of each
    (a tile's rows), best of 5 each, alternating. On the Zen 5 VM (2026-12-02)
-   one stream moved 30-37 GB/s, 2 to 64 rows in turn 18-24 (any piece of 4
-   to 250 lines; 1.5-1.9x), where the same pattern of stores lost 0-15%
+   one stream moved 30-41 GB/s, 2 to 64 rows in turn 15-33 (any piece of 4
+   to 250 lines; 1.3-2x), where the same pattern of stores lost 0-25%
    (the stores' line fetches wait in no load's way):
    bench_data/memory_interleave_zen5_2026-12-02.txt.
    ========================================================================== */
@@ -10085,8 +10085,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    6c. Reads in turn (desc: output; the memory probe's interleaved_read_
       ratio). Out of memory, an array read as one sequential stream moves
       faster than the same lines read as rows in turn: on the Zen 5 VM one
-      stream 30-37 GB/s, 2 to 64 rows taken in turn 18-24 GB/s, whatever the
-      piece of a row (4 to 250 lines), while stores in turn lost 0-15% (the
+      stream 30-41 GB/s, 2 to 64 rows taken in turn 15-33 GB/s, whatever the
+      piece of a row (4 to 250 lines), while stores in turn lost 0-25% (the
       stores' line fetches hold up no load) - bench_data/
       memory_interleave_zen5_2026-12-02.txt. A tile that cuts the rows of
       an array the untiled nest reads whole and in order (A of B = A^T,
@@ -10095,11 +10095,11 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       before. The untiled nest's own turns (the transpose's column-walked
       B, a stencil's halo rows) are the kernel's, the same for every tile:
       not priced. Nor the output's: the desc may say which array the nest
-      only writes (output = 1) or reads (-1); unsaid, the last array listed
+      only writes (output > 0) or reads (< 0); unsaid, the last array listed
       is taken as the output, as the examples list them (B, OUT, C).
       Why: B = A^T of complex doubles (16 bytes) ran best untiled at 1000^2
       to 3000^2 (2000^2: 6.7-7.3 ms; 252 x 252, the model's pick before,
-      9.5-9.8, 0.71-0.75 of it; 4 x 2000 7.3, 2000 x 64 10.1: what matters
+      9.5-10.1, 0.70-0.75 of it; 4 x 2000 7.3, 2000 x 64 10.1: what matters
       is whether A's rows are cut), where the model, blind to it, tiled
       them. Double transposes keep their tiles (their untiled B costs far
       more); a rectangular 1536^2 transpose goes 1536 x 12 -> 512 x 12
@@ -11882,13 +11882,13 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     M.mem_interleave = 1.0;
     if (M.mem_line_ns > 0.0 && p->memory && p->memory->interleave > 1.0) {
         servet__tgeom *G = (servet__tgeom *)servet__alloc(&p->ctx, sizeof *G);
+        int said = 0; /* an array marked as the output: the marks say which */
         if (G) {
             for (l = 0; l < M.n; l++) full[l] = d->loops[l].extent;
             servet__tile_geometry(&M, full, 0, G);
-            int said = 0; /* an array marked as the output: the marks say which */
-            for (a = 0; a < d->narrays; a++) said |= d->arrays[a].output == 1;
+            for (a = 0; a < d->narrays; a++) said |= d->arrays[a].output > 0;
             for (a = 0; a < d->narrays; a++) {
-                int output = d->arrays[a].output == 1 || (!said && d->arrays[a].output == 0 && a == d->narrays - 1);
+                int output = d->arrays[a].output > 0 || (!said && d->arrays[a].output == 0 && a == d->narrays - 1);
                 M.seq_untiled[a] = !output && !servet__tile_interleaved(&M, G, a);
             }
             M.mem_interleave = p->memory->interleave;
