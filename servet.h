@@ -733,15 +733,15 @@
           -> 84 runs; SERVET__TUNE_FINAL). Fixed: where the budget ended
           inside a final round, only the contenders that ran in it counted
           (whichever ran last won); now the rounds every one completed.
-          Memory probe: servet_memory_info.interleaved_read_ratio, one PU's
-          reads as 8 rows in turn against one sequential stream (1.88 on
-          the Zen 5 VM; 0 in a file written before it, which still reads).
+          Memory probe: servet_memory_info.interleaved_read_bytes_per_s, one
+          PU's reads as 8 rows in turn (19-22 GB/s on the Zen 5 VM, where it
+          copies at 33-35; 0 in a file written before it, which still reads).
           Tile model, reads in turn (>>decide step 6c): a tile that cuts the
-          rows of an array the untiled nest reads as one stream pays that
-          ratio on its lines out of memory; servet_tile_array.output (CLI
+          rows of an array the untiled nest reads as one stream pays copy /
+          that bandwidth on its lines out of memory; servet_tile_array.output (CLI
           :out / :in) says which array the nest only writes (unsaid: the
           last). Complex-double transposes 1000^2-3000^2 untiled, as they
-          ran best (the picks before: 0.70-0.78 of it); 6 of 178 outside
+          ran best (the picks before: 0.70-0.78 of it); 3 of 178 outside
           descs move; the bench's nine do not (bench_data/
           tile_outside_complex_transpose_zen5_2026-12-02.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
@@ -985,8 +985,8 @@ SERVET_API servet_result servet_cache_shared_group_get(const servet_profile *p, 
 typedef struct servet_memory_info {
     double ref_bandwidth_bytes_per_s; /* one PU copying alone */
     double tolerance;                 /* relative noise band used to group pairs */
-    double interleaved_read_ratio;    /* one PU reading memory as one sequential stream, over the same
-                                         reads as 8 rows in turn (>= 1; 0: not measured, older file) */
+    double interleaved_read_bytes_per_s; /* one PU reading memory as 8 rows in turn, 16 lines of each (a tile's
+                                            rows; 0: not measured, a file written before it) */
 } servet_memory_info;
 SERVET_API servet_result servet_memory_get(const servet_profile *p, servet_memory_info *out);
 /* Overhead levels (Fig. 6), level 1 the most severe: the per-PU bandwidth of
@@ -1806,7 +1806,7 @@ typedef struct servet__memlevel {
 
 typedef struct servet__memory {
     double ref_bw, ref_spread, array_bytes, tolerance;
-    double interleave; /* servet__interleave_ratio (0: not measured; a file written before it) */
+    double interleave; /* servet__interleaved_read: B/s (0: not measured; a file written before it) */
     int32_t npairs;
     servet__pairres *pairs; /* value = per-PU bandwidth during the pair */
     int32_t nlevels;
@@ -2263,7 +2263,7 @@ servet_result servet_memory_get(const servet_profile *p, servet_memory_info *o) 
     if (!p->memory) return SERVET_ERROR_NOT_FOUND;
     o->ref_bandwidth_bytes_per_s = p->memory->ref_bw;
     o->tolerance = p->memory->tolerance;
-    o->interleaved_read_ratio = p->memory->interleave;
+    o->interleaved_read_bytes_per_s = p->memory->interleave;
     return SERVET_OK;
 }
 int servet_memory_level_count(const servet_profile *p) { return p && p->memory ? p->memory->nlevels : 0; }
@@ -6415,15 +6415,17 @@ static servet_result servet__probe_shared(servet_profile *p, hwloc_topology_t t,
    (PUs behind one bus, one cell, one NUMA node). For each level, one group
    is then loaded with 1, 2, ... of its PUs at once: the effective bandwidth
    as the number of concurrent PUs grows (Fig. 9b). Pair selection as above.
-   Not in the paper: how much of that bandwidth one PU loses when its reads
-   are not one sequential stream (servet__interleave_ratio, for the tile
-   model's step 6c): the same array read line by line once in address
-   order, once as 8 rows 32000 bytes apart taken in turn, 16 lines of each
-   (a tile's rows), best of 5 each, alternating. On the Zen 5 VM (2026-12-02)
-   one stream moved 30-41 GB/s, 2 to 64 rows in turn 15-33 (any piece of 4
-   to 250 lines; 1.3-2x), where the same pattern of stores lost 0-25%
-   (the stores' line fetches wait in no load's way):
-   bench_data/memory_interleave_zen5_2026-12-02.txt.
+   Not in the paper: what one PU's reads move when they are not one
+   sequential stream (servet__interleaved_read, for the tile model's step
+   6c): the array read line by line as 8 rows 32000 bytes apart taken in
+   turn, 16 lines of each (a tile's rows), best of 5. On the Zen 5 VM
+   (2026-12-02) one stream moved 30-41 GB/s, 2 to 64 rows in turn 15-33
+   (any piece of 4 to 250 lines; 1.3-2x), where the same pattern of stores
+   lost 0-25% (the stores' line fetches wait in no load's way):
+   bench_data/memory_interleave_zen5_2026-12-02.txt. The figure is a
+   bandwidth, not its ratio to one stream: the model prices memory's lines
+   at the copy bandwidth, so a cut row's lines cost copy / this, and a
+   ratio of two walks measured apart swung 1.9-2.3 with the host's load.
    ========================================================================== */
 
 /* Fig. 6: group pair bandwidths into overhead levels. label[i] = level
@@ -6484,32 +6486,20 @@ static void servet__mw_cleanup(servet__worker *w) {
     if (w->state) munmap(w->state, 2 * (size_t)w->arg);
 }
 
-/* One stream against 8 rows in turn (the section's last paragraph): the
-   time of the interleaved reads over the sequential ones, >= 1 */
+/* 8 rows in turn (the section's last paragraph): bytes read per second */
 #define SERVET__IL_ROW 32000u /* bytes between the rows: 500 lines, no power of two */
 #define SERVET__IL_ROWS 8
 #define SERVET__IL_PIECE 16 /* lines of a row read before the next row's */
-static void servet__il_prepare(servet__worker *w) {
-    size_t n = (size_t)w->arg;
-    unsigned char *m = (unsigned char *)mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == (unsigned char *)MAP_FAILED) { w->ok = 0; w->state = NULL; return; }
-    memset(m, 1, n); /* first touch by this PU: local pages */
-    w->state = m;
-}
+/* its buffer: the copy worker's (servet__mw_prepare, 2 x arg bytes) */
 static void servet__il_run(servet__worker *w) {
     const unsigned char *m = (const unsigned char *)w->state;
-    size_t n = (size_t)w->arg, lines_per_row = SERVET__IL_ROW / 64u, blocks, b, c, s, l, x;
-    double t0, seq = 1e300, il = 1e300;
+    size_t n = 2 * (size_t)w->arg, lines_per_row = SERVET__IL_ROW / 64u, blocks, b, c, s, l;
+    double t0, il = 1e300;
     uint64_t sum = 0;
     int r;
     if (!m) return;
     blocks = n / ((size_t)SERVET__IL_ROW * SERVET__IL_ROWS);
     for (r = 0; r < 5; r++) {
-        /* the same lines both ways: the blocks of 8 rows */
-        t0 = servet__now();
-        for (x = 0; x < blocks * SERVET__IL_ROWS * lines_per_row; x++) sum += *(const uint64_t *)(m + x * 64u);
-        t0 = servet__now() - t0;
-        if (t0 < seq) seq = t0;
         t0 = servet__now();
         for (b = 0; b < blocks; b++)
             for (c = 0; c < lines_per_row; c += SERVET__IL_PIECE)
@@ -6520,20 +6510,17 @@ static void servet__il_run(servet__worker *w) {
         t0 = servet__now() - t0;
         if (t0 < il) il = t0;
     }
-    w->result = seq > 0.0 && blocks > 0 ? il / seq : 0.0;
-    if (sum == 1) w->result = 0.0; /* keeps the loads: the memset's bytes never sum to 1 */
+    w->result = il > 0.0 && blocks > 0 ? (double)(blocks * SERVET__IL_ROWS) * SERVET__IL_ROW / il : 0.0;
+    servet__sink = (void *)(uintptr_t)sum; /* keeps the loads */
 }
-static void servet__il_cleanup(servet__worker *w) {
-    if (w->state) munmap(w->state, (size_t)w->arg);
-}
-/* servet__il_run on PU os over `bytes`: the ratio, clamped to [1, 4]; 0 if it failed */
-static double servet__interleave_ratio(hwloc_topology_t t, int os, double bytes) {
+/* servet__il_run on PU os over `bytes`: B/s; 0 if it failed */
+static double servet__interleaved_read(hwloc_topology_t t, int os, double bytes) {
     servet__worker w;
     memset(&w, 0, sizeof w);
-    w.topo = t; w.os_index = os; w.arg = bytes;
-    w.prepare = servet__il_prepare; w.run = servet__il_run; w.cleanup = servet__il_cleanup;
+    w.topo = t; w.os_index = os; w.arg = bytes / 2.0;
+    w.prepare = servet__mw_prepare; w.run = servet__il_run; w.cleanup = servet__mw_cleanup;
     if (!servet__run_workers(&w, 1) || !(w.result > 0.0) || !isfinite(w.result)) return 0.0;
-    return w.result < 1.0 ? 1.0 : w.result > 4.0 ? 4.0 : w.result;
+    return w.result;
 }
 
 /* copy bandwidth (B/s) of each of k PUs copying at once */
@@ -6634,7 +6621,7 @@ static servet_result servet__probe_memory(servet_profile *p, hwloc_topology_t t,
     }
     M->ref_bw = servet__quantile(refs, 5, 0.5);
     M->ref_spread = (refs[4] - refs[0]) / M->ref_bw;
-    M->interleave = servet__interleave_ratio(t, p->pus[first < 0 ? 0 : first].os_index, M->array_bytes);
+    M->interleave = servet__interleaved_read(t, p->pus[first < 0 ? 0 : first].os_index, M->array_bytes);
     M->tolerance = 3.0 * M->ref_spread > 0.06 ? 3.0 * M->ref_spread : 0.06;
     if (M->tolerance > 0.2) M->tolerance = 0.2;
     mp.t = t;
@@ -8537,11 +8524,8 @@ static void servet__read_memory(servet__rbuf *r, servet_profile *p) {
             L->scale_bw[k] = servet__get_f64(r);
         }
     }
-    /* the interleaved reads' ratio, since 2026-12-02: absent from older files (0) */
-    if (!r->bad && r->pos < r->len) {
-        M->interleave = servet__get_f64(r);
-        if (!(M->interleave == 0.0 || (M->interleave >= 1.0 && M->interleave <= 4.0))) r->bad = 1;
-    }
+    /* the interleaved reads' bandwidth, since 2026-12-02: absent from older files (0) */
+    if (!r->bad && r->pos < r->len) M->interleave = servet__get_range(r, 0.0, 1e15);
 }
 
 static void servet__write_mbsp(servet__wbuf *w, const servet_profile *p) {
@@ -10083,7 +10067,7 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       order the same structure is A[i][k], a value read once a row: only
       the desc knows which).
    6c. Reads in turn (desc: output; the memory probe's interleaved_read_
-      ratio). Out of memory, an array read as one sequential stream moves
+      bytes_per_s). Out of memory, an array read as one sequential stream moves
       faster than the same lines read as rows in turn: on the Zen 5 VM one
       stream 30-41 GB/s, 2 to 64 rows taken in turn 15-33 GB/s, whatever the
       piece of a row (4 to 250 lines), while stores in turn lost 0-25% (the
@@ -10091,9 +10075,14 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       memory_interleave_zen5_2026-12-02.txt. A tile that cuts the rows of
       an array the untiled nest reads whole and in order (A of B = A^T,
       rows adjacent) makes its reads rows in turn: those lines out of
-      memory cost the ratio the probe measured (1.88 there), the rest as
-      before. The untiled nest's own turns (the transpose's column-walked
-      B, a stencil's halo rows) are the kernel's, the same for every tile:
+      memory move at the bandwidth the probe measured for reads in turn,
+      not the copy's: copy / it more (1.5-1.8 there), the rest as before.
+      Measured as a bandwidth, not as its ratio to one stream: the two walks'
+      ratio swung 1.88-2.29 between probes with the host's load, and from 2
+      up it sent double transposes of 1000-2000^2 to 336-504 (0.72-0.83 of
+      their plateau): the copy and this read move together with the load.
+      The untiled nest's own turns (the transpose's column-walked B, a
+      stencil's halo rows) are the kernel's, the same for every tile:
       not priced. Nor the output's: the desc may say which array the nest
       only writes (output > 0) or reads (< 0); unsaid, the last array listed
       is taken as the output, as the examples list them (B, OUT, C).
@@ -10103,10 +10092,10 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       is whether A's rows are cut), where the model, blind to it, tiled
       them. Double transposes keep their tiles (their untiled B costs far
       more); a rectangular 1536^2 transpose goes 1536 x 12 -> 512 x 12
-      (2.85 against 3.27 ms); i,k,j matmuls 1000-1024^3 56 -> 504-512 x 8
-      x 512 (0.98-0.99, a tie); 3D stencils, whose OUT is last, unchanged
+      (2.85 against 3.27 ms); i,k,j matmuls 1024^3 56 -> 512 x 8 x 512
+      (0.98-0.99, a tie); 3D stencils, whose OUT is last, unchanged
       (with OUT priced they went untiled, 0.87-0.99 of their picks). A
-      profile without the ratio (a file written before it) prices as
+      profile without the figure (a file written before it) prices as
       before; make tile-replay, whose records lack it, unchanged.
    7. The level reported is the smallest whose traffic the tile at least
       halves against no tiling; its working set, the largest footprint of one
@@ -11880,7 +11869,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     /* the arrays the untiled nest reads as one stream (step 6c): only a
        tile's own cutting of them is priced */
     M.mem_interleave = 1.0;
-    if (M.mem_line_ns > 0.0 && p->memory && p->memory->interleave > 1.0) {
+    if (M.mem_line_ns > 0.0 && p->memory && p->memory->interleave > 0.0 && p->memory->interleave < p->memory->ref_bw) {
         servet__tgeom *G = (servet__tgeom *)servet__alloc(&p->ctx, sizeof *G);
         int said = 0; /* an array marked as the output: the marks say which */
         if (G) {
@@ -11891,7 +11880,10 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                 int output = d->arrays[a].output > 0 || (!said && d->arrays[a].output == 0 && a == d->narrays - 1);
                 M.seq_untiled[a] = !output && !servet__tile_interleaved(&M, G, a);
             }
-            M.mem_interleave = p->memory->interleave;
+            /* a line at copy bandwidth, now at this; at most 4x (a read that
+               slow is a probe gone wrong, not a tile's rows) */
+            M.mem_interleave = p->memory->ref_bw / p->memory->interleave;
+            if (M.mem_interleave > 4.0) M.mem_interleave = 4.0;
             servet__free(&p->ctx, G);
         }
     }
@@ -14721,7 +14713,7 @@ static void servet__json_memory(servet__sb *b, const servet_profile *p) {
     int q;
     servet__sb_printf(b, ",\"memory\":{\"ref_bandwidth_bytes_per_s\":");
     servet__json_num(b, M->ref_bw);
-    servet__sb_printf(b, ",\"interleaved_read_ratio\":");
+    servet__sb_printf(b, ",\"interleaved_read_bytes_per_s\":");
     servet__json_num(b, M->interleave);
     servet__sb_printf(b, ",\"ref_spread\":");
     servet__json_num(b, M->ref_spread);

@@ -941,10 +941,11 @@ static void test_tile_overlap_leak(void) {
     }
 }
 /* step 6c: reads a tile cuts from one sequential stream into rows in turn
-   cost the memory probe's interleaved-read ratio more; the untiled nest's
-   own interleaving (a transpose's column-walked side) and the output's are
-   not priced. Measured on the Zen 5 VM (1.88x): B = A^T of complex doubles
-   (16 bytes), 2000^2, ran best untiled (6.7-7.3 ms), 252 x 252 9.5-9.8 */
+   cost copy / the memory probe's interleaved-read bandwidth more; the
+   untiled nest's own interleaving (a transpose's column-walked side) and
+   the output's are not priced. Measured on the Zen 5 VM (copy 35 GB/s):
+   B = A^T of complex doubles (16 bytes), 2000^2, ran best untiled (6.7-7.3
+   ms), 252 x 252 9.5-10.1 */
 static void test_tile_interleaved_reads(void) {
     servet_tile_desc q;
     servet__tmodel Q;
@@ -998,14 +999,20 @@ static void test_tile_interleaved_reads(void) {
     /* the decision on a profile with the memory probe */
     p->memory = (servet__memory *)calloc(1, sizeof *p->memory);
     p->memory->ref_bw = 35e9;
-    p->memory->interleave = 0.0; /* a file from before the ratio: as before */
+    p->memory->interleave = 0.0; /* a file from before the figure: as before */
     CHECK(servet_choose_tile(p, &q, &t0) == SERVET_OK, "complex 2000^2 transpose, no ratio: decided");
-    p->memory->interleave = 1.88;
+    p->memory->interleave = 35e9 / 1.88; /* copy / in turn: 1.88 */
     /* this profile is not the VM's (no TLB, a 32 MiB L3): the pick need
        not be untiled, but A's rows are read longer (the VM's: untiled) */
     CHECK(servet_choose_tile(p, &q, &t1) == SERVET_OK && t1.tile[1] > t0.tile[1],
           "complex 2000^2 transpose at 1.88: A read in longer rows (%lld x %lld; without the ratio %lld x %lld)",
           (long long)t1.tile[0], (long long)t1.tile[1], (long long)t0.tile[0], (long long)t0.tile[1]);
+    /* reads in turn as fast as the copy: nothing to charge, the pick without it */
+    p->memory->interleave = 35e9;
+    CHECK(servet_choose_tile(p, &q, &t2) == SERVET_OK && t2.tile[0] == t0.tile[0] && t2.tile[1] == t0.tile[1],
+          "reads in turn at the copy's bandwidth: priced as without the figure (%lld x %lld)", (long long)t2.tile[0],
+          (long long)t2.tile[1]);
+    p->memory->interleave = 35e9 / 1.88;
     /* A marked as the output (and B read): A's cuts cost nothing, B is in
        turn untiled too: the pick without the ratio */
     q.arrays[0].output = 1;

@@ -274,26 +274,26 @@ static void test_merge(void) {
     servet_close(p);
 }
 
-/* The memory section's interleaved-read ratio (2026-12-02) is its last
-   field: a section written before it (without those 8 bytes) still reads,
-   as "not measured"; a value outside {0} and [1, 4] is refused */
+/* The memory section's interleaved-read bandwidth (2026-12-02) is its
+   last field: a section written before it (without those 8 bytes) still
+   reads, as "not measured"; a negative value is refused */
 static void test_memory_interleave_field(void) {
     servet_profile *p = synthetic("pack:1 core:1 pu:1"), *q = synthetic("pack:1 core:1 pu:1");
     servet__wbuf w;
     servet__rbuf r;
-    double bad = 0.5;
+    double bad = -1.0;
     memset(&w, 0, sizeof w);
     w.ctx = &p->ctx;
     p->memory = (servet__memory *)calloc(1, sizeof *p->memory);
     p->memory->ref_bw = 35e9;
     p->memory->tolerance = 0.1;
-    p->memory->interleave = 1.88;
+    p->memory->interleave = 21e9;
     servet__write_memory(&w, p);
     CHECK(!w.oom && w.len >= 8, "memory section written (%zu bytes)", w.len);
     r.d = w.d; r.len = w.len; r.pos = 0; r.bad = 0;
     servet__read_memory(&r, q);
-    CHECK(!r.bad && r.pos == r.len && q->memory && q->memory->interleave == 1.88 && q->memory->ref_bw == 35e9,
-          "read back: the ratio 1.88");
+    CHECK(!r.bad && r.pos == r.len && q->memory && q->memory->interleave == 21e9 && q->memory->ref_bw == 35e9,
+          "read back: 21 GB/s");
     servet__free_memory(q);
     r.d = w.d; r.len = w.len - 8; r.pos = 0; r.bad = 0; /* as written before the field */
     servet__read_memory(&r, q);
@@ -302,7 +302,7 @@ static void test_memory_interleave_field(void) {
     memcpy(w.d + w.len - 8, &bad, 8);
     r.d = w.d; r.len = w.len; r.pos = 0; r.bad = 0;
     servet__read_memory(&r, q);
-    CHECK(r.bad, "a ratio of 0.5: refused");
+    CHECK(r.bad, "a bandwidth of -1: refused");
     servet__free_memory(q);
     servet__free(&p->ctx, w.d);
     free(p->memory);

@@ -200,7 +200,7 @@ int main(int argc, char **argv) {
         for (ci = 0; servet_tlb_get(prof, ci, &reach) == SERVET_OK; ci++) fprintf(f, "%s%.0f", ci ? ", " : "", reach);
         if (servet_memory_get(prof, &mem) != SERVET_OK) memset(&mem, 0, sizeof mem);
         fprintf(f, "], \"memory_copy_bytes_per_s\": %.4g", mem.ref_bandwidth_bytes_per_s);
-        fprintf(f, ", \"memory_interleaved_read_ratio\": %.4g", mem.interleaved_read_ratio);
+        fprintf(f, ", \"memory_interleaved_read_bytes_per_s\": %.4g", mem.interleaved_read_bytes_per_s);
     }
     fprintf(f, ",\n \"cases\": [\n");
     if (tunepath) {

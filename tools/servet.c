@@ -379,9 +379,9 @@ static void show(const servet_profile *p, const servet_desc *d) {
         servet_memory_get(p, &mi);
         printf("\nmemory: one PU copies at %.2f GB/s (tolerance %.0f%%, %d pairs measured)\n",
                mi.ref_bandwidth_bytes_per_s / 1e9, 100 * mi.tolerance, servet_memory_pair_count(p));
-        if (mi.interleaved_read_ratio > 0)
-            printf("  its reads as 8 rows in turn take %.2fx one sequential stream's time (the tile model's step 6c)\n",
-                   mi.interleaved_read_ratio);
+        if (mi.interleaved_read_bytes_per_s > 0)
+            printf("  its reads as 8 rows in turn move %.2f GB/s (the tile model's step 6c)\n",
+                   mi.interleaved_read_bytes_per_s / 1e9);
         if (servet_memory_level_count(p) == 0) printf("  no pair slows another down\n");
         for (lv = 1; lv <= servet_memory_level_count(p); lv++) {
             servet_memory_level_info li;
