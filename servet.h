@@ -10151,10 +10151,24 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    A B^T vectorised, whose memory traffic adds to the core's time instead
    of hiding under it (0.70; tile_outside_matmul_nt_zen5_2026-12-01.txt;
    adding it, or the work, to the deeper levels' bound lost on make
-   tile-replay's Zen 3 transposes). servet_tune is for those: seeded with
+   tile-replay's Zen 3 transposes); and 1-byte elements (a uint8 image's
+   transpose, Zen 5 VM, 2026-12-02): at 5000-10000^2 the model takes strips
+   one line of A wide (4032 x 64 at 8000^2), which ran 0.20-0.48 of 512 x
+   512 (139 against 28 ms) - between two visits of a row the L2 must also
+   hold the lines its streamer fetched past the piece (~3 a row: the rows
+   stop continuing at TI ~2400, where the model counts up to ~6200), the
+   restart of a row whose 64 iterations fill the core's window is not
+   overlapped (~95 ns, priced 12.8), and first-TLB misses on B's stores
+   cost far less than the third of the walk step fitted on 8-byte
+   transposes; 4096^2 (512 x 12, the set cap) and 2-byte 8000^2 are right
+   (bench_data/tile_outside_transpose_bytes_zen5_2026-12-02.txt: counting
+   the streamer's lines alone fixed a third of it and cost a 3D transpose
+   16%, not kept). servet_tune is for those: seeded with
    the model's tile it reached 0.98-1.00 of the best tried on all of them
    in quiet spells, given the budget (180 s for the floats, whose runs take
-   1.5-2.5 s: 60 s stopped at 0.77; in a noisy spell the NT one: 0.77). */
+   1.5-2.5 s: 60 s stopped at 0.77; in a noisy spell the NT one: 0.77); the
+   byte transpose at 8000^2, seeded with 4032 x 64 (137 ms), tuned to 4000
+   x 512 in 35 points, 90 s: 26.5 ms, with 512 x 512's 26.8 side by side. */
 #define SERVET__TILE_MARGIN 0.03
 /* the share of the smaller of the core's time and the deeper levels' bound
    (their busiest stream) that their overlap leaves exposed (step 6): a
