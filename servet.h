@@ -11522,6 +11522,26 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
        SERVET__TILE_MARGIN of that: a tile must pay for the costs the model
        leaves out (shorter rows, halo rows, the prefetchers' restarts) */
 #ifdef SERVET_DEBUG_TILE
+    { /* SERVET_DEBUG_TILE_GRID=step: the cheapest tile of multiples of step (and
+           the full extents) over 2 or 3 loops, `square` or not - to check that
+           the search below reaches the model's own minimum */
+        const char *e = getenv("SERVET_DEBUG_TILE_GRID");
+        if (e && n >= 2 && n <= 3) {
+            int64_t st = strtoll(e, NULL, 10) > 0 ? strtoll(e, NULL, 10) : 8, t[SERVET_TILE_MAX_LOOPS], bt[SERVET_TILE_MAX_LOOPS] = {0}, a0, a1, a2;
+            double bc = 1e300, c;
+            int64_t x2 = n == 3 ? M->d->loops[2].extent : 1;
+            for (a0 = st; a0 <= M->d->loops[0].extent + st - 1; a0 += st)
+                for (a1 = st; a1 <= M->d->loops[1].extent + st - 1; a1 += st)
+                    for (a2 = (n == 3 ? st : 1); a2 <= (n == 3 ? x2 + st - 1 : 1); a2 += (n == 3 ? st : 1)) {
+                        t[0] = a0 > M->d->loops[0].extent ? M->d->loops[0].extent : a0;
+                        t[1] = a1 > M->d->loops[1].extent ? M->d->loops[1].extent : a1;
+                        if (n == 3) t[2] = a2 > x2 ? x2 : a2;
+                        c = servet__tile_cost(M, t);
+                        if (c < bc) { bc = c; memcpy(bt, t, sizeof t); }
+                    }
+            fprintf(stderr, "  grid best %lld %lld %lld: cost %.0f\n", (long long)bt[0], (long long)bt[1], (long long)(n == 3 ? bt[2] : 0), bc);
+        }
+    }
     { /* SERVET_DEBUG_TILE_PRICE="8,256,4;512,512,8": the model's cost of those tiles */
         const char *e = getenv("SERVET_DEBUG_TILE_PRICE");
         while (e && *e) {
