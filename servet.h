@@ -10163,7 +10163,12 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    transposes; 4096^2 (512 x 12, the set cap) and 2-byte 8000^2 are right
    (bench_data/tile_outside_transpose_bytes_zen5_2026-12-02.txt: counting
    the streamer's lines alone fixed a third of it and cost a 3D transpose
-   16%, not kept). servet_tune is for those: seeded with
+   16%; pricing first-TLB misses per line brought into L1 and those
+   restarts as exposed took the bytes to 0.85-1.00 but grew 2-byte and
+   float squares into a set pressure the model does not price, 0.72-0.86:
+   neither kept). Floats there stop one step short the same way: TJ 64-80
+   (the first TLB's 96 pages) where 128 ran best, 0.87-0.92 at 2000-10000^2
+   (3000: 0.98). servet_tune is for those: seeded with
    the model's tile it reached 0.98-1.00 of the best tried on all of them
    in quiet spells, given the budget (180 s for the floats, whose runs take
    1.5-2.5 s: 60 s stopped at 0.77; in a noisy spell the NT one: 0.77); the
@@ -11523,8 +11528,8 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
        leaves out (shorter rows, halo rows, the prefetchers' restarts) */
 #ifdef SERVET_DEBUG_TILE
     { /* SERVET_DEBUG_TILE_GRID=step: the cheapest tile of multiples of step (and
-           the full extents) over 2 or 3 loops, `square` or not - to check that
-           the search below reaches the model's own minimum */
+           the full extents) over 2 or 3 loops, not restricted to squares - to
+           check that the search below reaches the model's own minimum */
         const char *e = getenv("SERVET_DEBUG_TILE_GRID");
         if (e && n >= 2 && n <= 3) {
             int64_t st = strtoll(e, NULL, 10) > 0 ? strtoll(e, NULL, 10) : 8, t[SERVET_TILE_MAX_LOOPS], bt[SERVET_TILE_MAX_LOOPS] = {0}, a0, a1, a2;
