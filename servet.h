@@ -11532,15 +11532,17 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
            check that the search below reaches the model's own minimum */
         const char *e = getenv("SERVET_DEBUG_TILE_GRID");
         if (e && n >= 2 && n <= 3) {
-            int64_t st = strtoll(e, NULL, 10) > 0 ? strtoll(e, NULL, 10) : 8, t[SERVET_TILE_MAX_LOOPS], bt[SERVET_TILE_MAX_LOOPS] = {0}, a0, a1, a2;
+            int64_t st = strtoll(e, NULL, 10), t[SERVET_TILE_MAX_LOOPS] = {0}, bt[SERVET_TILE_MAX_LOOPS] = {0}, a0, a1, a2;
+            int64_t n0 = M->d->loops[0].extent, n1 = M->d->loops[1].extent, n2 = n == 3 ? M->d->loops[2].extent : 1;
             double bc = 1e300, c;
-            int64_t x2 = n == 3 ? M->d->loops[2].extent : 1;
-            for (a0 = st; a0 <= M->d->loops[0].extent + st - 1; a0 += st)
-                for (a1 = st; a1 <= M->d->loops[1].extent + st - 1; a1 += st)
-                    for (a2 = (n == 3 ? st : 1); a2 <= (n == 3 ? x2 + st - 1 : 1); a2 += (n == 3 ? st : 1)) {
-                        t[0] = a0 > M->d->loops[0].extent ? M->d->loops[0].extent : a0;
-                        t[1] = a1 > M->d->loops[1].extent ? M->d->loops[1].extent : a1;
-                        if (n == 3) t[2] = a2 > x2 ? x2 : a2;
+            if (st < 1) st = 8;
+            /* each loop's multiples of st, the last clipped to its extent */
+            for (a0 = st; a0 < n0 + st; a0 += st)
+                for (a1 = st; a1 < n1 + st; a1 += st)
+                    for (a2 = st; a2 < n2 + st; a2 += st) {
+                        t[0] = a0 < n0 ? a0 : n0;
+                        t[1] = a1 < n1 ? a1 : n1;
+                        t[2] = a2 < n2 ? a2 : n2; /* 1 (unused) for two loops */
                         c = servet__tile_cost(M, t);
                         if (c < bc) { bc = c; memcpy(bt, t, sizeof t); }
                     }

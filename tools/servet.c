@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* the fields of a --array (usage text and errors say them alike) */
+#define SERVET_CLI_ARRAY_FIELDS "[:halo=R][:stream][:packed][:reduce][:out|:in][:ld=N][:dims=NxN..]"
 static const char *usage_text =
     "usage: servet COMMAND [options]\n"
     "\n"
@@ -25,7 +27,7 @@ static const char *usage_text =
     "  apex [--memory WORDS] [--alpha LIST] [--block LIST] [--threads N] [--accesses N] [--mpi]\n"
     "                      run an Apex-Map surface now (not cached) and print it; --mpi\n"
     "                      (MPI build, under mpirun): ranks, remote blocks via MPI_Get\n"
-    "  tile --loop NAME=N [--loop ...] --array NAME:LOOP,LOOP[:halo=R][:stream][:packed][:reduce][:out|:in][:ld=N][:dims=NxN..]\n"
+    "  tile --loop NAME=N [--loop ...] --array NAME:LOOP,LOOP" SERVET_CLI_ARRAY_FIELDS "\n"
     "       [--array ...] --elem BYTES [--level N|auto] [--threads T] [--square] [--multiple M]\n"
     "       [--all-levels]\n"
     "                      the tile size of a loop nest from the measured caches, as JSON;\n"
@@ -1302,9 +1304,9 @@ static int cmd_tile(int argc, char **argv) {
         else return die_usage("unknown option for tile", a);
     }
     if (td.nloops == 0) return die_usage("tile needs at least one --loop NAME=EXTENT", NULL);
-    if (narr == 0) return die_usage("tile needs at least one --array NAME:LOOP,LOOP[:halo=R][:stream][:packed][:reduce][:out|:in][:ld=N][:dims=NxN..]", NULL);
+    if (narr == 0) return die_usage("tile needs at least one --array NAME:LOOP,LOOP" SERVET_CLI_ARRAY_FIELDS, NULL);
     if (td.elem_bytes == 0) return die_usage("tile needs --elem BYTES", NULL);
-    /* NAME:l1,l2[:halo=R][:stream][:packed][:reduce][:out|:in][:ld=N][:dims=NxN..] */
+    /* NAME:l1,l2 and the fields of SERVET_CLI_ARRAY_FIELDS */
     for (k = 0; k < narr; k++) {
         servet_tile_array *A = &td.arrays[k];
         char spec[512], *field, *save = NULL, *lp, *save2 = NULL;
