@@ -114,7 +114,9 @@
                           plus a random sample, not all P(P-1)/2 pairs.
    SERVET_PROBE_MEMORY    copy bandwidth alone and in pairs, overhead levels
                           and their PU groups, bandwidth as a group fills
-                          (Fig. 6, Fig. 9).
+                          (Fig. 6, Fig. 9); one PU's reads as rows in turn
+                          (servet_memory_info.interleaved_read_bytes_per_s,
+                          the tile model's step 6c).
    SERVET_PROBE_MBSP      MultiBSP <p, m, g, L> per level (MBSPDiscover): tree
                           from the topology, g and L from h-relations, every
                           component measured.
