@@ -12092,16 +12092,25 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         break;
     }
     /* an array the innermost loop does not index may be a sum kept in a
-       register (step 6b): only the desc can say, so ask */
-    for (a = 0; a < d->narrays && out->nwarnings < SERVET_TILE_MAX_WARNINGS; a++) {
-        const servet_tile_array *A = &d->arrays[a];
-        if (A->reduce || A->streamed || A->packed || servet__tile_indexed(&M, a, M.n - 1)) continue;
-        snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
-                 "%s is not indexed by the innermost loop %s: if the loop sums into its element in a register (C in "
-                 "C[i][j] += A[i][k] * B[k][j] over k), mark it reduce (NAME:..:reduce): its chain of adds then "
-                 "bounds that tile",
-                 servet__tile_name(A->name, a, nb, sizeof nb, 'A'), d->loops[M.n - 1].name ? d->loops[M.n - 1].name : "");
-        break;
+       register (step 6b): only the desc can say, so ask - of the array the
+       nest writes (marked output, else the last listed, as `output` says):
+       an input the loop does not index is a value kept in a register, no
+       chain (A in an i,k,j matmul; a convolution's IN, whose kx the desc
+       counts as its halo: until 2026-12-02 the hint named those) */
+    {
+        int said = 0;
+        for (a = 0; a < d->narrays; a++) said |= d->arrays[a].output > 0;
+        for (a = 0; a < d->narrays && out->nwarnings < SERVET_TILE_MAX_WARNINGS; a++) {
+            const servet_tile_array *A = &d->arrays[a];
+            if (said ? A->output <= 0 : (A->output != 0 || a != d->narrays - 1)) continue;
+            if (A->reduce || A->streamed || A->packed || servet__tile_indexed(&M, a, M.n - 1)) continue;
+            snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
+                     "%s is not indexed by the innermost loop %s: if the loop sums into its element in a register (C "
+                     "in C[i][j] += A[i][k] * B[k][j] over k), mark it reduce (NAME:..:reduce): its chain of adds "
+                     "then bounds that tile",
+                     servet__tile_name(A->name, a, nb, sizeof nb, 'A'), d->loops[M.n - 1].name ? d->loops[M.n - 1].name : "");
+            break;
+        }
     }
     /* the work term bounds the prediction: the answer then rests on how
        fast the compiled loop runs, which no desc says (a rank-64 update,

@@ -792,6 +792,52 @@ static void test_tile_reduce_chain(void) {
     three_level_model(&Q, &q);
     CHECK(servet__tile_chain(&Q, T3) == 32.0 * 16.0, "a chain over the two inner loops: %g (512)", servet__tile_chain(&Q, T3));
 }
+/* the reduce hint asks about the array the nest writes, not an input the
+   innermost loop leaves in a register: A of an i,k,j matmul, a
+   convolution's IN (its kx counted as halo) */
+static int hint_names(const servet_tile *t, const char *name) {
+    char head[64];
+    int l, named = 0;
+    snprintf(head, sizeof head, "%s is not indexed by the innermost loop", name);
+    for (l = 0; l < t->nwarnings; l++) named |= strstr(t->warnings[l], head) && strstr(t->warnings[l], "mark it reduce");
+    return named;
+}
+static void test_tile_reduce_hint_names_output(void) {
+    servet_profile *p = two_core_profile(1);
+    servet_tile_desc q;
+    servet_tile t;
+    /* i,k,j: C is indexed by j; A is the input kept in a register */
+    matmul_desc(&q, 1000, 0);
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !hint_names(&t, "A") && !hint_names(&t, "C"),
+          "i,k,j matmul, nothing marked: no reduce hint (%d warnings)", t.nwarnings);
+    q.arrays[2].output = 1;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !hint_names(&t, "A"), "i,k,j matmul, C marked: A not named");
+    /* i,j,k: the last listed, C, is the sum - asked with or without the mark */
+    matmul_desc(&q, 1000, 1);
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && hint_names(&t, "C") && !hint_names(&t, "A"),
+          "i,j,k matmul, nothing marked: C named, A not");
+    /* OUT[y][x] += IN[y+ky][x+kx] * W[ky][kx], loops y, x, ky, kx, OUT marked */
+    memset(&q, 0, sizeof q);
+    q.nloops = 4;
+    q.loops[0].name = "y"; q.loops[0].extent = 2048;
+    q.loops[1].name = "x"; q.loops[1].extent = 2048;
+    q.loops[2].name = "ky"; q.loops[2].extent = 5;
+    q.loops[3].name = "kx"; q.loops[3].extent = 5;
+    q.elem_bytes = 4;
+    q.narrays = 3;
+    array2(&q.arrays[0], "IN", 0, 1);
+    q.arrays[0].halo = 2;
+    array2(&q.arrays[1], "W", 2, 3);
+    array2(&q.arrays[2], "OUT", 0, 1);
+    q.arrays[2].output = 1;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && hint_names(&t, "OUT") && !hint_names(&t, "IN"),
+          "convolution: OUT named, IN not (%d warnings)", t.nwarnings);
+    /* marked an input: never named, even last */
+    q.arrays[2].output = -1;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !hint_names(&t, "OUT") && !hint_names(&t, "IN"),
+          "convolution, OUT marked an input: nothing named");
+    drop(p);
+}
 /* in a chain-bound nest the chain holds the core's window: a row cut by
    the tile pays its first miss out of memory whole (SERVET__TILE_CHAIN_
    EXPOSED), and a row walked whole is one stream across its pages. On the
@@ -1477,6 +1523,7 @@ int main(void) {
     test_tile_untiled_by_margin();
     test_tile_memo_same_answer();
     test_tile_reduce_chain();
+    test_tile_reduce_hint_names_output();
     test_tile_reduce_rows_whole();
     test_tile_subline_loop();
     test_tile_tlb_crowding();
