@@ -9884,6 +9884,12 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       model on profiles rebuilt from 25 bench-tile runs of four VMs, scored
       on their sweeps; bench_data/tile_replay.txt): a tenth sent the Zen 5
       VM's transposes to 200-1000 (mean 0.82 of the sweeps' best, was 0.90).
+      What that third stands in for there is mostly not the TLB: with 2 MiB
+      pages (no first-TLB miss) a double transpose writing more than ~128
+      rows of B in turn still ran 10-25% slower, while the first TLB's own
+      cost (4 KiB less 2 MiB pages) was at most 0.3 ns a store, and
+      unsteady (bench_data/tile_transpose_rows_not_tlb_zen5_2026-12-02.txt).
+      Priced per store, it holds 4-byte and 1-byte transposes short (Limits).
       Without a measured memory bandwidth the bound is memory's latency
       (2-3x too dear, see Limits) and would hide them: they add, as walks.
       The last TLB has sets, indexed by the page number's low bits as a
@@ -10136,7 +10142,11 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    at once, not less traffic); and tile-to-tile dips of 5-7% a transpose's
    sweeps agree on (the 4000^2 one: 56, 80 and 120 at 0.98-1.00 of the
    best, 64-72 and 88-96 at 0.93-0.94, the model's 96 among them) that no
-   capacity or set count explains. Two more, on the Zen 5 VM (2026-12-01):
+   capacity or set count explains: they move with the compiled copy (the
+   same nest copying uint64_t through a general register ran 56 10-15%
+   slower than 80 and 96; copying doubles through xmm, as the bench does,
+   56 ran 4-5% faster than both; bench_data/
+   tile_transpose_rows_not_tlb_zen5_2026-12-02.txt, section 4). Two more, on the Zen 5 VM (2026-12-01):
    a transpose whose tile may be a rectangle, on line-aligned rows
    (aligned_alloc), runs best with half a line of A a row (4 x 8 B): 4000^2
    doubles 13.5 ms at 512 x 4, 22.4 at 512 x 8, 16.2 at 512 x 12, the
@@ -10167,8 +10177,10 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    the streamer's lines alone fixed a third of it and cost a 3D transpose
    16%; pricing first-TLB misses per line brought into L1 and those
    restarts as exposed took the bytes to 0.85-1.00 but grew 2-byte and
-   float squares into a set pressure the model does not price, 0.72-0.86:
-   neither kept). Floats there stop one step short the same way: TJ 64-80
+   float squares past the ~128 rows of B where this VM slows down for a
+   reason the model does not price, 0.72-0.86: neither kept; not the TLB,
+   2 MiB pages keep it, nor L1's capacity: bench_data/
+   tile_transpose_rows_not_tlb_zen5_2026-12-02.txt). Floats there stop one step short the same way: TJ 64-80
    (the first TLB's 96 pages) where 128 ran best, 0.87-0.92 at 2000-10000^2
    (3000: 0.98). servet_tune is for those: seeded with
    the model's tile it reached 0.98-1.00 of the best tried on all of them
