@@ -240,6 +240,12 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
   expect_rc 2 "tune, step 0" ./bin/servet tune --key k --param n=1:5:0 -- true
   expect_rc 2 "tune without a command" ./bin/servet tune --key k --param n=1:5
   expect_rc 2 "tune, a seed of no parameter" ./bin/servet tune --key k --param n=1:5 --seed m=2 -- true
+  expect_rc 2 "tune, a seed outside its range" ./bin/servet tune --key k --param n=1:5 --seed n=9 -- true
+  grep -qF "outside its --param's range: n=9" "$tmp/err" && ok || { bad "tune: an out-of-range seed, no clear message"; cat "$tmp/err" >&2; }
+  # a seed between grid points runs at the nearest, and the JSON names that one; --no-probe is taken (tune never probes)
+  expect_rc 0 "tune, a seed off the grid" ./bin/servet tune --no-probe --key "off grid" --param n=8:64:8 --seed n=13 --evals 1 --repeats 1 -- true
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["seed"]=={"n":16} and j["best"]=={"n":16}' "$tmp/out" \
+    && ok || { bad "tune JSON: the seed as run"; cat "$tmp/out" >&2; }
   expect_rc 1 "tune, a command that always fails" ./bin/servet tune --key fails --param n=1:4 --budget 3 -- false
   grep -q "exited with a non-zero status (the last: 1)" "$tmp/err" && ok || { bad "tune: why the runs failed"; cat "$tmp/err" >&2; }
   expect_rc 1 "tune, a command that crashes" ./bin/servet tune --key crashes --param n=1:4 --budget 3 -- sh -c 'kill -SEGV $$'

@@ -46,7 +46,8 @@ static const char *usage_text =
     "                      line's ends); the best is kept per machine and key\n"
     "                      (servet-<hash>.tune) and printed as JSON;\n"
     "                      --seed NAME=V again for a NAME already given starts another seed\n"
-    "                      point (servet tile's \"alternatives\": the model's near-ties)\n"
+    "                      point (servet tile's \"alternatives\": the model's near-ties); a seed\n"
+    "                      runs at the nearest point of its --param (outside the range: an error)\n"
     "  map (--costs FILE | --tree ARITY:COST,..) (--traffic FILE | --traffic-sparse FILE)\n"
     "      [--rankfile FILE --hosts HOSTFILE]\n"
     "                      the MPI rank -> process slot mapping of a traffic matrix, as JSON;\n"
@@ -1910,6 +1911,7 @@ static int cmd_tune(int argc, char **argv) {
         } else if (!strcmp(a, "--time-regex")) regex = argv[++i];
         else if (!strcmp(a, "--cache-dir")) td.cache_dir = argv[++i];
         else if (!strcmp(a, "--force")) td.force = 1;
+        else if (!strcmp(a, "--no-probe")) continue; /* as the other commands take it: tune never probes */
         else return die_usage("unknown option for tune (the command goes after --)", a);
     }
     if (!td.key) return die_usage("tune needs --key K (the kernel and its problem)", NULL);
@@ -1923,6 +1925,22 @@ static int cmd_tune(int argc, char **argv) {
         for (j = 0; eq && j < td.nparams; j++)
             if (strlen(names[j]) == (size_t)(eq - seeds[k]) && !strncmp(names[j], seeds[k], (size_t)(eq - seeds[k]))) found = j;
         if (found < 0 || !parse_i64(eq + 1, INT64_MIN + 1, &v)) return die_usage("--seed takes NAME=VALUE of a --param", seeds[k]);
+        {
+            /* a seed outside its parameter's range is a mistake (a tile past
+               the problem); one between grid points runs at the nearest,
+               which the JSON then names (the search snaps it: servet_tune) */
+            const servet_tune_param *q = &td.params[found];
+            int64_t lo = q->lo, hi = q->hi;
+            if (q->values) {
+                int m;
+                for (lo = hi = q->values[0], m = 1; m < q->nvalues; m++) {
+                    if (q->values[m] < lo) lo = q->values[m];
+                    if (q->values[m] > hi) hi = q->values[m];
+                }
+            }
+            if (v < lo || v > hi) return die_usage("--seed: the value is outside its --param's range", seeds[k]);
+            v = servet__tune_snap(q, (double)v);
+        }
         if (have_seed[npoints - 1][found]) { /* the next point */
             if (npoints >= TUNE_MAX_SEED_POINTS) return die_usage("too many seed points (at most 9)", seeds[k]);
             npoints++;
@@ -1934,7 +1952,7 @@ static int cmd_tune(int argc, char **argv) {
         int q;
         for (k = 0; k < td.nparams; k++)
             if (!have_seed[0][k]) seed[0][k] = td.params[k].values ? td.params[k].values[td.params[k].nvalues / 2]
-                                                                   : (td.params[k].lo + td.params[k].hi) / 2;
+                                                                   : servet__tune_snap(&td.params[k], (double)(td.params[k].lo + td.params[k].hi) / 2.0);
         for (q = 1; q < npoints; q++) /* a later point takes what it does not name from the seed */
             for (k = 0; k < td.nparams; k++)
                 if (!have_seed[q][k]) seed[q][k] = seed[0][k];
