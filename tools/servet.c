@@ -1268,7 +1268,7 @@ static int cmd_tile(int argc, char **argv) {
             int64_t n;
             if (td.nloops >= SERVET_TILE_MAX_LOOPS) return die_usage("too many loops (at most 8)", v);
             if (!eq || eq == v || (size_t)(eq - v) >= sizeof names[0] || !parse_i64(eq + 1, 1, &n))
-                return die_usage("--loop takes NAME=EXTENT with EXTENT >= 1", v);
+                return die_usage("--loop takes NAME=EXTENT with EXTENT from 1 to 2^40", v);
             if (n > SERVET_TILE_MAX_EXTENT) return die_usage("--loop: an extent of at most 2^40", v);
             memcpy(names[td.nloops], v, (size_t)(eq - v));
             names[td.nloops][eq - v] = 0;
@@ -1291,11 +1291,11 @@ static int cmd_tile(int argc, char **argv) {
             else td.level = (int)v;
         } else if (!strcmp(a, "--threads")) {
             int64_t v;
-            if (!parse_i64(argv[++i], 1, &v) || v > 65536) return die_usage("--threads takes a positive count", argv[i]);
+            if (!parse_i64(argv[++i], 1, &v) || v > 65536) return die_usage("--threads takes a count from 1 to 65536", argv[i]);
             td.threads = (int)v;
         } else if (!strcmp(a, "--multiple")) {
             int64_t v;
-            if (!parse_i64(argv[++i], 1, &v) || v > (1 << 20)) return die_usage("--multiple takes a positive count", argv[i]);
+            if (!parse_i64(argv[++i], 1, &v) || v > (1 << 20)) return die_usage("--multiple takes a count from 1 to 2^20", argv[i]);
             td.multiple = (int)v;
         } else if (!strcmp(a, "--square")) td.square = 1;
         else if (!strcmp(a, "--all-levels")) all_levels = td.all_levels = 1;
