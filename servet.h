@@ -10146,9 +10146,9 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    same nest copying uint64_t through a general register ran 56 10-15%
    slower than 80 and 96; copying doubles through xmm, as the bench does,
    56 ran 4-5% faster than both; bench_data/
-   tile_transpose_rows_not_tlb_zen5_2026-12-02.txt, section 4). Two more, on the Zen 5 VM (2026-12-01):
-   a transpose whose tile may be a rectangle, on line-aligned rows
-   (aligned_alloc), runs best with half a line of A a row (4 x 8 B): 4000^2
+   tile_transpose_rows_not_tlb_zen5_2026-12-02.txt, section 4). Two more,
+   on the Zen 5 VM (2026-12-01): a transpose whose tile may be a
+   rectangle, on line-aligned rows (aligned_alloc), runs best with half a line of A a row (4 x 8 B): 4000^2
    doubles 13.5 ms at 512 x 4, 22.4 at 512 x 8, 16.2 at 512 x 12, the
    model's 400 x 80 17.6 (0.77; 4096^2 and 8192^2 floats 0.65-0.67). Runs
    of exactly whole lines are what is slow: A moved by any 8-byte offset
@@ -10180,10 +10180,10 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    float squares past the ~128 rows of B where this VM slows down for a
    reason the model does not price, 0.72-0.86: neither kept; not the TLB,
    2 MiB pages keep it, nor L1's capacity: bench_data/
-   tile_transpose_rows_not_tlb_zen5_2026-12-02.txt). Floats there stop one step short the same way: TJ 64-80
-   (the first TLB's 96 pages) where 128 ran best, 0.87-0.92 at 2000-10000^2
-   (3000: 0.98). servet_tune is for those: seeded with
-   the model's tile it reached 0.98-1.00 of the best tried on all of them
+   tile_transpose_rows_not_tlb_zen5_2026-12-02.txt). Floats there stop one
+   step short the same way: TJ 64-80 (the first TLB's 96 pages) where
+   128 ran best, 0.87-0.92 at 2000-10000^2 (3000: 0.98). servet_tune is
+   for those: seeded with the model's tile it reached 0.98-1.00 of the best tried on all of them
    in quiet spells, given the budget (180 s for the floats, whose runs take
    1.5-2.5 s: 60 s stopped at 0.77; in a noisy spell the NT one: 0.77); the
    byte transpose at 8000^2, seeded with 4032 x 64 (137 ms), tuned to 4000
