@@ -746,6 +746,12 @@
           ran best (the picks before: 0.70-0.78 of it); 3 of 178 outside
           descs move; the bench's nine do not (bench_data/
           tile_outside_complex_transpose_zen5_2026-12-02.txt).
+          servet_tune: the end's rounds are paired - a contender slower than
+          another in 3/5 or more of 4+ rounds is out, whatever its figure
+          (>>tune step 3; make tune-replay unchanged without spells, +1.2 to
+          +3.1 points within 2% with them). servet tile: the reduce hint
+          names only the array the nest writes; servet tune: a --seed outside
+          its range is an error, one off the grid is reported as run.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -14043,6 +14049,20 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
       back (measured on the Zen 5 VM in a noisy hour: a matmul tile tuned to
       200 from the model's 72 ran at 0.917 of the sweep's best, the seed at
       1.006).
+      Then paired: a contender slower than another in 3/5 or more of the
+      rounds (when 4 or more ran) is out, whatever its figure. A round runs
+      the contenders back to back, so a spell hits them alike; the figure
+      does not pair them, and on the Zen 5 VM (2026-12-02, make bench-tune
+      run 78, a host switching between two speeds) a 1000^2 transpose tuned
+      to 352, 0.878 of the sweep's best, over its seed's 104 at 0.967.
+      make tune-replay (111 landscapes, 400 searches, 9 points): without
+      spells unchanged (within 2% / 5% / mean ratio 68.6% / 82.5% / 0.977;
+      replay seed 2 68.4 -> 68.5% / 82.7%, seed 3 68.4 -> 68.5% / 82.6 ->
+      82.8%); with TR_SPELL 0.01,30,1.4 65.0 -> 66.2%, 79.6 -> 80.5%, 0.9734
+      -> 0.9743; 0.03,20,1.6 58.7 -> 61.8%, 73.9 -> 76.4%; 0.02,50,1.7 59.7
+      -> 62.5%, 74.6 -> 76.8%. A majority
+      (1/2) lost without spells (65.2%: near-ties dropped on one round), 3/4
+      and 5/6 gained less.
    Why a move needs no margin, no point is run twice during the search and
    the contenders' figure is the lower of two medians (until 2026-11-24 a
    move had to beat the noise, revisits ran again, and the fresh runs alone
@@ -14095,6 +14115,7 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
 #define SERVET__TUNE_MAX_RECORDS 4096
 #define SERVET__TUNE_CONTENDERS 4 /* measured again at the end: the seed and the 3 best */
 #define SERVET__TUNE_FINAL 2      /* ... each 2 x repeats runs, more (to 16) while the two best are within the noise */
+#define SERVET__TUNE_PAIRED_ROUNDS 4 /* ... and paired when at least this many rounds ran (step 3) */
 /* Why more rounds where the two best are close: the issue's bar is 2%, and
    the final figures of points that close are what the noise decides. make
    tune-replay (111 landscapes of six VMs, 400 searches, 9 points, replay
@@ -14564,11 +14585,33 @@ done:
            pick whichever ran last */
         for (c = 0, rounds = nc > 1 ? 16 : 0; c < nc; c++)
             if (nf[c] >= 0 && nf[c] < rounds) rounds = nf[c];
-        for (c = 0, bi = -1; c < nc && rounds > 0; c++)
-            if (nf[c] >= rounds) {
-                double m = servet__tune_figure(&S.pts[cont[c]], fresh[c], rounds);
-                if (bi < 0 || m < fm) { bi = cont[c]; fm = m; }
-            }
+        {
+            /* paired: a contender slower than another in 3/5 or more of the
+               rounds (4 or more) is out - a round runs them back to back, so
+               a spell hits both alike, where the figure (the lower of two
+               medians) lets a point whose search runs fell in a fast spell
+               win (step 3 says why 3/5) */
+            int out[16];
+            memset(out, 0, sizeof out);
+            if (rounds >= SERVET__TUNE_PAIRED_ROUNDS)
+                for (c = 0; c < nc; c++)
+                    for (k = 0; k < nc && nf[c] >= rounds && !out[c]; k++) {
+                        int lost = 0;
+                        if (k == c || nf[k] < rounds) continue;
+                        for (r = 0; r < rounds; r++) lost += fresh[c][r] > fresh[k][r];
+                        out[c] = 5 * lost >= 3 * rounds;
+                    }
+            for (c = 0, bi = -1; c < nc && rounds > 0; c++)
+                if (nf[c] >= rounds && !out[c]) {
+                    double m = servet__tune_figure(&S.pts[cont[c]], fresh[c], rounds);
+                    if (bi < 0 || m < fm) { bi = cont[c]; fm = m; }
+                }
+            for (c = 0; c < nc && rounds > 0 && bi < 0; c++) /* every one out (a cycle): the figures alone */
+                if (nf[c] >= rounds) {
+                    double m = servet__tune_figure(&S.pts[cont[c]], fresh[c], rounds);
+                    if (bi < 0 || m < fm) { bi = cont[c]; fm = m; }
+                }
+        }
         if (bi < 0) /* no complete re-measurement (the budget ran out): the medians so far */
             for (i = 0; i < S.npts; i++)
                 if (S.pts[i].med >= 0 && (bi < 0 || S.pts[i].med < S.pts[bi].med)) bi = i;

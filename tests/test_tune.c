@@ -110,6 +110,17 @@ static double two_contenders_cut(void *user, const int64_t *x) {
     if (x[0] == 72 && ((cost *)user)->opt == 8.0) usleep(1300000);
     return t;
 }
+/* the seed (64, 1.0) and 72 (1.1): the seed's 2 search runs fall in a slow
+   spell (1.5), 72's in a fast one (0.55); the end's rounds alternate 1x and
+   1.6x, alike for both in a round. 72's figure (the lower of its fresh runs'
+   median, 1.43, and all runs', 1.1) beats the seed's (1.3); 72 is slower in
+   every round */
+static double fast_spell(void *user, const int64_t *x) {
+    cost *c = (cost *)user;
+    int n = c->calls++;
+    if (n < 4) return x[0] == 64 ? 1.5 : 0.55; /* the search: 64 twice, then 72 twice */
+    return (x[0] == 64 ? 1.0 : 1.1) * (((n - 4) / 2) % 2 ? 1.6 : 1.0);
+}
 static void desc1(servet_tune_desc *d, const char *dir, const char *key, int64_t *seed) {
     memset(d, 0, sizeof *d);
     d->key = key;
@@ -316,6 +327,18 @@ static void test_search(const char *root) {
         c.plateau = 0.08;
         CHECK(servet_tune(NULL, &d1, two_contenders, &c, b1, &info) == SERVET_OK && b1[0] == 64 && c.opt == 6.0,
               "contenders 15%% apart, noise 8%%: 72 ran %.0f times (6: 2 + 4), best %lld", c.opt, (long long)b1[0]);
+        /* paired: 72 slower than the seed in every round is out, though its
+           figure is lower (before 2026-12-02: 72) */
+        {
+            static int64_t two[2] = {64, 72};
+            servet_tune_desc d2 = d1;
+            d2.params[0].values = two;
+            d2.params[0].nvalues = 2;
+            memset(&c, 0, sizeof c);
+            CHECK(servet_tune(NULL, &d2, fast_spell, &c, b1, &info) == SERVET_OK && b1[0] == 64 && c.calls == 12,
+                  "a contender whose search runs fell in a fast spell, slower in every round: 64 (got %lld, %d runs: 12)",
+                  (long long)b1[0], c.calls);
+        }
         /* the budget ends inside a round, after 72 ran and before 64 did:
            the rounds both completed decide (before 2026-12-02 the one that
            ran last won: 72) */
