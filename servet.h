@@ -14060,9 +14060,8 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
       replay seed 2 68.4 -> 68.5% / 82.7%, seed 3 68.4 -> 68.5% / 82.6 ->
       82.8%); with TR_SPELL 0.01,30,1.4 65.0 -> 66.2%, 79.6 -> 80.5%, 0.9734
       -> 0.9743; 0.03,20,1.6 58.7 -> 61.8%, 73.9 -> 76.4%; 0.02,50,1.7 59.7
-      -> 62.5%, 74.6 -> 76.8%. A majority
-      (1/2) lost without spells (65.2%: near-ties dropped on one round), 3/4
-      and 5/6 gained less.
+      -> 62.5%, 74.6 -> 76.8%. A majority (1/2) lost without spells (65.2%:
+      near-ties dropped on one round), 3/4 and 5/6 gained less.
    Why a move needs no margin, no point is run twice during the search and
    the contenders' figure is the lower of two medians (until 2026-11-24 a
    move had to beat the noise, revisits ran again, and the fresh runs alone
@@ -14524,7 +14523,8 @@ servet_result servet_tune(const servet_profile *p, const servet_tune_desc *d, se
         if (!moved) break;
     }
 done:
-    /* close contenders: measured again, the lowest median over all their runs wins */
+    /* close contenders: measured again in rounds; the lowest figure among
+       those no other beat in 3/5 of the rounds wins (step 3) */
     bi = -1;
     for (i = 0; i < S.npts; i++)
         if (S.pts[i].med >= 0 && (bi < 0 || S.pts[i].med < S.pts[bi].med)) bi = i;
