@@ -14601,16 +14601,13 @@ done:
                         for (r = 0; r < rounds; r++) lost += fresh[c][r] > fresh[k][r];
                         out[c] = 5 * lost >= 3 * rounds;
                     }
-            for (c = 0, bi = -1; c < nc && rounds > 0; c++)
-                if (nf[c] >= rounds && !out[c]) {
-                    double m = servet__tune_figure(&S.pts[cont[c]], fresh[c], rounds);
-                    if (bi < 0 || m < fm) { bi = cont[c]; fm = m; }
-                }
-            for (c = 0; c < nc && rounds > 0 && bi < 0; c++) /* every one out (a cycle): the figures alone */
-                if (nf[c] >= rounds) {
-                    double m = servet__tune_figure(&S.pts[cont[c]], fresh[c], rounds);
-                    if (bi < 0 || m < fm) { bi = cont[c]; fm = m; }
-                }
+            /* pass 1 only where every one is out (a cycle): the figures alone */
+            for (r = 0, bi = -1; r < 2 && bi < 0; r++)
+                for (c = 0; c < nc && rounds > 0; c++)
+                    if (nf[c] >= rounds && (r || !out[c])) {
+                        double m = servet__tune_figure(&S.pts[cont[c]], fresh[c], rounds);
+                        if (bi < 0 || m < fm) { bi = cont[c]; fm = m; }
+                    }
         }
         if (bi < 0) /* no complete re-measurement (the budget ran out): the medians so far */
             for (i = 0; i < S.npts; i++)
