@@ -10565,6 +10565,14 @@ static void servet__tile_groups(const servet__tmodel *M, const servet__tcache *C
             }
     }
 }
+/* whether the nest writes array a (its output): the one marked output > 0,
+   else, where none is marked, the last listed unless it is marked an input
+   (servet_tile_array.output; steps 6b's hint and 6c) */
+static int servet__tile_is_output(const servet_tile_desc *d, int a) {
+    int b, said = 0;
+    for (b = 0; b < d->narrays; b++) said |= d->arrays[b].output > 0;
+    return said ? d->arrays[a].output > 0 : d->arrays[a].output == 0 && a == d->narrays - 1;
+}
 /* array a's footprint moves with loop l (l < 0: no loop) */
 static int servet__tile_indexed(const servet__tmodel *M, int a, int l) {
     int dd;
@@ -11932,15 +11940,11 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     M.mem_interleave = 1.0;
     if (M.mem_line_ns > 0.0 && p->memory && p->memory->interleave > 0.0 && p->memory->interleave < p->memory->ref_bw) {
         servet__tgeom *G = (servet__tgeom *)servet__alloc(&p->ctx, sizeof *G);
-        int said = 0; /* an array marked as the output: the marks say which */
         if (G) {
             for (l = 0; l < M.n; l++) full[l] = d->loops[l].extent;
             servet__tile_geometry(&M, full, 0, G);
-            for (a = 0; a < d->narrays; a++) said |= d->arrays[a].output > 0;
-            for (a = 0; a < d->narrays; a++) {
-                int output = d->arrays[a].output > 0 || (!said && d->arrays[a].output == 0 && a == d->narrays - 1);
-                M.seq_untiled[a] = !output && !servet__tile_interleaved(&M, G, a);
-            }
+            for (a = 0; a < d->narrays; a++)
+                M.seq_untiled[a] = !servet__tile_is_output(d, a) && !servet__tile_interleaved(&M, G, a);
             /* a line at copy bandwidth, now at this; at most 4x (a read that
                slow is a probe gone wrong, not a tile's rows) */
             M.mem_interleave = p->memory->ref_bw / p->memory->interleave;
@@ -12115,20 +12119,16 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
        an input the loop does not index is a value kept in a register, no
        chain (A in an i,k,j matmul; a convolution's IN, whose kx the desc
        counts as its halo: until 2026-12-02 the hint named those) */
-    {
-        int said = 0;
-        for (a = 0; a < d->narrays; a++) said |= d->arrays[a].output > 0;
-        for (a = 0; a < d->narrays && out->nwarnings < SERVET_TILE_MAX_WARNINGS; a++) {
-            const servet_tile_array *A = &d->arrays[a];
-            if (said ? A->output <= 0 : (A->output != 0 || a != d->narrays - 1)) continue;
-            if (A->reduce || A->streamed || A->packed || servet__tile_indexed(&M, a, M.n - 1)) continue;
-            snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
-                     "%s is not indexed by the innermost loop %s: if the loop sums into its element in a register (C "
-                     "in C[i][j] += A[i][k] * B[k][j] over k), mark it reduce (NAME:..:reduce): its chain of adds "
-                     "then bounds that tile",
-                     servet__tile_name(A->name, a, nb, sizeof nb, 'A'), d->loops[M.n - 1].name ? d->loops[M.n - 1].name : "");
-            break;
-        }
+    for (a = 0; a < d->narrays && out->nwarnings < SERVET_TILE_MAX_WARNINGS; a++) {
+        const servet_tile_array *A = &d->arrays[a];
+        if (!servet__tile_is_output(d, a) || A->reduce || A->streamed || A->packed || servet__tile_indexed(&M, a, M.n - 1))
+            continue;
+        snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
+                 "%s is not indexed by the innermost loop %s: if the loop sums into its element in a register (C in "
+                 "C[i][j] += A[i][k] * B[k][j] over k), mark it reduce (NAME:..:reduce): its chain of adds then "
+                 "bounds that tile",
+                 servet__tile_name(A->name, a, nb, sizeof nb, 'A'), d->loops[M.n - 1].name ? d->loops[M.n - 1].name : "");
+        break;
     }
     /* the work term bounds the prediction: the answer then rests on how
        fast the compiled loop runs, which no desc says (a rank-64 update,
