@@ -1276,7 +1276,8 @@ typedef struct servet_tune_desc {
     const char *key;         /* the kernel and its problem, e.g. "transpose n=4096 double" */
     int nparams;
     servet_tune_param params[SERVET_TUNE_MAX_PARAMS];
-    const int64_t *seed;     /* the starting point, e.g. from servet_choose_tile (NULL: each range's middle) */
+    const int64_t *seed;     /* the starting point, e.g. from servet_choose_tile (NULL: each range's middle); each
+                                value runs at the nearest point of its parameter's grid (outside it: its end) */
     const int64_t *more_seeds; /* nmore_seeds more points, nparams values each (e.g. servet_tile.alternatives):
                                   measured after the seed, the search starts from the best of them */
     int nmore_seeds;
