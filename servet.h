@@ -752,6 +752,16 @@
           +3.1 points within 2% with them). servet tile: the reduce hint
           names only the array the nest writes; servet tune: a --seed outside
           its range is an error, one off the grid is reported as run.
+          Cache probe, TLB reaches: the TLB walk's own lines (one random line
+          a page) overflow L1's sets long before they fill it; that read as
+          a middle TLB (a Zen 4 VM: 256 KiB, 1.31 MiB, 14.25 MiB; 122 of 700
+          recorded Zen 3 probes, 46 of 460 Zen 5 ones). Now the walk is
+          divided by its lines' binomial L1 cost (servet__tlb_lines_ns): the
+          Zen 4 VM reads 256 KiB and 12.25 MiB (its 3072-entry second TLB),
+          the records 18 and 12 such probes; make cache-replay's L2 within
+          5% of the OS 782 -> 781 (estimate), 1074 -> 1077 (kept) of 1248.
+          A profile probed before keeps its reaches until `servet probe
+          --force`.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -2639,6 +2649,13 @@ static double servet__reported_size(const servet_profile *p, int level) {
         if (p->cacheobjs[i].level == level) return (double)p->cacheobjs[i].size;
     return 0.0;
 }
+/* The associativity the OS reports for a cache level, 0 if none. */
+static int servet__reported_ways(const servet_profile *p, int level) {
+    int i;
+    for (i = 0; i < p->ncacheobjs; i++)
+        if (p->cacheobjs[i].level == level) return p->cacheobjs[i].ways > 0 ? (int)p->cacheobjs[i].ways : 0;
+    return 0;
+}
 static int servet__reported_levels(const servet_profile *p) {
     int i, m = 0;
     for (i = 0; i < p->ncacheobjs; i++)
@@ -4271,7 +4288,9 @@ servet_result servet_infer_caches_irm(const servet_curve *cyclic, const servet_c
       with a 4 KiB one cannot separate the TLB there. Instead a second walk
       touches one random line per 4 KiB page (tiny cache footprint): its
       latency over what its own lines cost in the caches gives the TLB reach
-      steps, reported apart (servet_tlb_*), and the chunked order keeps what
+      steps, reported apart (servet_tlb_*) - lines at random offsets, which
+      overflow L1's sets from about half its capacity on
+      (servet__tlb_lines_ns) - and the chunked order keeps what
       is left of them out of the cache curve. It walks an array of its own
       on 4 KiB pages, faulted in a scattered order, not the curve's: where
       the host backs the guest's huge pages with huge pages, the curve's
@@ -4975,15 +4994,53 @@ static double servet__curve_at(const servet_curve *c, double bytes) {
     return servet__loglog(c->bytes, c->ns, c->n, bytes);
 }
 
-/* TLB reach: the steps of (page chase / cache cost of its lines). */
-static int servet__infer_tlb(const servet_curve *main, const servet_curve *tlb, double *reach, int max) {
+/* What the TLB walk's own lines cost it: one random line of each 4 KiB page
+   of a walk over `bytes`, so bytes / 4096 lines at random offsets. The
+   cyclic curve at the lines' footprint (what this was until 2026-12-02)
+   fills L1 evenly; these lines do not: an L1 of a page per way (every x86
+   L1 since) puts each in the set of its offset, uniformly at random, and
+   an overfull set of a cyclic walk misses on every access (LRU, the
+   binomial of Fig. 3 with the line as the unit), so they leave L1 well
+   before they fill it. That overflow read as a TLB step: on a 2-vCPU Zen 4
+   VM (L1 32 KiB 8-way) the walk rose from 2.98 to 4.79 ns between 1 and
+   2 MiB, its 256-512 lines overflowing L1's 64 sets, and read as a TLB of
+   1.31 MiB; the tile model priced a third of that "miss" on each untiled
+   store of a 1000^2 transpose (1000 pages a row of A, inside the real
+   3072-entry second TLB) and took 256 x 256, which ran 0.77 of untiled
+   (make bench-tune run 94). The same middle step was read in 122 of 700
+   recorded Zen 3 probes (32 KiB 8-way, at 1.1-1.3 MiB) and 46 of 460
+   Zen 5 ones (48 KiB 12-way, at 2.3 MiB). Only L1 is corrected: deeper,
+   physically indexed levels hold the lines as the cyclic curve says
+   within the steps' own noise, and a difference over every level (the
+   chase less the binomial cost of its lines at each) read more spurious
+   steps than it removed on the records (the page walker's own lines share
+   those levels). levels: the cyclic fit's (latency in the walk's unit);
+   ways: the OS's per level (0 or NULL: 8 taken); next: the latency past
+   the last level. Returns the expected time of one access of the walk
+   from its lines alone: the cyclic curve's, or L1's overflow if dearer. */
+static double servet__tlb_lines_ns(const servet_curve *main, const servet_cache_level *lv, int n, const int *ways,
+                                   double next, double bytes) {
+    double t = servet__curve_at(main, bytes / 64.0), miss, up, l1;
+    int w = ways && ways[0] > 0 ? ways[0] : 8;
+    if (n < 1 || !(lv[0].size_bytes > 0.0)) return t;
+    up = n > 1 ? lv[1].latency : next;
+    miss = servet__mr_binomial(bytes / 4096.0 * 64.0, lv[0].size_bytes, w, 64.0, 0.0);
+    if (miss < 0.0) miss = 1.0; /* smaller than a set */
+    l1 = lv[0].latency + miss * (up > lv[0].latency ? up - lv[0].latency : 0.0);
+    return l1 > t ? l1 : t;
+}
+
+/* TLB reach: the steps of (page chase / cache cost of its lines,
+   servet__tlb_lines_ns). */
+static int servet__infer_tlb(const servet_curve *main, const servet_curve *tlb, const servet_cache_level *levels,
+                             int nlevels, const int *ways, double next, double *reach, int max) {
     double b[SERVET_CURVE_MAX], r[SERVET_CURVE_MAX];
     servet_cache_level lv[SERVET__MAX_TLB];
     int i, n = 0, k, out = 0;
     if (!tlb) return 0;
     for (i = 0; i < tlb->n; i++) {
         b[n] = tlb->bytes[i];
-        r[n] = tlb->ns[i] / servet__curve_at(main, tlb->bytes[i] / 64.0);
+        r[n] = tlb->ns[i] / servet__tlb_lines_ns(main, levels, nlevels, ways, next, tlb->bytes[i]);
         n++;
     }
     k = servet__infer(b, r, NULL, n, 4096.0, lv, SERVET__MAX_TLB, NULL, 0.0);
@@ -5766,13 +5823,14 @@ static int servet__irm_referee(const servet_profile *os, servet_cache_level *lv,
 static int servet__infer_curves(const servet_curve *cv, const servet_curve *tlb, const servet_curve *irm,
                                 const servet_profile *os, servet_cache_level *levels, double *next, double *reach,
                                 int *ntlb) {
-    int k, n, excl[SERVET__MAX_LEVELS] = {0};
+    int k, n, excl[SERVET__MAX_LEVELS] = {0}, ways[SERVET__MAX_LEVELS] = {0};
     *next = 0.0;
     *ntlb = 0;
     if (!cv) return 0;
     k = servet__infer(cv->bytes, cv->ns, cv->spread, cv->n, cv->page_bytes, levels, SERVET__MAX_LEVELS, next, log(1.3));
     n = k > 0 ? k : 0;
-    *ntlb = servet__infer_tlb(cv, tlb, reach, SERVET__MAX_TLB);
+    for (k = 0; os && k < n; k++) ways[k] = servet__reported_ways(os, k + 1);
+    *ntlb = servet__infer_tlb(cv, tlb, levels, n, ways, *next, reach, SERVET__MAX_TLB);
     if (irm) {
         /* what one TLB miss costs the walk: the TLB walk's rise across each
            reach, less the cache cost of its lines (one per page) there */
@@ -5780,7 +5838,8 @@ static int servet__infer_curves(const servet_curve *cv, const servet_curve *tlb,
         for (k = 0; k < *ntlb; k++) {
             double R = reach[k];
             cost[k] = servet__curve_at(tlb, R * f) - servet__curve_at(tlb, R / f) -
-                      (servet__curve_at(cv, R * f / 64.0) - servet__curve_at(cv, R / f / 64.0));
+                      (servet__tlb_lines_ns(cv, levels, n, ways, *next, R * f) -
+                       servet__tlb_lines_ns(cv, levels, n, ways, *next, R / f));
             if (!(cost[k] > 0.0)) cost[k] = 0.0;
         }
         servet_cache_level cyclic[SERVET__MAX_LEVELS], marked[SERVET__MAX_LEVELS];

@@ -12,6 +12,7 @@
    its own misses): it prints the raw estimates (estimate_bytes), less the
    level above for a victim level, and their ranges.
 
+   CACHE_REPLAY_TLB=1 also prints the TLB reaches at the end of each line.
    CACHE_REPLAY_MARK=BYTES applies the cyclic sweep's final mark
    (servet__sweep_mark, the probe: 4 MiB) to each recorded curve first, as
    if the probe had marked it so (records before 2026-11-28 had the mark
@@ -26,6 +27,10 @@
                                   sizes the OS reported per level from L1, in
                                   bytes, which the second walk's referee reads
                                   (servet__irm_referee); 0 = not reported
+     ways W1 W2 ...               optional, before the runs it applies to: the
+                                  OS's associativity per level from L1 (the
+                                  TLB walk's lines, servet__tlb_lines_ns;
+                                  unsaid: 8)
      run NAME
      c|t|i PAGE_BYTES            starts the cyclic, TLB or independent curve
      BYTES NS SPREAD             a point of the curve started last
@@ -38,7 +43,7 @@
 #include <stdlib.h>
 #include "replay_text.h"
 
-static int excl[SERVET__MAX_LEVELS], nexcl, nos;
+static int excl[SERVET__MAX_LEVELS], nexcl, nos, ways[SERVET__MAX_LEVELS], nways, print_tlb;
 static double os_size[SERVET__MAX_LEVELS];
 static double mark_beyond = -1.0, mark_over = SERVET__SWEEP_WIDE_OVER; /* mark_beyond < 0: the curve as recorded */
 
@@ -48,13 +53,15 @@ static void infer_run(const char *name, const servet_curve *cv, const servet_cur
     int n, ntlb, k;
     static servet_profile os; /* the OS's word on inclusion, as the probe has it */
     static servet__cacheobj obj[SERVET__MAX_LEVELS];
-    for (k = 0; k < nexcl || k < nos; k++) {
+    for (k = 0; k < nexcl || k < nos || k < nways; k++) {
         obj[k].level = k + 1;
         obj[k].inclusive = k < nexcl ? (excl[k] ? 0 : 1) : -1; /* -1: not said */
         obj[k].size = k < nos ? (uint64_t)os_size[k] : 0u;
+        obj[k].ways = k < nways ? ways[k] : 0;
     }
     os.cacheobjs = obj;
     os.ncacheobjs = nexcl > nos ? nexcl : nos;
+    if (nways > os.ncacheobjs) os.ncacheobjs = nways;
     memset(lv, 0, sizeof lv);
     if (mark_beyond >= 0.0) { /* CACHE_REPLAY_MARK: the sweep's final mark, again, on the recorded curve */
         static servet_curve marked;
@@ -62,7 +69,7 @@ static void infer_run(const char *name, const servet_curve *cv, const servet_cur
         servet__sweep_mark(&marked, SERVET__SWEEP_OVER, mark_beyond, mark_over);
         cv = &marked;
     }
-    n = servet__infer_curves(cv, tlb->n > 0 ? tlb : NULL, irm->n > 0 ? irm : NULL, nexcl || nos ? &os : NULL, lv, &next,
+    n = servet__infer_curves(cv, tlb->n > 0 ? tlb : NULL, irm->n > 0 ? irm : NULL, nexcl || nos || nways ? &os : NULL, lv, &next,
                              reach, &ntlb);
     nos = 0; /* an os line is for one run */
     if (n > 0 && n == nexcl) servet_infer_exclusive(lv, n, excl);
@@ -74,6 +81,10 @@ static void infer_run(const char *name, const servet_curve *cv, const servet_cur
     for (k = 0; k < n; k++)
         printf("  L%d %.0fK [%.0fK %.0fK] %s", k + 1, lv[k].estimate_bytes / 1024.0, lv[k].range_lo_bytes / 1024.0,
                lv[k].range_hi_bytes / 1024.0, servet__method_name(lv[k].method));
+    if (print_tlb) { /* CACHE_REPLAY_TLB=1: the TLB reaches too */
+        printf("  tlb");
+        for (k = 0; k < ntlb; k++) printf(" %.0fK", reach[k] / 1024.0);
+    }
     printf("\n");
     fflush(stdout);
 }
@@ -81,6 +92,7 @@ static void infer_run(const char *name, const servet_curve *cv, const servet_cur
 int main(void) {
     static replay_run r;
     char line[256];
+    print_tlb = getenv("CACHE_REPLAY_TLB") && atoi(getenv("CACHE_REPLAY_TLB"));
     if (getenv("CACHE_REPLAY_MARK")) mark_beyond = atof(getenv("CACHE_REPLAY_MARK"));
     if (getenv("CACHE_REPLAY_MARK_OVER")) mark_over = atof(getenv("CACHE_REPLAY_MARK_OVER"));
     while (fgets(line, sizeof line, stdin)) {
@@ -90,6 +102,14 @@ int main(void) {
                 long v = strtol(c, &e, 10);
                 if (e == c) break;
                 excl[nexcl] = v != 0;
+                c = e;
+            }
+        } else if (strncmp(line, "ways ", 5) == 0) { /* the OS's ways per level, for every later run */
+            char *c = line + 5, *e;
+            for (nways = 0; nways < SERVET__MAX_LEVELS; nways++) {
+                long v = strtol(c, &e, 10);
+                if (e == c) break;
+                ways[nways] = v > 0 && v < 4096 ? (int)v : 0;
                 c = e;
             }
         } else if (strncmp(line, "os ", 3) == 0) {

@@ -13,6 +13,9 @@ has them; the second walk's referee, servet__irm_referee, reads them).
 CACHE_REPLAY_EXCL=0,0,1 says which levels (from L1) are victim caches, as the
 probe takes them from the OS (the records do not keep it): they are fitted as
 such and printed less the level above.
+CACHE_REPLAY_WAYS=8,8,16 gives the levels' associativity from L1 (the records
+do not keep it; the TLB walk's own lines are placed with it; unsaid: 8), and
+CACHE_REPLAY_TLB=1 prints the TLB reaches on each run's line.
 CACHE_REPLAY_MARK=BYTES (CACHE_REPLAY_MARK_OVER=X) re-applies the sweep's final
 mark to each recorded cyclic curve first (see tools/cache_replay.c);
 tools/cache_replay_cmp.py compares two outputs.
@@ -21,6 +24,8 @@ import json, os, subprocess, sys
 
 BIN = os.environ.get("CACHE_REPLAY_BIN") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bin", "cache_replay")
 text, names, then, os_l2 = [], [], {}, {}
+if os.environ.get("CACHE_REPLAY_WAYS"):
+    text.append("ways " + " ".join(os.environ["CACHE_REPLAY_WAYS"].split(",")))
 if os.environ.get("CACHE_REPLAY_EXCL"):
     text.append("excl " + " ".join(os.environ["CACHE_REPLAY_EXCL"].split(",")))
 for f in sys.argv[1:]:
