@@ -4997,8 +4997,9 @@ static double servet__curve_at(const servet_curve *c, double bytes) {
 /* What the TLB walk's own lines cost it: one random line of each 4 KiB page
    of a walk over `bytes`, so bytes / 4096 lines at random offsets. The
    cyclic curve at the lines' footprint (what this was until 2026-12-02)
-   fills L1 evenly; these lines do not: an L1 of a page per way (every x86
-   L1 since) puts each in the set of its offset, uniformly at random, and
+   fills L1 evenly; these lines do not: an L1 of a page per way (x86's:
+   32 KiB 8-way, 48 KiB 12-way) puts each in the set of its offset, at
+   random, and
    an overfull set of a cyclic walk misses on every access (LRU, the
    binomial of Fig. 3 with the line as the unit), so they leave L1 well
    before they fill it. That overflow read as a TLB step: on a 2-vCPU Zen 4

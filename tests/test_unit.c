@@ -229,8 +229,11 @@ static void test_tlb(void) {
    Carlo of that placement, not the model servet__infer_tlb uses: per size,
    one random offset per page, a line misses L1 when its set holds more
    lines than the ways (LRU, cyclic), plus TLB steps at 256 KiB and
-   12 MiB. Before 2026-12-02 the inference read the L1 overflow at 1-2 MiB
-   as a third TLB (a Zen 4 VM's probe: 256 KiB, 1.31 MiB, 14.25 MiB). */
+   12 MiB. The lines' modelled cost is what fails without
+   servet__tlb_lines_ns (the cyclic curve at their footprint stays at L1);
+   this synthetic overflow is too short-lived to read as a third TLB either
+   way - the recorded probes of test_tlb_walk_probes are the ones that did
+   (a Zen 4 VM's: 256 KiB, 1.31 MiB, 14.25 MiB). */
 static void test_tlb_walk_lines(void) {
     servet_curve *h = (servet_curve *)calloc(1, sizeof *h), *tl = (servet_curve *)calloc(1, sizeof *tl);
     servet_cache_level lv[3];
