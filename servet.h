@@ -2642,19 +2642,22 @@ static uint64_t servet__reported_llc(const servet_profile *p) {
         if (p->cacheobjs[i].size > m) m = p->cacheobjs[i].size;
     return m;
 }
-/* The size the OS reports for a cache level (its first instance), 0 if none. */
-static double servet__reported_size(const servet_profile *p, int level) {
+/* The OS's first instance of a cache level, NULL if none. */
+static const servet__cacheobj *servet__reported_obj(const servet_profile *p, int level) {
     int i;
     for (i = 0; i < p->ncacheobjs; i++)
-        if (p->cacheobjs[i].level == level) return (double)p->cacheobjs[i].size;
-    return 0.0;
+        if (p->cacheobjs[i].level == level) return &p->cacheobjs[i];
+    return NULL;
+}
+/* The size the OS reports for a cache level (its first instance), 0 if none. */
+static double servet__reported_size(const servet_profile *p, int level) {
+    const servet__cacheobj *c = servet__reported_obj(p, level);
+    return c ? (double)c->size : 0.0;
 }
 /* The associativity the OS reports for a cache level, 0 if none. */
 static int servet__reported_ways(const servet_profile *p, int level) {
-    int i;
-    for (i = 0; i < p->ncacheobjs; i++)
-        if (p->cacheobjs[i].level == level) return p->cacheobjs[i].ways > 0 ? (int)p->cacheobjs[i].ways : 0;
-    return 0;
+    const servet__cacheobj *c = servet__reported_obj(p, level);
+    return c && c->ways > 0 ? (int)c->ways : 0;
 }
 static int servet__reported_levels(const servet_profile *p) {
     int i, m = 0;

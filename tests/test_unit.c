@@ -1552,11 +1552,14 @@ static void test_irm_victim(sim_rstore *store) {
 /* Each probe recorded in tests/data/FILE (tools/cache_replay.c's format)
    through the inference of a profile, handed to check(); returns how many,
    -1 (and a failed check) when the file cannot be opened */
-typedef void (*replay_check_fn)(const char *name, const servet_cache_level *lv, int n, const void *arg);
+typedef void (*replay_check_fn)(const char *name, const servet_cache_level *lv, int n, const double *reach, int ntlb,
+                                const void *arg);
 static int replay_probes(const char *file, replay_check_fn check, const void *arg) {
     static replay_run r;
+    static servet_profile os; /* the OS's ways, where the file gives them (a `ways` line) */
+    static servet__cacheobj obj[8];
     char line[256], path[256];
-    int runs = 0;
+    int runs = 0, k;
     FILE *f;
     snprintf(path, sizeof path, "tests/data/%s", file);
     f = fopen(path, "r");
@@ -1569,16 +1572,27 @@ static int replay_probes(const char *file, replay_check_fn check, const void *ar
         int n, ntlb;
         if (line[0] == '#' || !replay_line(&r, line)) continue;
         memset(lv, 0, sizeof lv);
-        n = servet__infer_curves(&r.cv, &r.tlb, &r.irm, NULL, lv, &next, reach, &ntlb);
+        memset(obj, 0, sizeof obj);
+        for (k = 0; k < r.nways; k++) {
+            obj[k].level = k + 1;
+            obj[k].ways = r.ways[k];
+            obj[k].inclusive = -1;
+        }
+        os.cacheobjs = obj;
+        os.ncacheobjs = r.nways;
+        n = servet__infer_curves(&r.cv, &r.tlb, &r.irm, r.nways > 0 ? &os : NULL, lv, &next, reach, &ntlb);
         runs++;
-        check(r.name, lv, n, arg);
+        check(r.name, lv, n, reach, ntlb, arg);
     }
     fclose(f);
     return runs;
 }
 
-static void irm_range_check(const char *name, const servet_cache_level *lv, int n, const void *arg) {
+static void irm_range_check(const char *name, const servet_cache_level *lv, int n, const double *reach, int ntlb,
+                            const void *arg) {
     double l2 = *(const double *)arg;
+    (void)reach;
+    (void)ntlb;
     CHECK(n >= 2, "%s: %d levels", name, n);
     if (n < 2) return;
     CHECK(lv[1].range_lo_bytes <= l2 && lv[1].range_hi_bytes >= l2,
@@ -1596,42 +1610,23 @@ static void irm_range_file(const char *file, double l2, int expect) {
 
 /* Recorded probes (tests/data/tlb_walk_probes.txt) whose TLB walk read a
    middle reach that is its own lines overflowing L1 (servet__tlb_lines_ns):
-   each reads two reaches now, the first TLB's and the second's. L1's ways
-   as the OS says them (the file does not keep them). */
+   each reads two reaches now, the first TLB's and the second's (L1's ways
+   as the OS says them: the file's `ways` lines). */
+static void tlb_walk_check(const char *name, const servet_cache_level *lv, int n, const double *reach, int ntlb,
+                           const void *arg) {
+    int zen5 = strncmp(name, "zen5", 4) == 0;
+    double first = zen5 ? 340 * 1024.0 : 220 * 1024.0, second = zen5 ? 12.0 * 1048576.0 : 6.0 * 1048576.0;
+    (void)lv;
+    (void)arg;
+    CHECK(n >= 2 && ntlb == 2, "%s: %d levels, %d TLB reaches (%.0f K, %.0f K, %.0f K), two expected", name, n, ntlb,
+          ntlb > 0 ? reach[0] / 1024 : 0, ntlb > 1 ? reach[1] / 1024 : 0, ntlb > 2 ? reach[2] / 1024 : 0);
+    CHECK(ntlb >= 2 && reach[0] >= first && reach[0] <= 400 * 1024.0 && reach[1] >= second &&
+              reach[1] <= 32.0 * 1048576.0,
+          "%s: reaches %.0f K, %.0f K", name, ntlb > 0 ? reach[0] / 1024 : 0, ntlb > 1 ? reach[1] / 1024 : 0);
+}
 static void test_tlb_walk_probes(void) {
-    static replay_run r;
-    static servet_profile os;
-    static servet__cacheobj obj[1];
-    char line[256];
-    int runs = 0;
-    FILE *f = fopen("tests/data/tlb_walk_probes.txt", "r");
-    if (!f) f = fopen("data/tlb_walk_probes.txt", "r");
-    CHECK(f != NULL, "tests/data/tlb_walk_probes.txt: cannot open (run from the repository root)");
-    if (!f) return;
-    while (fgets(line, sizeof line, f)) {
-        servet_cache_level lv[SERVET__MAX_LEVELS];
-        double next, reach[SERVET__MAX_TLB], first = 0.0, second = 0.0;
-        int n, ntlb;
-        if (line[0] == '#' || !replay_line(&r, line)) continue;
-        memset(lv, 0, sizeof lv);
-        memset(obj, 0, sizeof obj);
-        obj[0].level = 1;
-        obj[0].ways = strncmp(r.name, "zen5", 4) == 0 ? 12 : 8;
-        obj[0].inclusive = -1;
-        os.cacheobjs = obj;
-        os.ncacheobjs = 1;
-        n = servet__infer_curves(&r.cv, &r.tlb, &r.irm, &os, lv, &next, reach, &ntlb);
-        runs++;
-        if (strncmp(r.name, "zen5", 4) == 0) first = 340 * 1024.0, second = 12.0 * 1048576.0;
-        else first = 220 * 1024.0, second = 6.0 * 1048576.0;
-        CHECK(n >= 2 && ntlb == 2, "%s: %d levels, %d TLB reaches (%.0f K, %.0f K, %.0f K), two expected", r.name, n, ntlb,
-              ntlb > 0 ? reach[0] / 1024 : 0, ntlb > 1 ? reach[1] / 1024 : 0, ntlb > 2 ? reach[2] / 1024 : 0);
-        CHECK(ntlb >= 2 && reach[0] >= first && reach[0] <= 400 * 1024.0 && reach[1] >= second &&
-                  reach[1] <= 32.0 * 1048576.0,
-              "%s: reaches %.0f K, %.0f K", r.name, ntlb > 0 ? reach[0] / 1024 : 0, ntlb > 1 ? reach[1] / 1024 : 0);
-    }
-    fclose(f);
-    CHECK(runs == 3, "tests/data/tlb_walk_probes.txt: %d probes, 3 expected", runs);
+    int runs = replay_probes("tlb_walk_probes.txt", tlb_walk_check, NULL);
+    if (runs >= 0) CHECK(runs == 3, "tests/data/tlb_walk_probes.txt: %d probes, 3 expected", runs);
 }
 
 /* recorded real probes whose L2 estimate is off by 6%, and whose data fit the
@@ -1648,7 +1643,10 @@ static void test_irm_range(void) {
    stretch was asked the strong-plateau question (servet__valley_plateau).
    Three levels; the L2's range holds the 2 MiB or its estimate lies within
    5% (and within 20% in any case); the share between 4 and 6 MiB (the curves step to memory at 4.8). */
-static void valley_plateau_check(const char *name, const servet_cache_level *lv, int n, const void *arg) {
+static void valley_plateau_check(const char *name, const servet_cache_level *lv, int n, const double *reach, int ntlb,
+                                 const void *arg) {
+    (void)reach;
+    (void)ntlb;
     (void)arg;
     CHECK(n == 3, "%s: %d levels (want L1, L2 and the L3's share)", name, n);
     if (n != 3) return;

@@ -30,7 +30,7 @@
      ways W1 W2 ...               optional, before the runs it applies to: the
                                   OS's associativity per level from L1 (the
                                   TLB walk's lines, servet__tlb_lines_ns;
-                                  unsaid: 8)
+                                  unsaid: 8; read by replay_text.h)
      run NAME
      c|t|i PAGE_BYTES            starts the cyclic, TLB or independent curve
      BYTES NS SPREAD             a point of the curve started last
@@ -43,17 +43,20 @@
 #include <stdlib.h>
 #include "replay_text.h"
 
-static int excl[SERVET__MAX_LEVELS], nexcl, nos, ways[SERVET__MAX_LEVELS], nways, print_tlb;
+static int excl[SERVET__MAX_LEVELS], nexcl, nos, print_tlb;
 static double os_size[SERVET__MAX_LEVELS];
 static double mark_beyond = -1.0, mark_over = SERVET__SWEEP_WIDE_OVER; /* mark_beyond < 0: the curve as recorded */
 
-static void infer_run(const char *name, const servet_curve *cv, const servet_curve *tlb, const servet_curve *irm) {
+static void infer_run(const replay_run *r) {
     servet_cache_level lv[SERVET__MAX_LEVELS];
     double next, reach[SERVET__MAX_TLB];
+    const servet_curve *cv = &r->cv, *tlb = &r->tlb, *irm = &r->irm;
+    const char *name = r->name;
+    const int *ways = r->ways, nways = r->nways;
     int n, ntlb, k;
     static servet_profile os; /* the OS's word on inclusion, as the probe has it */
     static servet__cacheobj obj[SERVET__MAX_LEVELS];
-    for (k = 0; k < nexcl || k < nos || k < nways; k++) {
+    for (k = 0; k < SERVET__MAX_LEVELS && (k < nexcl || k < nos || k < nways); k++) {
         obj[k].level = k + 1;
         obj[k].inclusive = k < nexcl ? (excl[k] ? 0 : 1) : -1; /* -1: not said */
         obj[k].size = k < nos ? (uint64_t)os_size[k] : 0u;
@@ -104,14 +107,6 @@ int main(void) {
                 excl[nexcl] = v != 0;
                 c = e;
             }
-        } else if (strncmp(line, "ways ", 5) == 0) { /* the OS's ways per level, for every later run */
-            char *c = line + 5, *e;
-            for (nways = 0; nways < SERVET__MAX_LEVELS; nways++) {
-                long v = strtol(c, &e, 10);
-                if (e == c) break;
-                ways[nways] = v > 0 && v < 4096 ? (int)v : 0;
-                c = e;
-            }
         } else if (strncmp(line, "os ", 3) == 0) {
             char *c = line + 3, *e;
             for (nos = 0; nos < SERVET__MAX_LEVELS; nos++) {
@@ -121,7 +116,7 @@ int main(void) {
                 c = e;
             }
         } else if (replay_line(&r, line)) {
-            infer_run(r.name, &r.cv, &r.tlb, &r.irm);
+            infer_run(&r);
         }
     }
     return 0;

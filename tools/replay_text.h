@@ -5,17 +5,21 @@
      c|t|i PAGE_BYTES         starts its cyclic, TLB or independent curve
      BYTES NS SPREAD          a point of the curve started last
      end                      the run is complete
-   Other lines (comments, `excl`) are left to the caller. Include after
+     ways W1 W2 ...           the OS's associativity per level from L1, for
+                              every later run (records do not keep it)
+   Other lines (comments, `excl`, `os`) are left to the caller. Include after
    servet.h (with SERVET_IMPLEMENTATION or not). */
 #ifndef SERVET_REPLAY_TEXT_H
 #define SERVET_REPLAY_TEXT_H
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct replay_run {
     servet_curve cv, tlb, irm; /* cyclic, TLB, independent references */
     servet_curve *cur;         /* the curve being read (NULL before a c|t|i line) */
     char name[128];
+    int ways[8], nways;        /* the last `ways` line's (nways 0: none yet) */
 } replay_run;
 
 /* reads one line into r; 1 when it ends a run (r holds it), else 0 */
@@ -30,6 +34,15 @@ static int replay_line(replay_run *r, const char *line) {
     } else if (sscanf(line, "%c %lf", &kind, &page) == 2 && (kind == 'c' || kind == 't' || kind == 'i')) {
         r->cur = kind == 'c' ? &r->cv : kind == 't' ? &r->tlb : &r->irm;
         r->cur->page_bytes = page;
+    } else if (strncmp(line, "ways ", 5) == 0) {
+        const char *c = line + 5;
+        char *e;
+        for (r->nways = 0; r->nways < 8; r->nways++) {
+            long v = strtol(c, &e, 10);
+            if (e == c) break;
+            r->ways[r->nways] = v > 0 && v < 4096 ? (int)v : 0;
+            c = e;
+        }
     } else if (strncmp(line, "end", 3) == 0) {
         return 1;
     } else if (r->cur && sscanf(line, "%lf %lf %lf", &b, &ns, &sp) == 3 && r->cur->n < SERVET_CURVE_MAX) {
