@@ -762,6 +762,17 @@
           5% of the OS 782 -> 781 (estimate), 1074 -> 1077 (kept) of 1248.
           A profile probed before keeps its reaches until `servet probe
           --force`.
+          Tile model, short pieces (>>decide step 6): a row piece of 3
+          lines or less, among more than 16 rows, restarts at each visit,
+          its lines demand misses as many at once as the core's window
+          spans (2 lines of bytes), where the window spans 4 lines or less
+          (elements of 1-2 bytes). 1- and 2-byte transposes took strips one
+          line of A wide (8000^2 bytes 2688 x 64: 0.56 of the best tried on
+          a Zen 4 VM); now 2048 x 256, 1.00 (2-byte 0.46-0.73 -> 0.97-1.00
+          at 2000-8000^2; bench_data/tile_short_pieces_zen4_2026-12-03.txt).
+          Every decision on 4- and 8-byte elements is unchanged (make
+          tile-replay; the 178 outside descs of bench_data/
+          tile_decision_time_zen5_2026-12-02.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10068,6 +10079,16 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       5000 1504 x 96 -> 504 x 80 (0.96 -> 0.99), a 7-point 3D stencil at
       60 x 2000 x 2000 60 x 184 x 2000 -> 32 x 8 x 2000 (1.04x faster;
       bench_data/tile_outside_runs_l2_zen5_2026-11-27.txt).
+      Short pieces: an array walked along its rows by the innermost loop
+      in pieces of 3 lines or less, among more rows than a prefetcher
+      follows (16), trains no stream: each visit restarts its piece, even
+      where the L2 keeps what lies between two visits, and its demand
+      misses in flight are the lines the core's window (128 iterations)
+      spans - 2 of bytes, where a run's restart was priced as one of 16.
+      Only where that is 4 lines or less (elements of 1-2 bytes on 64-byte
+      lines); pieces of half a line or less bring a new line for all their
+      rows at once, every few tiles, and are not short
+      (servet__tile_short_pieces, servet__tile_demand_mlp).
       Measured here (4096 x 4096, ti x tj, best of 7; model in brackets,
       on a profile with L3 read at 3.7 MiB): 8 x 8 40-54 ms (38), 12 x 12
       31 (32), 16 x 16 46 (34: its L1 conflicts are underpriced), 12 x 8
@@ -10257,7 +10278,19 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    in quiet spells, given the budget (180 s for the floats, whose runs take
    1.5-2.5 s: 60 s stopped at 0.77; in a noisy spell the NT one: 0.77); the
    byte transpose at 8000^2, seeded with 4032 x 64 (137 ms), tuned to 4000
-   x 512 in 35 points, 90 s: 26.5 ms, with 512 x 512's 26.8 side by side. */
+   x 512 in 35 points, 90 s: 26.5 ms, with 512 x 512's 26.8 side by side.
+   Since 2026-12-03 the short pieces' rule (step 6) answers the one-line
+   strips: on a Zen 4 VM (bench_data/tile_short_pieces_zen4_2026-12-03.txt)
+   bytes at 5000-8000^2 and 2-byte elements at 2000-8000^2 run 0.93-1.00
+   of the best tried (were 0.46-0.73); bytes at 2000-3000^2 take N x 512
+   strips, 0.53-0.93 of 512 x 512 (noisy; the old picks 0.63-0.75), the
+   first-TLB price still per store. Tried and not kept: the rule for floats
+   (the window spans 8 lines): 8192^2 336 x 8 -> 16 x 8 0.95, 768^2 768 x
+   32 -> 768 x 64 0.53 (the VM's L3 read 2.3 of its 32 MiB, so the restarts
+   were priced at memory's latency); and for doubles: 2D transposes gained
+   (4096^2 344 x 8 -> 16 x 8, 1.28x; 8192^2 1.15x) but 3D ones lost (512^3
+   512 x 1 x 8 -> 16 x 1 x 8, 0.65; 160^3 0.75) - in flight 16 deep, a
+   doubles piece's restarts cost about what the stream does. */
 #define SERVET__TILE_MARGIN 0.03
 /* the share of the smaller of the core's time and the deeper levels' bound
    (their busiest stream) that their overlap leaves exposed (step 6): a
@@ -10331,6 +10364,12 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
 #define SERVET__TILE_WALK_OVERLAP 2.0 /* page walks of independent accesses in flight at once (step 5) */
 #define SERVET__TILE_CROWD_OVERLAP 6.0 /* the walks the last TLB's sets add: their page-table lines are near (step 5) */
 #define SERVET__TILE_DEMAND_MLP 16.0 /* demand misses in flight: a core's L1 miss buffers (16-24 today) */
+/* iterations of the innermost loop a core's out-of-order window holds (a
+   reorder buffer of 256-512 micro-ops, 2-4 an iteration): the demand misses
+   of an array walked along its rows by that loop that can be in flight at
+   once are the lines those iterations span (step 6): 16 of doubles, 2 of
+   bytes. See servet__tile_demand_mlp */
+#define SERVET__TILE_WINDOW 128.0
 typedef struct servet__tcache {
     int level, ways, line, sets, deterministic, sharers;
     int tlb;                 /* a TLB: capacity in pages, footprints in 4 KiB pages */
@@ -11117,6 +11156,41 @@ static double servet__tile_tlb_crowding(const servet__tcache *C, double vpn_stri
     p = p < 1.0 ? 1.0 : p > g ? g : p;
     return g / p;
 }
+/* The rows a stream prefetcher follows at once: 16 (Intel's L2 streamer
+   tracks 32 pages, two a row of doubles here; AMD's are not documented) */
+/* ... and only where the window spans at most 4 lines of it (elements of 2
+   bytes or less on 64-byte lines), see servet__tile_short_pieces */
+#define SERVET__TILE_SHORT_WINDOW 4.0
+#define SERVET__TILE_STREAMS 16.0
+/* Does one iteration of tile loop k visit array a (walked along its rows by
+   k's loop) as pieces too short, among too many rows, for a prefetcher to
+   carry from one visit to the next? Under 4 lines a piece (the rule the
+   lost lines of step 4 use) and more rows than SERVET__TILE_STREAMS: then
+   every visit's piece is a run restarted, its lines demand misses. On the
+   Zen 4 VM a 1-byte 8000^2 transpose, A's pieces of 1-2 lines over 64-2688
+   rows a tile, ran 95-105 ms against 31-50 for pieces of 8 lines and more
+   (the model had kept them as streams and priced the strips cheapest: 2688
+   x 64, 80-90 ms with 4 KiB pages); a software prefetch of A's next piece
+   took them to 42 (bench_data/tile_demand_window_zen4_2026-12-03.txt) */
+/* The lines of an array walked along its rows in pieces of `piece`
+   elements that the window's iterations (SERVET__TILE_WINDOW) span: the
+   window's share of a row (W x elem / line), or where pieces are half a
+   line or less, a line for each of the W / piece pieces it holds: the
+   rows' lines then all start in the same tile, a new line every few tiles
+   (a 1-byte 4096^2 transpose at 1408 x 8 ran 15 ms on the Zen 4 VM, as
+   fast as any tile tried) */
+static double servet__tile_window_lines(const servet__tmodel *M, double piece) {
+    double elem = (double)M->elem, line = (double)M->line;
+    if (piece < 1.0) piece = 1.0;
+    return piece * elem > line / 2.0 ? SERVET__TILE_WINDOW * elem / line : SERVET__TILE_WINDOW / piece;
+}
+static int servet__tile_short_pieces(const servet__tmodel *M, const servet__tgeom *G, int k, int a) {
+    const servet_tile_array *A = &M->d->arrays[a];
+    int last = A->loops[A->nloops - 1];
+    if (A->packed) return 0;
+    return G->in[k][last] * (double)M->elem <= 3.0 * (double)M->line && G->rows_in[k][a] > SERVET__TILE_STREAMS &&
+           servet__tile_window_lines(M, G->in[k][last]) <= SERVET__TILE_SHORT_WINDOW;
+}
 static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, const servet__tgeom *G,
                                      double *window, int *conflict_sets, double *per_array, double *conflict_per_array,
                                      double *runs_per_array) {
@@ -11124,6 +11198,7 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
     const double *cover;
     double runs[SERVET_TILE_MAX_ARRAYS];
     int swept[SERVET_TILE_MAX_ARRAYS]; /* a tile loop inside has swept a's rows (a strip) */
+    int restarted[SERVET_TILE_MAX_ARRAYS]; /* a's pieces restart at every visit (servet__tile_short_pieces) */
     double total = 0.0, lost = 0.0; /* the largest share of its lines a set of the level loses */
     int a, k, n = M->n, na = M->d->narrays, nstream = 0, ways, tight = 0, tight_sets = 1 << 30;
     /* a run continues where it stopped (no restart) only if the prefetched
@@ -11143,6 +11218,7 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
         cap[a] = load[a];
         runs[a] = 1.0;
         swept[a] = 0;
+        restarted[a] = 0;
     }
     for (k = 2 * n - 1; k >= 0; k--) {
         double trip = k < n ? ceil((double)M->d->loops[k].extent / (double)T[k]) : servet__tile_mean(M, T, k - n);
@@ -11234,6 +11310,12 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
                 const servet_tile_array *A = &M->d->arrays[a];
                 int l = k < n ? k : k - n, along = A->loops[A->nloops - 1] == l, indexed = servet__tile_indexed(M, a, l);
                 int held = chain && k < n ? 0 : run_usable > 0.0 ? ws <= run_usable : fits;
+                /* a row piece under 4 lines, among more rows than a
+                   streamer tracks, trains no stream: each visit restarts
+                   it even where the level keeps what lies between two
+                   visits (servet__tile_short_pieces) */
+                if (held && along && k < n && servet__tile_short_pieces(M, G, k, a)) restarted[a] = 1;
+                if (restarted[a]) held = 0; /* nor does a loop outside join them into rows */
                 if ((held || streamed) && !indexed) ; /* kept: loaded once */
                 else if ((held || streamed) && !(along && swept[a])) runs[a] = G->runs_out[k][a];
                 else runs[a] *= trip;
@@ -11312,6 +11394,23 @@ static int servet__tile_interleaved(const servet__tmodel *M, const servet__tgeom
     for (dd = 1; dd <= last; dd++)
         if (G->in[k][A->loops[dd]] < (double)M->dim[a][dd]) return 1;
     return !servet__tile_whole_rows(M, a, G->in[k][A->loops[last]]);
+}
+/* The demand misses of array a's run restarts that a core keeps in flight
+   (step 6): its miss buffers' worth, SERVET__TILE_DEMAND_MLP, unless the
+   innermost loop walks a along its rows and the window's iterations
+   (SERVET__TILE_WINDOW) span fewer lines - then no more than those can
+   have been issued. Measured on a Zen 4 VM (bench_data/
+   tile_demand_window_zen4_2026-12-03.txt): a 1-byte transpose at 8000^2
+   whose A row pieces are 1-2 lines (tiles 64 x 64, 128 x 128) ran 95-105
+   ms, 3x the 31-44 of wider pieces, and a software prefetch of A's next
+   line alone took it to 42: ~70 ns a line, memory's 144 over 2 in flight */
+static double servet__tile_demand_mlp(const servet__tmodel *M, const servet__tgeom *G, int a) {
+    const servet_tile_array *A = &M->d->arrays[a];
+    double mlp;
+    if (A->packed || A->loops[A->nloops - 1] != M->n - 1 || !servet__tile_short_pieces(M, G, M->n - 1, a))
+        return SERVET__TILE_DEMAND_MLP;
+    mlp = servet__tile_window_lines(M, G->in[M->n - 1][A->loops[A->nloops - 1]]);
+    return mlp < 1.0 ? 1.0 : mlp > SERVET__TILE_DEMAND_MLP ? SERVET__TILE_DEMAND_MLP : mlp;
 }
 static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T) {
     double cost = 0.0, tiles = 1.0, runs = 1.0, points = 1.0, cover[SERVET_TILE_MAX_LOOPS], stream, bound = 0.0, core;
@@ -11404,7 +11503,7 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
                        line (its neighbour comes with it, step 6) */
                     if (last_level && chain > 0.0) /* the chain holds the window: exposed (step 6b) */
                         cost += rn[a] * M->mem_ns * SERVET__TILE_CHAIN_EXPOSED;
-                    else if (last_level) stream += SERVET__TILE_TRAIN * rn[a] * (M->mem_ns / SERVET__TILE_DEMAND_MLP - line_ns);
+                    else if (last_level) stream += SERVET__TILE_TRAIN * rn[a] * (M->mem_ns / servet__tile_demand_mlp(M, &G, a) - line_ns);
                 }
             }
             if (c == 0) core += stream;

@@ -725,6 +725,57 @@ static void test_tile_runs_held_by_l2(void) {
           "transpose 4000 in 2000 x 96 strips: A's runs restart at each tile over a 640 KiB L2 (%.0f >= 168000), "
           "continue with an L2 holding the strip (%.0f <= 36000)", cut, whole);
 }
+/* a row piece of at most 3 lines among more rows than a prefetcher
+   follows (servet__tile_short_pieces) restarts at every visit, its lines
+   demand misses, as many in flight as the window's iterations span (2 of
+   bytes): on the Zen 4 VM a 1-byte 8000^2 transpose ran 2688 x 64 (the
+   old pick, A's rows taken to continue) at 80-90 ms, 2048 x 256 at 50,
+   512 x 512 at 47. Only where the window spans at most 4 lines (elements
+   of 2 bytes or less): doubles and floats keep their strips (a 3D doubles
+   transpose at 512^3 ran 512 x 1 x 8 1.5x faster than the 16 x 1 x 8 the
+   rule gave it); pieces of half a line or less, a new line every few
+   tiles for all their rows at once, are not short (1408 x 8 at 4096^2:
+   15 ms, the fastest tried). On the three-level model. */
+static void test_tile_short_pieces(void) {
+    servet_tile_desc q;
+    servet__tmodel Q;
+    double per[SERVET_TILE_MAX_ARRAYS], runs[SERVET_TILE_MAX_ARRAYS];
+    int64_t strip[2] = {2688, 64}, wide[2] = {2048, 512}, sub[2] = {1408, 8}, T[2], n;
+    int e;
+    transpose_desc(&q, 8000);
+    q.elem_bytes = 1;
+    three_level_model(&Q, &q);
+    servet__tile_traffic(&Q, &Q.c[2], strip, NULL, NULL, per, NULL, runs);
+    CHECK(runs[0] >= 0.9 * 8000.0 * 125.0, "byte transpose 8000 at 2688 x 64: each of A's one-line pieces restarts "
+          "(%.0f runs, >= %.0f)", runs[0], 0.9 * 8000.0 * 125.0);
+    servet__tile_traffic(&Q, &Q.c[2], wide, NULL, NULL, per, NULL, runs);
+    CHECK(runs[0] <= 8000.0 * 16.0, "byte transpose 8000 at 2048 x 512: A's rows continue (%.0f runs)", runs[0]);
+    for (e = 1; e <= 2; e++)
+        for (n = 5000; n <= 8000; n += 3000) {
+            transpose_desc(&q, n);
+            q.elem_bytes = e;
+            three_level_model(&Q, &q);
+            servet__tile_search(&Q, T, NULL, NULL);
+            CHECK(T[1] * e >= 256, "%d-byte transpose %lld: A's pieces %lld elements, 4 lines or more", e, (long long)n,
+                  (long long)T[1]);
+        }
+    for (e = 4; e <= 8; e += 4) { /* the window spans 8 and 16 lines: the rule is off */
+        int64_t one[2] = {2688, 0};
+        one[1] = 64 / e;
+        transpose_desc(&q, 8000);
+        q.elem_bytes = e;
+        three_level_model(&Q, &q);
+        servet__tile_traffic(&Q, &Q.c[2], one, NULL, NULL, per, NULL, runs);
+        CHECK(runs[0] <= 8000.0 * 64.0, "%d-byte transpose 8000 at 2688 x %lld: A's rows continue (%.0f runs)", e,
+              (long long)one[1], runs[0]);
+    }
+    transpose_desc(&q, 4096);
+    q.elem_bytes = 1;
+    three_level_model(&Q, &q);
+    servet__tile_traffic(&Q, &Q.c[2], sub, NULL, NULL, per, NULL, runs);
+    CHECK(runs[0] <= 4096.0 * 16.0, "byte transpose 4096 at 1408 x 8: pieces of 8 bytes are not short (%.0f runs)",
+          runs[0]);
+}
 /* a sum kept in a register (desc: reduce) is a chain of dependent adds as
    long as the innermost loops that do not index the array; its latency
    takes the work's place in the core when the chains outrun the overlap
@@ -1520,6 +1571,7 @@ int main(void) {
     test_tile_small_stack();
     test_tile_search_reaches_grid();
     test_tile_runs_held_by_l2();
+    test_tile_short_pieces();
     test_tile_untiled_by_margin();
     test_tile_memo_same_answer();
     test_tile_reduce_chain();
