@@ -767,9 +767,10 @@
           its lines demand misses as many at once as the core's window
           spans (2 lines of bytes), where the window spans 4 lines or less
           (elements of 1-2 bytes). 1- and 2-byte transposes took strips one
-          line of A wide (8000^2 bytes 2688 x 64: 0.56 of the best tried on
-          a Zen 4 VM); now 2048 x 256, 1.00 (2-byte 0.46-0.73 -> 0.97-1.00
-          at 2000-8000^2; bench_data/tile_short_pieces_zen4_2026-12-03.txt).
+          line of A wide (8000^2 bytes 2688 x 64: 0.51-0.56 of the best on
+          a Zen 4 VM); now 2048 x 256, 0.92-1.00 (2-byte 0.46-0.79 ->
+          0.95-1.00 at 2000-8000^2; bytes at 2000-3000^2 0.53-0.75 ->
+          0.53-0.93; bench_data/tile_short_pieces_zen4_2026-12-03.txt).
           Every decision on 4- and 8-byte elements is unchanged (make
           tile-replay; the 178 outside descs of bench_data/
           tile_decision_time_zen5_2026-12-02.txt).
@@ -10281,9 +10282,9 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    x 512 in 35 points, 90 s: 26.5 ms, with 512 x 512's 26.8 side by side.
    Since 2026-12-03 the short pieces' rule (step 6) answers the one-line
    strips: on a Zen 4 VM (bench_data/tile_short_pieces_zen4_2026-12-03.txt)
-   bytes at 5000-8000^2 and 2-byte elements at 2000-8000^2 run 0.93-1.00
-   of the best tried (were 0.46-0.73); bytes at 2000-3000^2 take N x 512
-   strips, 0.53-0.93 of 512 x 512 (noisy; the old picks 0.63-0.75), the
+   bytes at 5000-8000^2 and 2-byte elements at 2000-8000^2 run 0.92-1.00
+   of the best tried (were 0.42-0.79); bytes at 2000-3000^2 take N x 512
+   strips, 0.53-0.93 of 512 x 512 (noisy; the old picks 0.53-0.75), the
    first-TLB price still per store. Tried and not kept: the rule for floats
    (the window spans 8 lines): 8192^2 336 x 8 -> 16 x 8 0.95, 768^2 768 x
    32 -> 768 x 64 0.53 (the VM's L3 read 2.3 of its 32 MiB, so the restarts
@@ -11158,20 +11159,24 @@ static double servet__tile_tlb_crowding(const servet__tcache *C, double vpn_stri
 }
 /* The rows a stream prefetcher follows at once: 16 (Intel's L2 streamer
    tracks 32 pages, two a row of doubles here; AMD's are not documented) */
-/* ... and only where the window spans at most 4 lines of it (elements of 2
-   bytes or less on 64-byte lines), see servet__tile_short_pieces */
-#define SERVET__TILE_SHORT_WINDOW 4.0
 #define SERVET__TILE_STREAMS 16.0
+/* Short pieces count only where the window spans at most 4 lines of them
+   (elements of 2 bytes or less on 64-byte lines): a window of 16 lines (of
+   doubles) keeps the miss buffers full, and there a piece's restarts cost
+   about what the stream does (3D doubles transposes ran 0.65-0.75 of the
+   strips the rule took them off; servet__tile_short_pieces) */
+#define SERVET__TILE_SHORT_WINDOW 4.0
 /* Does one iteration of tile loop k visit array a (walked along its rows by
    k's loop) as pieces too short, among too many rows, for a prefetcher to
-   carry from one visit to the next? Under 4 lines a piece (the rule the
-   lost lines of step 4 use) and more rows than SERVET__TILE_STREAMS: then
-   every visit's piece is a run restarted, its lines demand misses. On the
+   carry from one visit to the next? 3 lines a piece or less (runs of 4 lines
+   stream, step 4), more rows than SERVET__TILE_STREAMS, and a window that
+   spans at most SERVET__TILE_SHORT_WINDOW of its lines: then every visit's
+   piece is a run restarted, its lines demand misses. On the
    Zen 4 VM a 1-byte 8000^2 transpose, A's pieces of 1-2 lines over 64-2688
    rows a tile, ran 95-105 ms against 31-50 for pieces of 8 lines and more
    (the model had kept them as streams and priced the strips cheapest: 2688
    x 64, 80-90 ms with 4 KiB pages); a software prefetch of A's next piece
-   took them to 42 (bench_data/tile_demand_window_zen4_2026-12-03.txt) */
+   took them to 42 (bench_data/tile_short_pieces_zen4_2026-12-03.txt) */
 /* The lines of an array walked along its rows in pieces of `piece`
    elements that the window's iterations (SERVET__TILE_WINDOW) span: the
    window's share of a row (W x elem / line), or where pieces are half a
@@ -11310,7 +11315,7 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
                 const servet_tile_array *A = &M->d->arrays[a];
                 int l = k < n ? k : k - n, along = A->loops[A->nloops - 1] == l, indexed = servet__tile_indexed(M, a, l);
                 int held = chain && k < n ? 0 : run_usable > 0.0 ? ws <= run_usable : fits;
-                /* a row piece under 4 lines, among more rows than a
+                /* a row piece of 3 lines or less, among more rows than a
                    streamer tracks, trains no stream: each visit restarts
                    it even where the level keeps what lies between two
                    visits (servet__tile_short_pieces) */
@@ -11400,7 +11405,7 @@ static int servet__tile_interleaved(const servet__tmodel *M, const servet__tgeom
    innermost loop walks a along its rows and the window's iterations
    (SERVET__TILE_WINDOW) span fewer lines - then no more than those can
    have been issued. Measured on a Zen 4 VM (bench_data/
-   tile_demand_window_zen4_2026-12-03.txt): a 1-byte transpose at 8000^2
+   tile_short_pieces_zen4_2026-12-03.txt): a 1-byte transpose at 8000^2
    whose A row pieces are 1-2 lines (tiles 64 x 64, 128 x 128) ran 95-105
    ms, 3x the 31-44 of wider pieces, and a software prefetch of A's next
    line alone took it to 42: ~70 ns a line, memory's 144 over 2 in flight */
