@@ -769,8 +769,9 @@
           (elements of 1-2 bytes). 1- and 2-byte transposes took strips one
           line of A wide (8000^2 bytes 2688 x 64: 0.51-0.56 of the best on
           a Zen 4 VM); now 2048 x 256, 0.92-1.00 (2-byte 0.46-0.79 ->
-          0.95-1.00 at 2000-8000^2; bytes at 2000-3000^2 0.53-0.75 ->
-          0.53-0.93; bench_data/tile_short_pieces_zen4_2026-12-03.txt).
+          0.95-1.00 at 2000-8000^2; bytes at 2000-3000^2 0.53-0.82 ->
+          0.53-0.99; --square picks 64 -> 256-512, 0.41-0.89 -> 0.87-1.00;
+          bench_data/tile_short_pieces_zen4_2026-12-03.txt).
           Every decision on 4- and 8-byte elements is unchanged (make
           tile-replay; the 178 outside descs of bench_data/
           tile_decision_time_zen5_2026-12-02.txt).
@@ -10284,8 +10285,9 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    strips: on a Zen 4 VM (bench_data/tile_short_pieces_zen4_2026-12-03.txt)
    bytes at 5000-8000^2 and 2-byte elements at 2000-8000^2 run 0.92-1.00
    of the best tried (were 0.42-0.79); bytes at 2000-3000^2 take N x 512
-   strips, 0.53-0.93 of 512 x 512 (noisy; the old picks 0.53-0.75), the
-   first-TLB price still per store. Tried and not kept: the rule for floats
+   strips, 0.53-0.99 of 512 x 512 (0.92-0.99 in a quiet spell; the old
+   picks 0.53-0.82), the first-TLB price still per store; --square takes
+   256-512 where it took 64 (0.87-1.00, were 0.41-0.89). Tried and not kept: the rule for floats
    (the window spans 8 lines): 8192^2 336 x 8 -> 16 x 8 0.95, 768^2 768 x
    32 -> 768 x 64 0.53 (the VM's L3 read 2.3 of its 32 MiB, so the restarts
    were priced at memory's latency); and for doubles: 2D transposes gained
