@@ -10369,9 +10369,9 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
 #define SERVET__TILE_DEMAND_MLP 16.0 /* demand misses in flight: a core's L1 miss buffers (16-24 today) */
 /* iterations of the innermost loop a core's out-of-order window holds (a
    reorder buffer of 256-512 micro-ops, 2-4 an iteration): the demand misses
-   of an array walked along its rows by that loop that can be in flight at
-   once are the lines those iterations span (step 6): 16 of doubles, 2 of
-   bytes. See servet__tile_demand_mlp */
+   of short pieces (an array walked along its rows by that loop, step 6)
+   that can be in flight at once are the lines those iterations span: 2 of
+   bytes. See servet__tile_window_lines, servet__tile_demand_mlp */
 #define SERVET__TILE_WINDOW 128.0
 typedef struct servet__tcache {
     int level, ways, line, sets, deterministic, sharers;
@@ -11414,7 +11414,7 @@ static int servet__tile_interleaved(const servet__tmodel *M, const servet__tgeom
 static double servet__tile_demand_mlp(const servet__tmodel *M, const servet__tgeom *G, int a) {
     const servet_tile_array *A = &M->d->arrays[a];
     double mlp;
-    if (A->packed || A->loops[A->nloops - 1] != M->n - 1 || !servet__tile_short_pieces(M, G, M->n - 1, a))
+    if (A->loops[A->nloops - 1] != M->n - 1 || !servet__tile_short_pieces(M, G, M->n - 1, a))
         return SERVET__TILE_DEMAND_MLP;
     mlp = servet__tile_window_lines(M, G->in[M->n - 1][A->loops[A->nloops - 1]]);
     return mlp < 1.0 ? 1.0 : mlp > SERVET__TILE_DEMAND_MLP ? SERVET__TILE_DEMAND_MLP : mlp;

@@ -1557,9 +1557,9 @@ typedef void (*replay_check_fn)(const char *name, const servet_cache_level *lv, 
 static int replay_probes(const char *file, replay_check_fn check, const void *arg) {
     static replay_run r;
     static servet_profile os; /* the OS's ways, where the file gives them (a `ways` line) */
-    static servet__cacheobj obj[8];
+    static servet__cacheobj obj[SERVET__MAX_LEVELS];
     char line[256], path[256];
-    int runs = 0, k;
+    int runs = 0;
     FILE *f;
     snprintf(path, sizeof path, "tests/data/%s", file);
     f = fopen(path, "r");
@@ -1572,15 +1572,7 @@ static int replay_probes(const char *file, replay_check_fn check, const void *ar
         int n, ntlb;
         if (line[0] == '#' || !replay_line(&r, line)) continue;
         memset(lv, 0, sizeof lv);
-        memset(obj, 0, sizeof obj);
-        for (k = 0; k < r.nways; k++) {
-            obj[k].level = k + 1;
-            obj[k].ways = r.ways[k];
-            obj[k].inclusive = -1;
-        }
-        os.cacheobjs = obj;
-        os.ncacheobjs = r.nways;
-        n = servet__infer_curves(&r.cv, &r.tlb, &r.irm, r.nways > 0 ? &os : NULL, lv, &next, reach, &ntlb);
+        n = servet__infer_curves(&r.cv, &r.tlb, &r.irm, replay_os(&r, NULL, 0, NULL, 0, &os, obj), lv, &next, reach, &ntlb);
         runs++;
         check(r.name, lv, n, reach, ntlb, arg);
     }

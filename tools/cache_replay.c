@@ -52,19 +52,10 @@ static void infer_run(const replay_run *r) {
     double next, reach[SERVET__MAX_TLB];
     const servet_curve *cv = &r->cv, *tlb = &r->tlb, *irm = &r->irm;
     const char *name = r->name;
-    const int *ways = r->ways, nways = r->nways;
     int n, ntlb, k;
-    static servet_profile os; /* the OS's word on inclusion, as the probe has it */
+    static servet_profile os; /* the OS's word on inclusion, sizes and ways, as the probe has it */
     static servet__cacheobj obj[SERVET__MAX_LEVELS];
-    for (k = 0; k < SERVET__MAX_LEVELS && (k < nexcl || k < nos || k < nways); k++) {
-        obj[k].level = k + 1;
-        obj[k].inclusive = k < nexcl ? (excl[k] ? 0 : 1) : -1; /* -1: not said */
-        obj[k].size = k < nos ? (uint64_t)os_size[k] : 0u;
-        obj[k].ways = k < nways ? ways[k] : 0;
-    }
-    os.cacheobjs = obj;
-    os.ncacheobjs = nexcl > nos ? nexcl : nos;
-    if (nways > os.ncacheobjs) os.ncacheobjs = nways;
+    const servet_profile *said = replay_os(r, excl, nexcl, os_size, nos, &os, obj);
     memset(lv, 0, sizeof lv);
     if (mark_beyond >= 0.0) { /* CACHE_REPLAY_MARK: the sweep's final mark, again, on the recorded curve */
         static servet_curve marked;
@@ -72,7 +63,7 @@ static void infer_run(const replay_run *r) {
         servet__sweep_mark(&marked, SERVET__SWEEP_OVER, mark_beyond, mark_over);
         cv = &marked;
     }
-    n = servet__infer_curves(cv, tlb->n > 0 ? tlb : NULL, irm->n > 0 ? irm : NULL, nexcl || nos || nways ? &os : NULL, lv, &next,
+    n = servet__infer_curves(cv, tlb->n > 0 ? tlb : NULL, irm->n > 0 ? irm : NULL, said, lv, &next,
                              reach, &ntlb);
     nos = 0; /* an os line is for one run */
     if (n > 0 && n == nexcl) servet_infer_exclusive(lv, n, excl);

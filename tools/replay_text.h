@@ -22,6 +22,27 @@ typedef struct replay_run {
     int ways[8], nways;        /* the last `ways` line's (nways 0: none yet) */
 } replay_run;
 
+/* The OS's word on the levels, as a profile's cache objects, from what the
+   file and the caller give: per level from L1, the inclusion (excl[k] 1: the
+   OS says not inclusive; unsaid: -1), the size and r's `ways`. Returns os,
+   or NULL when nothing is said (obj has SERVET__MAX_LEVELS entries). */
+static const servet_profile *replay_os(const replay_run *r, const int *excl, int nexcl, const double *size, int nsize,
+                                       servet_profile *os, servet__cacheobj *obj) {
+    int k, n = nexcl > nsize ? nexcl : nsize;
+    if (r->nways > n) n = r->nways;
+    if (n > SERVET__MAX_LEVELS) n = SERVET__MAX_LEVELS;
+    memset(obj, 0, sizeof obj[0] * SERVET__MAX_LEVELS);
+    for (k = 0; k < n; k++) {
+        obj[k].level = k + 1;
+        obj[k].inclusive = k < nexcl ? (excl[k] ? 0 : 1) : -1;
+        obj[k].size = k < nsize ? (uint64_t)size[k] : 0u;
+        obj[k].ways = k < r->nways ? r->ways[k] : 0;
+    }
+    os->cacheobjs = obj;
+    os->ncacheobjs = n;
+    return n > 0 ? os : NULL;
+}
+
 /* reads one line into r; 1 when it ends a run (r holds it), else 0 */
 static int replay_line(replay_run *r, const char *line) {
     double b, ns, sp, page;
