@@ -10293,7 +10293,19 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    were priced at memory's latency); and for doubles: 2D transposes gained
    (4096^2 344 x 8 -> 16 x 8, 1.28x; 8192^2 1.15x) but 3D ones lost (512^3
    512 x 1 x 8 -> 16 x 1 x 8, 0.65; 160^3 0.75) - in flight 16 deep, a
-   doubles piece's restarts cost about what the stream does. */
+   doubles piece's restarts cost about what the stream does.
+   Not a tile's to fix, and not in the desc: where the arrays lie. AMD
+   Zen's L1 picks its way by a utag hashed from virtual address bits 12-27
+   (Lipp et al., AsiaCCS 2020: v12^v27, v13^v26, ...), and two lines of a
+   set with one utag evict each other. glibc puts two 128 MiB arrays (a
+   4096^2 double grid) 2^27 + 4 KiB apart, which keeps the hash on half the
+   pages: the radius-2 stencil's IN[i][j] and OUT[i][j] then fight at
+   every point and its untiled sweep took 71 ms where 41 ms with OUT a few
+   pages further (Zen 4 VM; tiles 0.79-0.95 of untiled there, 512 the best
+   at 59 ms where they fought: make bench-tile's 0.84-0.93 on that VM;
+   bench_data/tile_stencil_utag_alias_zen4_2026-12-03.txt). Offset one of
+   two equal power-of-two arrays by a page; make bench-tile does (its
+   arrays are moved apart in the utag, tools/tile_run.h). */
 #define SERVET__TILE_MARGIN 0.03
 /* the share of the smaller of the core's time and the deeper levels' bound
    (their busiest stream) that their overlap leaves exposed (step 6): a

@@ -182,7 +182,7 @@ int main(int argc, char **argv) {
     f = fopen(outpath, "w");
     if (!f) { fprintf(stderr, "bench_tile: cannot write %s\n", outpath); return 1; }
     fprintf(f, "{\"benchmark\": \"bench_tile: servet_choose_tile vs an exhaustive tile sweep of the real kernel\",\n");
-    fprintf(f, " \"cpu_model\": \"%s\", \"pus\": %d, \"rounds\": %d, \"statistic\": \"sweep: median over rounds, order shuffled per round; a kernel under 20 ms is repeated to 20 ms per measurement; ratio: servet's tile and the sweep's best re-timed side by side, 15-75 rounds in alternating order (more while the 95%% interval of the median is wider than +-1%%), the median of the rounds' ratios, ratio_ci95 its distribution-free 95%% interval (sweep_ratio: from the sweep's medians)\",\n",
+    fprintf(f, " \"cpu_model\": \"%s\", \"pus\": %d, \"rounds\": %d, \"statistic\": \"sweep: median over rounds, order shuffled per round; a kernel under 20 ms is repeated to 20 ms per measurement; ratio: servet's tile and the sweep's best re-timed side by side, 15-75 rounds in alternating order (more while the 95%% interval of the median is wider than +-1%%), the median of the rounds' ratios, ratio_ci95 its distribution-free 95%% interval (sweep_ratio: from the sweep's medians); arrays placed so that no two share AMD Zen's L1 utag (array_shift_pages: pages past malloc's address, tools/tile_run.h)\",\n",
             cpu, mi.pus, rounds);
     fprintf(f, " \"caches\": [");
     for (ci = 1; ci <= servet_cache_count(prof); ci++) {
@@ -279,7 +279,8 @@ int main(int argc, char **argv) {
                 res.untiled ? "true" : "false", res.reason);
         fprintf(f, "   \"rate_tile32\": %.4g, \"rate_tile64\": %.4g, \"rate_untiled\": %.4g, \"rate_unit\": \"%s\",\n",
                 work(c) / med[i32], work(c) / med[i64], work(c) / med[iun], c->kernel == TRANSPOSE ? "bytes/s" : "flop/s");
-        fprintf(f, "   \"sweep_seconds\": %.1f, \"decision_seconds\": %.3g,\n   \"sweep\": [", sweep_s, dec_s);
+        fprintf(f, "   \"sweep_seconds\": %.1f, \"decision_seconds\": %.3g, \"array_shift_pages\": [%d, %d, %d, %d, %d],\n   \"sweep\": [",
+                sweep_s, dec_s, x.shift_pages[0], x.shift_pages[1], x.shift_pages[2], x.shift_pages[3], x.shift_pages[4]);
         for (i = 0; i < nt; i++) {
             double lo = 1e30, hi = 0;
             for (r = 0; r < rounds && r < 16; r++) { if (times[i][r] < lo) lo = times[i][r]; if (times[i][r] > hi) hi = times[i][r]; }

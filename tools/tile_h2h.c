@@ -11,7 +11,8 @@
    rows of B for every row of A it reads).
        bin/tile_h2h transpose|stencil|matmul N [ROUNDS] [PU] [TILE...]
    matmul: 128 rows of C when N > 512, else N (as make bench-tile's cases);
-   ld = N. PU -1: no pinning. */
+   ld = N. PU -1: no pinning. TILE_PLACE=malloc: the arrays where plain
+   malloc puts them, not moved apart in the L1 utag (tools/tile_run.h). */
 #define _GNU_SOURCE
 #define SERVET_IMPLEMENTATION
 #include "../servet.h"
@@ -101,6 +102,7 @@ int main(int argc, char **argv) {
         if (si < 0) { si = nt; tiles[nt] = servet_t; tiles_j[nt++] = servet_t; }
     }
     if (nt == 0) { fprintf(stderr, "tile_h2h: no tiles\n"); return 2; }
+    tile_place_malloc = getenv("TILE_PLACE") && !strcmp(getenv("TILE_PLACE"), "malloc");
     if (tile_arrays_alloc(kernel, n, m, ld, &arr)) { fprintf(stderr, "tile_h2h: out of memory\n"); return 1; }
     work = tile_kernel_work(kernel, n, m);
     run_once(64, 64);
@@ -127,6 +129,10 @@ int main(int argc, char **argv) {
     }
     printf("# %s n=%ld m=%ld ld=%ld, %d rounds, pinned to PU %d, %d runs per measurement; servet's tile %ld\n",
            argv[1], n, m, ld, rounds, pu, inner, servet_t);
+    printf("# arrays %s; pages past malloc's address: %d %d %d %d %d; the second array lies %+ld bytes from the first\n",
+           tile_place_malloc ? "where malloc put them (TILE_PLACE=malloc)" : "placed apart in AMD Zen's L1 utag",
+           arr.shift_pages[0], arr.shift_pages[1], arr.shift_pages[2], arr.shift_pages[3], arr.shift_pages[4],
+           (long)((char *)arr.b - (char *)arr.a));
     printf("#    tile  median_ms  rate(%s)  rel_median  rel_min  rel_max\n", kernel == TRANSPOSE ? "GB/s" : "GFlop/s");
     for (k = 0; k < nt; k++) {
         double med = h2h_median(times[k], rounds), rel = h2h_median(ratios[k], rounds);

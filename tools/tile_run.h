@@ -10,32 +10,88 @@
 
 typedef struct tile_arrays {
     double *a, *b, *c, *pa, *pb;
+    void *raw[5];          /* what malloc returned, for free */
+    size_t bytes[5];
+    int shift_pages[5];    /* how far each array lies past malloc's address */
 } tile_arrays;
 
-/* n x n (transpose, stencil) or m rows of C with n x n B (matmul), leading
-   dimension ld; 0 on success */
+/* Where the arrays lie, apart from their leading dimension, changes a kernel
+   more than any tile on AMD Zen: the L1 data cache picks its way by a
+   utag hashed from virtual address bits 12-27 (Lipp et al., "Take A Way",
+   AsiaCCS 2020: v12^v27, v13^v26, v14^v25, v15^v20 ... v19^v24), and two
+   lines of one set with one utag cannot both stay. glibc puts two 128 MiB
+   arrays (a 4096^2 double grid) 2^27 + 4 KiB apart, which keeps the hash
+   for half the pages: the radius-2 stencil's IN and OUT then evict each
+   other at every point, and the untiled sweep takes 47-52 ms instead of
+   29-34 (bench_data/tile_stencil_utag_alias_zen4_2026-12-03.txt; no tile
+   wins it back). The bench measures tiles, not that accident: each array
+   is moved by whole pages (its lines keep their sets, its page offset
+   stays malloc's) to the first of 0-4 pages where it shares the utag with
+   no earlier array on more than 1/16 of its pages. With tile_place_malloc
+   set (tile_h2h: TILE_PLACE=malloc) the arrays lie where plain malloc puts
+   them, to show the accident. */
+static int tile_place_malloc;
+static unsigned tile_zen_utag(size_t v) {
+    static const int pair[8][2] = {{12, 27}, {13, 26}, {14, 25}, {15, 20}, {16, 21}, {17, 22}, {18, 23}, {19, 24}};
+    unsigned h = 0;
+    int k;
+    for (k = 0; k < 8; k++) h |= (unsigned)(((v >> pair[k][0]) ^ (v >> pair[k][1])) & 1u) << k;
+    return h;
+}
+/* the share of the pages of [p, p + bytes) whose utag equals that of the same
+   offset in q (the same L1 set: p - q is a multiple of 4 KiB) */
+static double tile_utag_shared(const void *p, const void *q, size_t bytes) {
+    size_t a = (size_t)p, b = (size_t)q, o, same = 0, pages = 0;
+    if (((a ^ b) & 4095u) != 0) return 0.0;
+    for (o = 0; o < bytes; o += 4096, pages++) same += tile_zen_utag(a + o) == tile_zen_utag(b + o);
+    return pages ? (double)same / (double)pages : 0.0;
+}
+static double *tile_array_place(tile_arrays *x, int k, size_t bytes, int zero) {
+    double **slot[5];
+    int s, best = 0, j;
+    double best_share = 2.0;
+    size_t slack = tile_place_malloc ? 0 : 4 * 4096;
+    char *raw = (char *)(zero ? calloc(bytes + slack, 1) : malloc(bytes + slack));
+    slot[0] = &x->a; slot[1] = &x->b; slot[2] = &x->c; slot[3] = &x->pa; slot[4] = &x->pb;
+    x->raw[k] = raw;
+    if (!raw) return NULL;
+    for (s = 0; s <= (tile_place_malloc ? 0 : 4); s++) {
+        double share = 0.0;
+        for (j = 0; j < k; j++)
+            if (*slot[j]) {
+                double sh = tile_utag_shared(raw + (size_t)s * 4096, *slot[j], bytes < x->bytes[j] ? bytes : x->bytes[j]);
+                if (sh > share) share = sh;
+            }
+        if (share < best_share) { best_share = share; best = s; }
+        if (share <= 1.0 / 16) break;
+    }
+    x->shift_pages[k] = best;
+    x->bytes[k] = bytes;
+    return (double *)(raw + (size_t)best * 4096);
+}
 static int tile_arrays_alloc(int kernel, long n, long m, long ld, tile_arrays *x) {
     long i;
     memset(x, 0, sizeof *x);
     if (kernel == MATMUL) {
-        x->a = (double *)malloc((size_t)(m * ld) * 8);
-        x->b = (double *)malloc((size_t)(n * ld) * 8);
-        x->c = (double *)calloc((size_t)(m * ld), 8);
-        x->pa = (double *)malloc((size_t)n * (size_t)n * 8);
-        x->pb = (double *)malloc((size_t)n * (size_t)n * 8);
-        if (!x->a || !x->b || !x->c || !x->pa || !x->pb) return 1;
+        x->a = tile_array_place(x, 0, (size_t)(m * ld) * 8, 0);
+        x->b = x->a ? tile_array_place(x, 1, (size_t)(n * ld) * 8, 0) : NULL;
+        x->c = x->b ? tile_array_place(x, 2, (size_t)(m * ld) * 8, 1) : NULL;
+        x->pa = x->c ? tile_array_place(x, 3, (size_t)n * (size_t)n * 8, 0) : NULL;
+        x->pb = x->pa ? tile_array_place(x, 4, (size_t)n * (size_t)n * 8, 0) : NULL;
+        if (!x->pb) return 1;
         for (i = 0; i < m * ld; i++) x->a[i] = 1.0;
         for (i = 0; i < n * ld; i++) x->b[i] = 0.5;
     } else {
-        x->a = (double *)malloc((size_t)(n * ld) * 8);
-        x->b = (double *)malloc((size_t)(n * ld) * 8);
-        if (!x->a || !x->b) return 1;
+        x->a = tile_array_place(x, 0, (size_t)(n * ld) * 8, 0);
+        x->b = x->a ? tile_array_place(x, 1, (size_t)(n * ld) * 8, 0) : NULL;
+        if (!x->b) return 1;
         for (i = 0; i < n * ld; i++) { x->a[i] = (double)(i % 1000); x->b[i] = 0.0; }
     }
     return 0;
 }
 static void tile_arrays_free(tile_arrays *x) {
-    free(x->a); free(x->b); free(x->c); free(x->pa); free(x->pb);
+    int k;
+    for (k = 0; k < 5; k++) free(x->raw[k]);
     memset(x, 0, sizeof *x);
 }
 /* one run with a ti x tj tile (matmul: square ti) */
