@@ -775,6 +775,14 @@
           Every decision on 4- and 8-byte elements is unchanged (make
           tile-replay; the 178 outside descs of bench_data/
           tile_decision_time_zen5_2026-12-02.txt).
+          Tile warnings: on an AMD profile, two arrays indexed alike (the
+          same loops, the same strides) that glibc's malloc would put a
+          distance apart that keeps Zen's L1 way tag (utag, virtual address
+          bits 12-27) are warned about: 128 MiB each (a 4096^2 double grid)
+          lie 2^27 + 4 KiB apart, half their pages alias, and the stencil's
+          IN and OUT evict each other at every point (71 ms against 41 on a
+          Zen 4 VM, every tile as slow; bench_data/
+          tile_stencil_utag_alias_zen4_2026-12-03.txt). No decision moves.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -1163,7 +1171,8 @@ typedef struct servet_tile {
     char reason[256];         /* why this level and this tile, in words */
     int nwarnings;
     char warnings[SERVET_TILE_MAX_WARNINGS][256]; /* e.g. rows (or a 3D array's planes) that collide in a cache's sets
-                                                     or the last TLB's, with the padding that avoids it */
+                                                     or the last TLB's, with the padding that avoids it; two arrays
+                                                     that malloc would place where AMD Zen's L1 way tags alias */
     int nalternatives;        /* square tiles the model prices within its margin (3%) of the cheapest, cheapest
                                  first, each >= 10% from the tile and from each other: the model cannot tell
                                  them from its choice; seeds for servet_tune (tune_desc.more_seeds) */
@@ -10303,9 +10312,10 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    every point and its untiled sweep took 71 ms where 41 ms with OUT a few
    pages further (Zen 4 VM; tiles 0.79-0.95 of untiled there, 512 the best
    at 59 ms where they fought: make bench-tile's 0.84-0.93 on that VM;
-   bench_data/tile_stencil_utag_alias_zen4_2026-12-03.txt). Offset one of
-   two equal power-of-two arrays by a page; make bench-tile does (its
-   arrays are moved apart in the utag, tools/tile_run.h). */
+   bench_data/tile_stencil_utag_alias_zen4_2026-12-03.txt). The result
+   warns where two arrays indexed alike would lie so (the warnings, below);
+   offset one by a page. make bench-tile does (its arrays are moved apart
+   in the utag, tools/tile_run.h). */
 #define SERVET__TILE_MARGIN 0.03
 /* the share of the smaller of the core's time and the deeper levels' bound
    (their busiest stream) that their overlap leaves exposed (step 6): a
@@ -11156,6 +11166,15 @@ static double servet__tile_traffic(const servet__tmodel *M, const servet__tcache
     return servet__tile_traffic_g(M, C, T, &G, window, conflict_sets, per_array, conflict_per_array, runs_per_array);
 }
 /* The leading dimension that spreads array a's rows: one line longer */
+/* AMD Zen's L1 way-predictor tag of a virtual address: 8 XORs of bits
+   12-27 (Lipp et al., "Take A Way", AsiaCCS 2020, on Zen 1-2; the pairs
+   (12,27), (13,26), (14,25), (15,20) measured so on a Zen 4 VM) */
+static unsigned servet__zen_utag(uint64_t v) {
+    static const unsigned char pair[8][2] = {{12, 27}, {13, 26}, {14, 25}, {15, 20}, {16, 21}, {17, 22}, {18, 23}, {19, 24}};
+    unsigned h = 0, k;
+    for (k = 0; k < 8; k++) h |= (unsigned)(((v >> pair[k][0]) ^ (v >> pair[k][1])) & 1u) << k;
+    return h;
+}
 static int64_t servet__tile_padded_ld(const servet__tmodel *M, int a) {
     const servet_tile_array *A = &M->d->arrays[a];
     return (int64_t)(M->stride[a][A->nloops - 2] / M->elem) + (M->line / M->elem > 0 ? M->line / M->elem : 1);
@@ -12295,6 +12314,50 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         }
         break;
     }
+    /* two arrays of one size indexed alike, as glibc's malloc places them
+       one after the other (over 32 MiB: mmap'd, each at the next one's
+       size rounded up to a page, plus a page, from it), where AMD Zen's L1
+       picks its way by a utag of virtual address bits 12-27 (Lipp et al.,
+       AsiaCCS 2020): where that distance keeps the utag, the lines at one
+       offset of the two evict each other at every point. Not the tile's to
+       fix (the limits above; bench_data/
+       tile_stencil_utag_alias_zen4_2026-12-03.txt: the 4096^2 stencil 71
+       ms against 41 with OUT a few pages further, every tile as slow) */
+    if (strstr(p->cpu_model, "AMD"))
+        for (a = 0; a < d->narrays && out->nwarnings < SERVET_TILE_MAX_WARNINGS; a++) {
+            /* the grid both are allocated as: the larger footprint (IN with
+               its halo, where OUT's desc leaves the halo out) */
+            const servet_tile_array *A = &d->arrays[a];
+            double bytes = M.stride[a][0] * (double)M.dim[a][0], apart, same = 0.0;
+            uint64_t step;
+            int b, k;
+            if (A->packed) continue;
+            for (b = a + 1; b < d->narrays; b++) {
+                const servet_tile_array *B = &d->arrays[b];
+                if (B->packed || B->nloops != A->nloops) continue;
+                for (k = 0; k < A->nloops && B->loops[k] == A->loops[k] && M.stride[b][k] == M.stride[a][k]; k++) ;
+                if (k == A->nloops) break;
+            }
+            if (b == d->narrays) continue;
+            if (M.stride[b][0] * (double)M.dim[b][0] > bytes) bytes = M.stride[b][0] * (double)M.dim[b][0];
+            if (bytes < 33554432.0) continue;
+            apart = ceil((bytes + 16.0) / 4096.0) * 4096.0; /* the chunk: its 16-byte header, whole pages */
+            /* 256 pages spread over the array (an odd step: every low page
+               bit, as the borrows vary), from an mmap-like base */
+            step = ((uint64_t)(bytes / 4096.0) / 256u) | 1u;
+            for (k = 0; k < 256; k++) {
+                uint64_t lo = UINT64_C(0x7f0000000000) + (uint64_t)k * step * 4096u;
+                same += servet__zen_utag(lo) == servet__zen_utag(lo + (uint64_t)apart);
+            }
+            if (same < 256.0 / 8.0) continue;
+            snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
+                     "%s, %s: if each is %.0f MiB, malloc'd one after the other (glibc) they lie %.0f B apart, where "
+                     "%.0f%% of their pages share AMD Zen's L1 way tag: their lines evict each other (1.7x on a "
+                     "stencil); allocate one a page further",
+                     servet__tile_name(A->name, a, nb, sizeof nb, 'A'),
+                     servet__tile_name(d->arrays[b].name, b, lb, sizeof lb, 'A'), bytes / 1048576.0, apart,
+                     100.0 * same / 256.0);
+        }
     /* an array the innermost loop does not index may be a sum kept in a
        register (step 6b): only the desc can say, so ask - of the array the
        nest writes (marked output, else the last listed, as `output` says):

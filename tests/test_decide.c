@@ -1266,6 +1266,50 @@ static servet_result choose(const servet_profile *p, servet_tile_desc *d, servet
     return r;
 }
 
+/* two arrays indexed alike where glibc's malloc would put them a distance
+   apart that keeps AMD Zen's L1 utag (the 4096^2 stencil's IN and OUT,
+   128 MiB each: 2^27 + 4 KiB): warned on an AMD profile only, and only at
+   sizes whose distance keeps the hash (the distances measured in
+   bench_data/tile_stencil_utag_alias_zen4_2026-12-03.txt) */
+static int utag_warned(const servet_tile *t) {
+    int l, any = 0;
+    for (l = 0; l < t->nwarnings; l++) any |= strstr(t->warnings[l], "AMD Zen's L1 way tag") != NULL;
+    return any;
+}
+static void test_tile_utag_warning(void) {
+    servet_profile *p = two_core_profile(1);
+    servet_tile_desc d;
+    servet_tile t;
+    const char *hit;
+    int l;
+    CHECK(servet__zen_utag(UINT64_C(0x7f0000000000)) == servet__zen_utag(UINT64_C(0x7f0010000000)) &&
+          servet__zen_utag(UINT64_C(0x7f0000000000)) != servet__zen_utag(UINT64_C(0x7f0010001000)) &&
+          servet__zen_utag(UINT64_C(0x7f0000000000)) == servet__zen_utag(UINT64_C(0x7f0008001000)) &&
+          servet__zen_utag(UINT64_C(0x7f0000000000)) != servet__zen_utag(UINT64_C(0x7f0008002000)),
+          "the utag: 2^28 and 2^27 + 4 KiB keep it, 2^28 + 4 KiB and 2^27 + 8 KiB do not (as measured)");
+    loops(&d, 2, 4092);
+    d.narrays = 2;
+    array2(&d.arrays[0], "IN", 0, 1); d.arrays[0].halo = 2;
+    array2(&d.arrays[1], "OUT", 0, 1); d.arrays[1].streamed = 1; d.arrays[1].ld = 4096;
+    d.square = 1;
+    snprintf(p->cpu_model, sizeof p->cpu_model, "AMD EPYC 9654");
+    CHECK(choose(p, &d, &t) == SERVET_OK && utag_warned(&t), "AMD, 4096^2 stencil: IN and OUT warned (%d warnings)",
+          t.nwarnings);
+    for (l = 0, hit = NULL; l < t.nwarnings; l++) if (strstr(t.warnings[l], "way tag")) hit = t.warnings[l];
+    CHECK(hit && strstr(hit, "IN, OUT") && strstr(hit, "134221824 B apart") && strstr(hit, "50%"),
+          "the warning names both, glibc's distance 2^27 + 4 KiB and half the pages (%s)", hit ? hit : "none");
+    snprintf(p->cpu_model, sizeof p->cpu_model, "Intel(R) Xeon(R) Platinum 8480+");
+    CHECK(choose(p, &d, &t) == SERVET_OK && !utag_warned(&t), "Intel: no utag warning");
+    snprintf(p->cpu_model, sizeof p->cpu_model, "AMD EPYC 9654");
+    d.loops[0].extent = d.loops[1].extent = 3996; d.arrays[1].ld = 4000;
+    CHECK(choose(p, &d, &t) == SERVET_OK && !utag_warned(&t), "AMD, 4000^2 (122 MiB: its distance changes the utag): none");
+    d.loops[0].extent = d.loops[1].extent = 8188; d.arrays[1].ld = 8192;
+    CHECK(choose(p, &d, &t) == SERVET_OK && !utag_warned(&t), "AMD, 8192^2 (2^29 + 4 KiB apart): none");
+    transpose_desc(&d, 4096);
+    CHECK(choose(p, &d, &t) == SERVET_OK && !utag_warned(&t), "AMD, a 4096^2 transpose (A i,j and B j,i: not alike): none");
+    drop(p);
+}
+
 static void test_tile_decisions(void) {
     servet_profile *p = two_core_profile(1);
     servet_tile_desc d;
@@ -1572,6 +1616,7 @@ int main(void) {
     test_tile_search_reaches_grid();
     test_tile_runs_held_by_l2();
     test_tile_short_pieces();
+    test_tile_utag_warning();
     test_tile_untiled_by_margin();
     test_tile_memo_same_answer();
     test_tile_reduce_chain();
