@@ -782,7 +782,9 @@
           lie 2^27 + 4 KiB apart, half their pages alias, and the stencil's
           IN and OUT evict each other at every point (71 ms against 41 on a
           Zen 4 VM, every tile as slow; bench_data/
-          tile_stencil_utag_alias_zen4_2026-12-03.txt). No decision moves.
+          tile_stencil_utag_alias_zen4_2026-12-03.txt); the warning says
+          how much larger to allocate the second (4 KiB: 2^27 + 8 KiB apart;
+          examples/tile_stencil.c does, 33 ms against 45). No decision moves.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10314,7 +10316,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    at 59 ms where they fought: make bench-tile's 0.84-0.93 on that VM;
    bench_data/tile_stencil_utag_alias_zen4_2026-12-03.txt). The result
    warns where two arrays indexed alike would lie so (the warnings, below);
-   offset one by a page. make bench-tile does (its arrays are moved apart
+   allocating the second a page larger (2^27 + 8 KiB apart) avoids it
+   (examples/tile_stencil.c does: 33 ms against 45). make bench-tile does (its arrays are moved apart
    in the utag, tools/tile_run.h). */
 #define SERVET__TILE_MARGIN 0.03
 /* the share of the smaller of the core's time and the deeper levels' bound
@@ -11174,6 +11177,18 @@ static unsigned servet__zen_utag(uint64_t v) {
     unsigned h = 0, k;
     for (k = 0; k < 8; k++) h |= (unsigned)(((v >> pair[k][0]) ^ (v >> pair[k][1])) & 1u) << k;
     return h;
+}
+/* the share of the pages of an array of `bytes` whose lines keep their
+   utag `apart` bytes further: 256 pages spread over it (an odd step, so
+   that the borrows vary as they do page to page), from an mmap-like base */
+static double servet__utag_shared(double bytes, double apart) {
+    uint64_t step = ((uint64_t)(bytes / 4096.0) / 256u) | 1u, k, lo;
+    double same = 0.0;
+    for (k = 0; k < 256; k++) {
+        lo = UINT64_C(0x7f0000000000) + k * step * 4096u;
+        same += servet__zen_utag(lo) == servet__zen_utag(lo + (uint64_t)apart);
+    }
+    return same / 256.0;
 }
 static int64_t servet__tile_padded_ld(const servet__tmodel *M, int a) {
     const servet_tile_array *A = &M->d->arrays[a];
@@ -12328,8 +12343,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             /* the grid both are allocated as: the larger footprint (IN with
                its halo, where OUT's desc leaves the halo out) */
             const servet_tile_array *A = &d->arrays[a];
-            double bytes = M.stride[a][0] * (double)M.dim[a][0], apart, same = 0.0;
-            uint64_t step;
+            double bytes = M.stride[a][0] * (double)M.dim[a][0], apart, same, more;
             int b, k;
             if (A->packed) continue;
             for (b = a + 1; b < d->narrays; b++) {
@@ -12342,21 +12356,19 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             if (M.stride[b][0] * (double)M.dim[b][0] > bytes) bytes = M.stride[b][0] * (double)M.dim[b][0];
             if (bytes < 33554432.0) continue;
             apart = ceil((bytes + 16.0) / 4096.0) * 4096.0; /* the chunk: its 16-byte header, whole pages */
-            /* 256 pages spread over the array (an odd step: every low page
-               bit, as the borrows vary), from an mmap-like base */
-            step = ((uint64_t)(bytes / 4096.0) / 256u) | 1u;
-            for (k = 0; k < 256; k++) {
-                uint64_t lo = UINT64_C(0x7f0000000000) + (uint64_t)k * step * 4096u;
-                same += servet__zen_utag(lo) == servet__zen_utag(lo + (uint64_t)apart);
-            }
-            if (same < 256.0 / 8.0) continue;
+            same = servet__utag_shared(bytes, apart);
+            if (same < 1.0 / 8.0) continue;
+            /* glibc maps the second just below the first: the second's
+               allocation larger by `more` moves them apart by as much (a
+               page more: 2^27 + 8 KiB, a tag they do not share) */
+            for (more = 4096.0; more < 65536.0 && servet__utag_shared(bytes, apart + more) >= 1.0 / 16.0; more += 4096.0) ;
             snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
                      "%s, %s: if each is %.0f MiB, malloc'd one after the other (glibc) they lie %.0f B apart, where "
-                     "%.0f%% of their pages share AMD Zen's L1 way tag: their lines evict each other (1.7x on a "
-                     "stencil); allocate one a page further",
+                     "%.0f%% of their pages share AMD Zen's L1 way tag: they evict each other (1.7x on a stencil); "
+                     "allocate the second %.0f KiB larger",
                      servet__tile_name(A->name, a, nb, sizeof nb, 'A'),
                      servet__tile_name(d->arrays[b].name, b, lb, sizeof lb, 'A'), bytes / 1048576.0, apart,
-                     100.0 * same / 256.0);
+                     100.0 * same, more / 1024.0);
         }
     /* an array the innermost loop does not index may be a sum kept in a
        register (step 6b): only the desc can say, so ask - of the array the

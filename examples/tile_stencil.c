@@ -71,7 +71,12 @@ int main(int argc, char **argv) {
         servet_close(prof);
     }
     in = (double *)malloc((size_t)(n * ld) * sizeof *in);
-    out = (double *)malloc((size_t)(n * ld) * sizeof *out);
+    /* OUT's block a page larger than the grid: two n x n grids malloc'd
+       one after the other lie 2^27 + 4 KiB apart at n = ld = 4096 (glibc
+       maps the second just below the first), where on AMD Zen IN's and
+       OUT's lines share the L1's way tag and evict each other (1.7x;
+       servet_choose_tile warns); 2^27 + 8 KiB does not keep the tag */
+    out = (double *)malloc((size_t)(n * ld) * sizeof *out + 4096);
     if (!in || !out) { fprintf(stderr, "out of memory\n"); return 1; }
     for (i = 0; i < n; i++)
         for (j = 0; j < ld; j++) { in[i * ld + j] = (double)(i + j); out[i * ld + j] = 0.0; }
