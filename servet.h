@@ -781,7 +781,7 @@
           bits 12-27) are warned about: 128 MiB each (a 4096^2 double grid)
           lie 2^27 + 4 KiB apart, half their pages alias, and the stencil's
           IN and OUT evict each other at every point (71 ms against 41 on a
-          Zen 4 VM, every tile as slow; bench_data/
+          Zen 4 VM, the best tile 59; bench_data/
           tile_stencil_utag_alias_zen4_2026-12-03.txt); the warning says
           how much larger to allocate the second (4 KiB: 2^27 + 8 KiB apart;
           examples/tile_stencil.c does, 33 ms against 45). No decision moves.
@@ -12337,7 +12337,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
        offset of the two evict each other at every point. Not the tile's to
        fix (the limits above; bench_data/
        tile_stencil_utag_alias_zen4_2026-12-03.txt: the 4096^2 stencil 71
-       ms against 41 with OUT a few pages further, every tile as slow) */
+       ms against 41 with OUT a few pages further, the best tile 59) */
     if (strstr(p->cpu_model, "AMD"))
         for (a = 0; a < d->narrays && out->nwarnings < SERVET_TILE_MAX_WARNINGS; a++) {
             /* the grid both are allocated as: the larger footprint (IN with

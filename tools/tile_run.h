@@ -24,7 +24,7 @@ typedef struct tile_arrays {
    for half the pages: the radius-2 stencil's IN and OUT then evict each
    other at every point, and the untiled sweep takes 47-52 ms instead of
    29-34 (bench_data/tile_stencil_utag_alias_zen4_2026-12-03.txt; no tile
-   wins it back). The bench measures tiles, not that accident: each array
+   comes near that). The bench measures tiles, not that accident: each array
    is moved by whole pages (its lines keep their sets, its page offset
    stays malloc's) to the first of 0-4 pages where it shares the utag with
    no earlier array on more than 1/16 of its pages. With tile_place_malloc
