@@ -10317,8 +10317,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    bench_data/tile_stencil_utag_alias_zen4_2026-12-03.txt). The result
    warns where two arrays indexed alike would lie so (the warnings, below);
    allocating the second a page larger (2^27 + 8 KiB apart) avoids it
-   (examples/tile_stencil.c does: 33 ms against 45). make bench-tile does (its arrays are moved apart
-   in the utag, tools/tile_run.h). */
+   (examples/tile_stencil.c does: 33 ms against 45). make bench-tile
+   moves its arrays apart in the utag (tools/tile_run.h). */
 #define SERVET__TILE_MARGIN 0.03
 /* the share of the smaller of the core's time and the deeper levels' bound
    (their busiest stream) that their overlap leaves exposed (step 6): a
@@ -12330,8 +12330,9 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         break;
     }
     /* two arrays of one size indexed alike, as glibc's malloc places them
-       one after the other (over 32 MiB: mmap'd, each at the next one's
-       size rounded up to a page, plus a page, from it), where AMD Zen's L1
+       one after the other (over 32 MiB each is mmap'd, the second just
+       below the first: their distance is its chunk, the size plus malloc's
+       16-byte header rounded up to pages), where AMD Zen's L1
        picks its way by a utag of virtual address bits 12-27 (Lipp et al.,
        AsiaCCS 2020): where that distance keeps the utag, the lines at one
        offset of the two evict each other at every point. Not the tile's to
