@@ -1,8 +1,9 @@
 /* The arrays of the three kernels of examples/ and one run of each, as
    make bench-tile (tools/bench_tile.c) and tools/tile_h2h.c time them: one
    setup, so the side-by-side check times what the sweep timed. Include
-   after examples/tile_transpose.c, tile_stencil.c and tile_matmul.c (built
-   with TILE_EXAMPLE_NO_MAIN) and tools/tile_kernels.h. */
+   after servet.h's implementation, examples/tile_transpose.c, tile_stencil.c
+   and tile_matmul.c (built with TILE_EXAMPLE_NO_MAIN) and
+   tools/tile_kernels.h. */
 #ifndef SERVET_TILE_RUN_H
 #define SERVET_TILE_RUN_H
 #include <stdlib.h>
@@ -31,19 +32,13 @@ typedef struct tile_arrays {
    set (tile_h2h: TILE_PLACE=malloc) the arrays lie where plain malloc puts
    them, to show the accident. */
 static int tile_place_malloc;
-static unsigned tile_zen_utag(size_t v) {
-    static const int pair[8][2] = {{12, 27}, {13, 26}, {14, 25}, {15, 20}, {16, 21}, {17, 22}, {18, 23}, {19, 24}};
-    unsigned h = 0;
-    int k;
-    for (k = 0; k < 8; k++) h |= (unsigned)(((v >> pair[k][0]) ^ (v >> pair[k][1])) & 1u) << k;
-    return h;
-}
 /* the share of the pages of [p, p + bytes) whose utag equals that of the same
-   offset in q (the same L1 set: p - q is a multiple of 4 KiB) */
+   offset in q (servet.h's servet__zen_utag; the same L1 set: p - q a multiple
+   of 4 KiB, as malloc's large blocks all start 16 bytes into a page) */
 static double tile_utag_shared(const void *p, const void *q, size_t bytes) {
     size_t a = (size_t)p, b = (size_t)q, o, same = 0, pages = 0;
     if (((a ^ b) & 4095u) != 0) return 0.0;
-    for (o = 0; o < bytes; o += 4096, pages++) same += tile_zen_utag(a + o) == tile_zen_utag(b + o);
+    for (o = 0; o < bytes; o += 4096, pages++) same += servet__zen_utag(a + o) == servet__zen_utag(b + o);
     return pages ? (double)same / (double)pages : 0.0;
 }
 static double *tile_array_place(tile_arrays *x, int k, size_t bytes, int zero) {
