@@ -12338,7 +12338,10 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
        offset of the two evict each other at every point. Not the tile's to
        fix (the limits above; bench_data/
        tile_stencil_utag_alias_zen4_2026-12-03.txt: the 4096^2 stencil 71
-       ms against 41 with OUT a few pages further, the best tile 59) */
+       ms against 41 with OUT a few pages further, the best tile 59). AMD
+       is read from the brand string: a VM that renames the CPU ("Oxide
+       Virtual Turin-like Processor") is not warned; Zen 5's hash is not
+       measured (the pairs are the paper's, Zen 1-2, and a Zen 4's) */
     if (strstr(p->cpu_model, "AMD"))
         for (a = 0; a < d->narrays && out->nwarnings < SERVET_TILE_MAX_WARNINGS; a++) {
             /* the grid both are allocated as: the larger footprint (IN with
