@@ -10298,7 +10298,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    of the best tried (were 0.42-0.79); bytes at 2000-3000^2 take N x 512
    strips, 0.53-0.99 of 512 x 512 (0.92-0.99 in a quiet spell; the old
    picks 0.53-0.82), the first-TLB price still per store; --square takes
-   256-512 where it took 64 (0.87-1.00, were 0.41-0.89). Tried and not kept: the rule for floats
+   256-512 where it took 64 (0.87-1.00, were 0.41-0.89). Tried and not
+   kept: the rule for floats
    (the window spans 8 lines): 8192^2 336 x 8 -> 16 x 8 0.95, 768^2 768 x
    32 -> 768 x 64 0.53 (the VM's L3 read 2.3 of its 32 MiB, so the restarts
    were priced at memory's latency); and for doubles: 2D transposes gained
@@ -11178,15 +11179,17 @@ static unsigned servet__zen_utag(uint64_t v) {
     for (k = 0; k < 8; k++) h |= (unsigned)(((v >> pair[k][0]) ^ (v >> pair[k][1])) & 1u) << k;
     return h;
 }
-/* the share of the pages of an array of `bytes` whose lines keep their
-   utag `apart` bytes further: 256 pages spread over it (an odd step, so
-   that the borrows vary as they do page to page), from an mmap-like base */
-static double servet__utag_shared(double bytes, double apart) {
+/* the share of the pages of an array of `bytes` at `base` whose lines keep
+   their utag `apart` bytes further (modulo 2^64: apart may be "below"): 256
+   pages spread over it, an odd step so that the borrows vary as they do page
+   to page */
+#define SERVET__MMAP_LIKE_BASE UINT64_C(0x7f0000000000) /* where Linux maps large blocks */
+static double servet__utag_shared(uint64_t base, double bytes, uint64_t apart) {
     uint64_t step = ((uint64_t)(bytes / 4096.0) / 256u) | 1u, k, lo;
     double same = 0.0;
     for (k = 0; k < 256; k++) {
-        lo = UINT64_C(0x7f0000000000) + k * step * 4096u;
-        same += servet__zen_utag(lo) == servet__zen_utag(lo + (uint64_t)apart);
+        lo = base + k * step * 4096u;
+        same += servet__zen_utag(lo) == servet__zen_utag(lo + apart);
     }
     return same / 256.0;
 }
@@ -12332,16 +12335,11 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     /* two arrays of one size indexed alike, as glibc's malloc places them
        one after the other (over 32 MiB each is mmap'd, the second just
        below the first: their distance is its chunk, the size plus malloc's
-       16-byte header rounded up to pages), where AMD Zen's L1
-       picks its way by a utag of virtual address bits 12-27 (Lipp et al.,
-       AsiaCCS 2020): where that distance keeps the utag, the lines at one
-       offset of the two evict each other at every point. Not the tile's to
-       fix (the limits above; bench_data/
-       tile_stencil_utag_alias_zen4_2026-12-03.txt: the 4096^2 stencil 71
-       ms against 41 with OUT a few pages further, the best tile 59). AMD
-       is read from the brand string: a VM that renames the CPU ("Oxide
-       Virtual Turin-like Processor") is not warned; Zen 5's hash is not
-       measured (the pairs are the paper's, Zen 1-2, and a Zen 4's) */
+       16-byte header rounded up to pages), at a distance that keeps AMD
+       Zen's L1 utag (the limits above). AMD is read from the brand string:
+       a VM that renames the CPU ("Oxide Virtual Turin-like Processor") is
+       not warned; Zen 5's hash is not measured (the pairs are the paper's,
+       Zen 1-2, and a Zen 4's) */
     if (strstr(p->cpu_model, "AMD"))
         for (a = 0; a < d->narrays && out->nwarnings < SERVET_TILE_MAX_WARNINGS; a++) {
             /* the grid both are allocated as: the larger footprint (IN with
@@ -12360,12 +12358,13 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             if (M.stride[b][0] * (double)M.dim[b][0] > bytes) bytes = M.stride[b][0] * (double)M.dim[b][0];
             if (bytes < 33554432.0) continue;
             apart = ceil((bytes + 16.0) / 4096.0) * 4096.0; /* the chunk: its 16-byte header, whole pages */
-            same = servet__utag_shared(bytes, apart);
+            same = servet__utag_shared(SERVET__MMAP_LIKE_BASE, bytes, (uint64_t)apart);
             if (same < 1.0 / 8.0) continue;
             /* glibc maps the second just below the first: the second's
                allocation larger by `more` moves them apart by as much (a
                page more: 2^27 + 8 KiB, a tag they do not share) */
-            for (more = 4096.0; more < 65536.0 && servet__utag_shared(bytes, apart + more) >= 1.0 / 16.0; more += 4096.0) ;
+            for (more = 4096.0; more < 65536.0; more += 4096.0)
+                if (servet__utag_shared(SERVET__MMAP_LIKE_BASE, bytes, (uint64_t)(apart + more)) < 1.0 / 16.0) break;
             snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
                      "%s, %s: if each is %.0f MiB, malloc'd one after the other (glibc) they lie %.0f B apart, where "
                      "%.0f%% of their pages share AMD Zen's L1 way tag: they evict each other (1.7x on a stencil); "

@@ -16,47 +16,39 @@ typedef struct tile_arrays {
     int shift_pages[5];    /* how far each array lies past malloc's address */
 } tile_arrays;
 
-/* Where the arrays lie, apart from their leading dimension, changes a kernel
-   more than any tile on AMD Zen: the L1 data cache picks its way by a
-   utag hashed from virtual address bits 12-27 (Lipp et al., "Take A Way",
-   AsiaCCS 2020: v12^v27, v13^v26, v14^v25, v15^v20 ... v19^v24), and two
-   lines of one set with one utag cannot both stay. glibc puts two 128 MiB
-   arrays (a 4096^2 double grid) 2^27 + 4 KiB apart, which keeps the hash
-   for half the pages: the radius-2 stencil's IN and OUT then evict each
-   other at every point, and the untiled sweep takes 47-52 ms instead of
-   29-34 (bench_data/tile_stencil_utag_alias_zen4_2026-12-03.txt; no tile
-   comes near that). The bench measures tiles, not that accident: each array
-   is moved by whole pages (its lines keep their sets, its page offset
-   stays malloc's) to the first of 0-4 pages where it shares the utag with
-   no earlier array on more than 1/16 of its pages. With tile_place_malloc
-   set (tile_h2h: TILE_PLACE=malloc) the arrays lie where plain malloc puts
-   them, to show the accident. */
+/* Where the arrays lie changes a kernel more than any tile on AMD Zen: two
+   lines of one L1 set with one utag (a hash of virtual address bits 12-27)
+   evict each other, and glibc puts two 128 MiB arrays 2^27 + 4 KiB apart,
+   which keeps it on half the pages (servet.h >>decide's limits; the 4096^2
+   stencil untiled 47-52 ms instead of 29-34, bench_data/
+   tile_stencil_utag_alias_zen4_2026-12-03.txt). The bench measures tiles,
+   not that accident: each array is moved by whole pages (its lines keep
+   their sets, its page offset stays malloc's) to the first of 0-4 pages
+   where it shares the utag with no earlier array on more than 1/16 of its
+   pages. With tile_place_malloc set (tile_h2h: TILE_PLACE=malloc) the
+   arrays lie where plain malloc puts them, to show the accident. */
 static int tile_place_malloc;
-/* the share of the pages of [p, p + bytes) whose utag equals that of the same
-   offset in q (servet.h's servet__zen_utag; the same L1 set: p - q a multiple
+/* the share of the pages of q's first `bytes` whose utag p keeps at the same
+   offset (servet.h's servet__utag_shared; the same L1 set: p - q a multiple
    of 4 KiB, as malloc's large blocks all start 16 bytes into a page) */
 static double tile_utag_shared(const void *p, const void *q, size_t bytes) {
-    size_t a = (size_t)p, b = (size_t)q, o, same = 0, pages = 0;
-    if (((a ^ b) & 4095u) != 0) return 0.0;
-    for (o = 0; o < bytes; o += 4096, pages++) same += servet__zen_utag(a + o) == servet__zen_utag(b + o);
-    return pages ? (double)same / (double)pages : 0.0;
+    if ((((size_t)p ^ (size_t)q) & 4095u) != 0) return 0.0;
+    return servet__utag_shared((uint64_t)(size_t)q, (double)bytes, (uint64_t)(size_t)p - (uint64_t)(size_t)q);
 }
 static double *tile_array_place(tile_arrays *x, int k, size_t bytes, int zero) {
-    double **slot[5];
     int s, best = 0, j;
     double best_share = 2.0;
     size_t slack = tile_place_malloc ? 0 : 4 * 4096;
     char *raw = (char *)(zero ? calloc(bytes + slack, 1) : malloc(bytes + slack));
-    slot[0] = &x->a; slot[1] = &x->b; slot[2] = &x->c; slot[3] = &x->pa; slot[4] = &x->pb;
     x->raw[k] = raw;
     if (!raw) return NULL;
     for (s = 0; s <= (tile_place_malloc ? 0 : 4); s++) {
         double share = 0.0;
-        for (j = 0; j < k; j++)
-            if (*slot[j]) {
-                double sh = tile_utag_shared(raw + (size_t)s * 4096, *slot[j], bytes < x->bytes[j] ? bytes : x->bytes[j]);
-                if (sh > share) share = sh;
-            }
+        for (j = 0; j < k; j++) { /* the arrays placed before this one */
+            double sh = tile_utag_shared(raw + (size_t)s * 4096, (char *)x->raw[j] + (size_t)x->shift_pages[j] * 4096,
+                                         bytes < x->bytes[j] ? bytes : x->bytes[j]);
+            if (sh > share) share = sh;
+        }
         if (share < best_share) { best_share = share; best = s; }
         if (share <= 1.0 / 16) break;
     }
