@@ -1,6 +1,6 @@
 """What tools/tile_replay.c reads, from one make bench-tile run file: the
 record of the machine (measured and OS cache sizes, ways, latencies, memory
-latency and copy bandwidth, TLB reaches) and one line per case. Shared by
+latency, copy and interleaved-read bandwidths, TLB reaches) and one line per case. Shared by
 tools/tile_replay.py (the model scored on the sweeps) and tools/tune_replay.py
 (the model's near-ties as the tuner's extra seeds)."""
 import subprocess
@@ -24,6 +24,7 @@ def replay_lines(d, cases, mem):
     tlb = d.get("tlb_reach_bytes") or [0, 0]
     head = [c["measured_bytes"] for c in caches] + [c["reported_bytes"] for c in caches] + [c["ways"] for c in caches]
     head += [c["latency_ns"] for c in caches] + [mem, bw, tlb[0], tlb[1] if len(tlb) > 1 else 0]
+    head += [d.get("memory_interleaved_read_bytes_per_s") or 0]  # step 6c's figure (0: not recorded, 6c off)
     return ["%s %s %d %d %d\n" % (" ".join(str(x) for x in head), c["kernel"], c["n"], c["m"], c["ld"]) for c in cases]
 
 

@@ -1,7 +1,8 @@
 /* make tile-replay: servet_choose_tile replayed on the machines that
    make bench-tile measured (bench_data/tile_run*.json), without running a
    kernel: each run file records the measured caches (size, ways, latency),
-   the OS's sizes, the TLB reaches and the memory copy bandwidth; a profile
+   the OS's sizes, the TLB reaches, the memory copy bandwidth and (since
+   2026-12-02) the interleaved reads' bandwidth of step 6c; a profile
    is rebuilt from them (an hwloc synthetic topology: one package, an L3
    over two cores with private L1 and L2) and the tile decided on it, for
    every kernel and size the run swept. tools/tile_replay.py reads the
@@ -14,7 +15,7 @@
        bin/tile_replay [--alternatives] < LINES
    LINE: L1 L2 L3 (measured bytes) L1 L2 L3 (OS bytes) ways x 3, latency
    ns x 3, memory latency ns, copy bytes/s (0: none), TLB reach bytes x 2
-   (0: none), kernel (transpose|stencil|matmul), n, m, ld. Prints the
+   (0: none), interleaved reads bytes/s (0: not recorded), kernel (transpose|stencil|matmul), n, m, ld. Prints the
    first loop's square tile per line (-1: the decision failed); with
    --alternatives the kernel's own loop's tile (matmul's j) and then
    servet_tile.alternatives, the model's near-ties. */
@@ -27,7 +28,7 @@
 #include "tile_kernels.h"
 
 static servet_profile *rebuilt(const double *size, const double *os, const double *ways, const double *lat, double mem,
-                               double bw, double tlb0, double tlb1) {
+                               double bw, double tlb0, double tlb1, double interleave) {
     char desc[256];
     hwloc_topology_t t;
     servet_profile *p = (servet_profile *)calloc(1, sizeof *p);
@@ -51,7 +52,10 @@ static servet_profile *rebuilt(const double *size, const double *os, const doubl
     p->mem_latency_ns = mem;
     if (bw > 0.0) {
         p->memory = (servet__memory *)calloc(1, sizeof *p->memory);
-        if (p->memory) p->memory->ref_bw = bw;
+        if (p->memory) {
+            p->memory->ref_bw = bw;
+            p->memory->interleave = interleave;
+        }
     }
     if (tlb0 > 0.0 && tlb1 > 0.0) {
         p->ntlb = 2;
@@ -62,14 +66,14 @@ static servet_profile *rebuilt(const double *size, const double *os, const doubl
 }
 
 int main(int argc, char **argv) {
-    double size[3], os[3], ways[3], lat[3], mem, bw, tlb0, tlb1;
+    double size[3], os[3], ways[3], lat[3], mem, bw, tlb0, tlb1, il;
     int alternatives = argc > 1 && !strcmp(argv[1], "--alternatives");
     char k[32];
     long n, m, ld;
-    while (scanf("%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %31s %ld %ld %ld", &size[0], &size[1],
+    while (scanf("%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %31s %ld %ld %ld", &size[0], &size[1],
                  &size[2], &os[0], &os[1], &os[2], &ways[0], &ways[1], &ways[2], &lat[0], &lat[1], &lat[2], &mem, &bw, &tlb0,
-                 &tlb1, k, &n, &m, &ld) == 20) {
-        servet_profile *p = rebuilt(size, os, ways, lat, mem, bw, tlb0, tlb1);
+                 &tlb1, &il, k, &n, &m, &ld) == 21) {
+        servet_profile *p = rebuilt(size, os, ways, lat, mem, bw, tlb0, tlb1, il);
         servet_tile_desc d;
         servet_tile t;
         if (!p || n < 8 || (strcmp(k, "transpose") && strcmp(k, "stencil") && strcmp(k, "matmul"))) {
