@@ -11932,7 +11932,11 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
        tiles that cut N into as many pieces cost the same to it: 504 and
        256 of 512 are both two tiles of 256, but the kernel runs 504 and 8.
        Take the even cut, the smallest multiple that makes that many tiles,
-       when it costs no more (a 512^3 stencil got 504 x 504) */
+       when it costs no more (a 512^3 stencil got 504 x 504). Square: the
+       cut is the one size, every loop clipped to it - a loop held at its
+       extent by the old size is cut too where the extent passes the new
+       one (the cut of j = 16785's 9744 to 8400 left i = 9284 whole: no one
+       size; found by tests/test_decide's random descs) */
     for (l = 0; l < n; l++) {
         int64_t N = M->d->loops[l].extent, t = T[l], nt, even;
         double c;
@@ -11942,7 +11946,7 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
         even = (even + m - 1) / m * m;
         if (even >= t) continue;
         memcpy(trial, T, sizeof trial[0] * (size_t)n);
-        if (M->d->square) for (i = 0; i < n; i++) trial[i] = T[i] == t ? even : T[i];
+        if (M->d->square) servet__tile_square(M, even, trial);
         else trial[l] = even;
         c = servet__tile_cost(M, trial);
         if (c <= best) { best = c; memcpy(T, trial, sizeof trial[0] * (size_t)n); }
