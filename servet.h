@@ -785,6 +785,9 @@
           tile_stencil_utag_alias_zen4_2026-12-03.txt); the warning says
           how much larger to allocate the second (4 KiB: 2^27 + 8 KiB apart;
           examples/tile_stencil.c does, 33 ms against 45). No decision moves.
+          Tile, square: the even cut is the one size, every loop clipped to
+          it (a loop held at its extent by the uncut size was left whole:
+          j = 16785 cut to 8400 beside i = 9284, not one size).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
