@@ -1,8 +1,8 @@
 """What tools/tile_replay.c reads, from one make bench-tile run file: the
 record of the machine (measured and OS cache sizes, ways, latencies, memory
-latency, copy and interleaved-read bandwidths, TLB reaches) and one line per case. Shared by
-tools/tile_replay.py (the model scored on the sweeps) and tools/tune_replay.py
-(the model's near-ties as the tuner's extra seeds)."""
+latency, copy and interleaved-read bandwidths, TLB reaches) and one line per
+case. Shared by tools/tile_replay.py (the model scored on the sweeps) and
+tools/tune_replay.py (the model's near-ties as the tuner's extra seeds)."""
 import subprocess
 
 

@@ -15,8 +15,9 @@
        bin/tile_replay [--alternatives] < LINES
    LINE: L1 L2 L3 (measured bytes) L1 L2 L3 (OS bytes) ways x 3, latency
    ns x 3, memory latency ns, copy bytes/s (0: none), TLB reach bytes x 2
-   (0: none), interleaved reads bytes/s (0: not recorded), kernel (transpose|stencil|matmul), n, m, ld. Prints the
-   first loop's square tile per line (-1: the decision failed); with
+   (0: none), interleaved reads bytes/s (0: not recorded), kernel
+   (transpose|stencil|matmul), n, m, ld. Prints the first loop's square
+   tile per line (-1: the decision failed); with
    --alternatives the kernel's own loop's tile (matmul's j) and then
    servet_tile.alternatives, the model's near-ties. */
 #define SERVET_IMPLEMENTATION

@@ -7,9 +7,10 @@ tools/tile_replay.c) and bin/tile_replay decides every case's tile; the
 score of a tile is its rate in that run's sweep over the sweep's best (a
 tile off the sweep's grid - multiples of 8 up to 512, and the extent - is
 counted apart, unknown). --base: a second tile_replay binary (an older
-model) scored beside it. Per CPU model: the mean score of the transposes
-and matmuls (the stencils are untiled everywhere) and how many are at
-0.95 or more. One sweep is a noisy measurement (its best is partly the
+model: servet.h as it was, built with this tools/tile_replay.c, whose input
+lines it must read) scored beside it. Per CPU model: the mean score of the
+transposes and matmuls (the stencils are untiled everywhere) and how many
+are at 0.95 or more. One sweep is a noisy measurement (its best is partly the
 luckiest draw): compare models on the same files, not with make bench-tile's
 side-by-side ratios."""
 import json
