@@ -10302,9 +10302,9 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    strips, 0.53-0.99 of 512 x 512 (0.92-0.99 in a quiet spell; the old
    picks 0.53-0.82), the first-TLB price still per store; --square takes
    256-512 where it took 64 (0.87-1.00, were 0.41-0.89). Tried and not
-   kept: the rule for floats
-   (the window spans 8 lines): 8192^2 336 x 8 -> 16 x 8 0.95, 768^2 768 x
-   32 -> 768 x 64 0.53 (the VM's L3 read 2.3 of its 32 MiB, so the restarts
+   kept: the rule for floats (the window spans 8 lines): 8192^2 336 x 8 ->
+   16 x 8 0.95, 768^2 768 x 32 -> 768 x 64 0.53 (the VM's L3 read 2.3 of
+   its 32 MiB, so the restarts
    were priced at memory's latency); and for doubles: 2D transposes gained
    (4096^2 344 x 8 -> 16 x 8, 1.28x; 8192^2 1.15x) but 3D ones lost (512^3
    512 x 1 x 8 -> 16 x 1 x 8, 0.65; 160^3 0.75) - in flight 16 deep, a

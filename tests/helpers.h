@@ -11,6 +11,14 @@
 #define SERVET_TEST_UNUSED
 #endif
 
+/* xorshift64 (Marsaglia): the random tests' generator, a fixed seed each */
+SERVET_TEST_UNUSED static uint64_t xorshift64(uint64_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
 /* the whole file, malloc'ed, length in *n; NULL if it cannot be read */
 SERVET_TEST_UNUSED static unsigned char *slurp(const char *path, size_t *n) {
     FILE *f = fopen(path, "rb");

@@ -1610,16 +1610,11 @@ static void test_tile_bad_input(void) {
    extent), the near-ties and the per-level tiles in range too, and the same
    desc decided twice gives the same tile. On this synthetic machine it
    found a square answer that was not one size (servet__tile_search's even
-   cut); 60000 such descs on the Zen 4 VM's own profile, up to 8 loops,
-   found nothing more. Kept small here (up to 4 loops and 4 arrays: an
+   cut); some 100000 such descs on the Zen 4 VM's own profile, up to 8
+   loops, found nothing more. Kept small here (up to 4 loops and 4 arrays: an
    8-loop nest takes up to ~1 s a decision) */
 static uint64_t rand_state = 0x9e3779b97f4a7c15ull;
-static uint64_t rand_next(void) {
-    rand_state ^= rand_state << 13;
-    rand_state ^= rand_state >> 7;
-    rand_state ^= rand_state << 17;
-    return rand_state;
-}
+static uint64_t rand_next(void) { return xorshift64(&rand_state); }
 static int64_t rand_extent(void) {
     switch (rand_next() % 5) {
     case 0: return 1 + (int64_t)(rand_next() % 16);

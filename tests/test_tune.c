@@ -490,13 +490,7 @@ typedef struct rkernel {
     long calls;
     uint64_t rng;
 } rkernel;
-static uint64_t rk_next(uint64_t *s) {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-static double rk_unif(uint64_t *s) { return (double)(rk_next(s) >> 11) / 9007199254740992.0; }
+static double rk_unif(uint64_t *s) { return (double)(xorshift64(s) >> 11) / 9007199254740992.0; }
 static int rk_invalid(const rkernel *k, const int64_t *x) {
     int i;
     for (i = 0; i < k->n && k->invalid_mod; i++)
@@ -541,44 +535,44 @@ static void test_random_descs(const char *root) {
         memset(&k, 0, sizeof k);
         memset(&info, 0, sizeof info);
         k.rng = (uint64_t)it + 1;
-        d.nparams = 1 + (int)(rk_next(&s) % 4);
-        if (rk_next(&s) % 30 == 0) d.nparams = (int)(rk_next(&s) % 12) - 2; /* out of range */
+        d.nparams = 1 + (int)(xorshift64(&s) % 4);
+        if (xorshift64(&s) % 30 == 0) d.nparams = (int)(xorshift64(&s) % 12) - 2; /* out of range */
         k.n = d.nparams > 0 && d.nparams <= SERVET_TUNE_MAX_PARAMS ? d.nparams : 0;
         for (i = 0; i < k.n; i++) {
             servet_tune_param *q = &d.params[i];
             q->name = names[i];
-            if (rk_next(&s) % 3 == 0) {
-                int nv = 1 + (int)(rk_next(&s) % 20);
-                if (rk_next(&s) % 40 == 0) nv = 0;
-                for (j = 0; j < nv; j++) lists[i][j] = (int64_t)(rk_next(&s) % 5000) - 100;
+            if (xorshift64(&s) % 3 == 0) {
+                int nv = 1 + (int)(xorshift64(&s) % 20);
+                if (xorshift64(&s) % 40 == 0) nv = 0;
+                for (j = 0; j < nv; j++) lists[i][j] = (int64_t)(xorshift64(&s) % 5000) - 100;
                 q->values = lists[i];
                 q->nvalues = nv;
             } else {
-                q->lo = (int64_t)(rk_next(&s) % 100) - 20;
-                q->hi = q->lo + (int64_t)(rk_next(&s) % 5000);
-                q->step = 1 + (int64_t)(rk_next(&s) % 64);
-                if (rk_next(&s) % 40 == 0) q->step = 0;
-                if (rk_next(&s) % 40 == 0) q->hi = q->lo - 1;
+                q->lo = (int64_t)(xorshift64(&s) % 100) - 20;
+                q->hi = q->lo + (int64_t)(xorshift64(&s) % 5000);
+                q->step = 1 + (int64_t)(xorshift64(&s) % 64);
+                if (xorshift64(&s) % 40 == 0) q->step = 0;
+                if (xorshift64(&s) % 40 == 0) q->hi = q->lo - 1;
             }
-            k.opt[i] = (double)(rk_next(&s) % 3000);
+            k.opt[i] = (double)(xorshift64(&s) % 3000);
             k.scale[i] = 2.0 * rk_unif(&s);
         }
         k.noise = 0.3 * rk_unif(&s);
-        if (rk_next(&s) % 5 == 0) k.invalid_mod = 2 + (int)(rk_next(&s) % 5);
-        if (rk_next(&s) % 25 == 0) k.all_invalid = 1;
+        if (xorshift64(&s) % 5 == 0) k.invalid_mod = 2 + (int)(xorshift64(&s) % 5);
+        if (xorshift64(&s) % 25 == 0) k.all_invalid = 1;
         snprintf(key, sizeof key, "random %d", it);
         d.key = key;
-        if (rk_next(&s) % 2) {
-            for (i = 0; i < SERVET_TUNE_MAX_PARAMS; i++) seed[i] = (int64_t)(rk_next(&s) % 6000) - 500;
+        if (xorshift64(&s) % 2) {
+            for (i = 0; i < SERVET_TUNE_MAX_PARAMS; i++) seed[i] = (int64_t)(xorshift64(&s) % 6000) - 500;
             d.seed = seed;
         }
-        if (rk_next(&s) % 3 == 0) {
-            d.nmore_seeds = 1 + (int)(rk_next(&s) % 4);
-            for (i = 0; i < 4 * SERVET_TUNE_MAX_PARAMS; i++) more[i] = (int64_t)(rk_next(&s) % 6000) - 500;
+        if (xorshift64(&s) % 3 == 0) {
+            d.nmore_seeds = 1 + (int)(xorshift64(&s) % 4);
+            for (i = 0; i < 4 * SERVET_TUNE_MAX_PARAMS; i++) more[i] = (int64_t)(xorshift64(&s) % 6000) - 500;
             d.more_seeds = more;
         }
-        if (rk_next(&s) % 2) d.max_evaluations = (int)(rk_next(&s) % 30);
-        if (rk_next(&s) % 2) d.repeats = (int)(rk_next(&s) % 6);
+        if (xorshift64(&s) % 2) d.max_evaluations = (int)(xorshift64(&s) % 30);
+        if (xorshift64(&s) % 2) d.repeats = (int)(xorshift64(&s) % 6);
         d.budget_seconds = 5.0;
         d.force = 1;
         d.no_save = 1;
