@@ -788,6 +788,12 @@
           Tile, square: the even cut is the one size, every loop clipped to
           it (a loop held at its extent by the uncut size was left whole:
           j = 16785 cut to 8400 beside i = 9284, not one size).
+          Tile warnings: a last level measured under half the OS's size (a
+          VM's L3 shared with other tenants) where the nest's arrays, or its
+          untiled reuse, lie between the two sizes: the answer rests on the
+          measured size, "confirm with servet tune" (on the Zen 4 VM the
+          1000^2 transpose and 320^3-400^3 sweeps it names ran at 0.70-0.78
+          of their best; tuned, 0.94-1.00). No decision moves.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -1177,7 +1183,9 @@ typedef struct servet_tile {
     int nwarnings;
     char warnings[SERVET_TILE_MAX_WARNINGS][256]; /* e.g. rows (or a 3D array's planes) that collide in a cache's sets
                                                      or the last TLB's, with the padding that avoids it; two arrays
-                                                     that malloc would place where AMD Zen's L1 way tags alias */
+                                                     that malloc would place where AMD Zen's L1 way tags alias; a
+                                                     last level shared with other tenants (measured far below the
+                                                     OS's size) that the nest's data may or may not keep */
     int nalternatives;        /* square tiles the model prices within its margin (3%) of the cheapest, cheapest
                                  first, each >= 10% from the tile and from each other: the model cannot tell
                                  them from its choice; seeds for servet_tune (tune_desc.more_seeds) */
@@ -10228,6 +10236,13 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    from read ones; prefetchers only as the runs above (no stride
    prefetching across pages); no
    hardware threads competing except as `threads`; arrays on 4 KiB pages.
+   A last level shared with other tenants (a VM's L3, measured far below
+   the OS's size) has no one size: a chase meets memory past 3-4 MiB on the
+   Zen 4 VM where streams reused within a millisecond keep 12-16 MiB, and
+   there reads and stores in turn cost 1.1-4x a stream's (bench_data/
+   tile_outside_stencil3d_reads_in_turn_zen4_2026-12-03.txt): a nest whose
+   data lies between the two sizes is warned (servet__tile_shared_llc_
+   warning), and servet tune is its answer.
    A physically indexed level's page-offset "sets" (step 4) lose the
    binomial's share of what overflows them; until 2026-12-02 every line
    past the usable capacity was lost at the whole step, which overpriced
@@ -12032,6 +12047,50 @@ static void servet__tile_tlb_level(servet__tcache *C, int i, double reach, const
     C->tlb_sets = 1;
     while ((double)C->tlb_sets * 2.0 * 16.0 * 4096.0 <= reach) C->tlb_sets *= 2;
 }
+
+/* A last level the probe read at under half the OS's size is a cache shared
+   with other tenants (a VM's L3: 2.3 of 32 MiB on the Zen 4 VM, 5.7 of 32 on
+   the Zen 3 VM): how much of it a nest keeps depends on the neighbours'
+   load and on how soon the nest comes back to its lines (on the Zen 4 VM
+   a pointer chase met memory past 3-4 MiB where streams reused within a
+   millisecond kept 12-16 MiB). Where the nest's arrays, or what its untiled
+   order reuses there, lie between the two sizes, the model's answer rests
+   on the measured one and may be off either way: say so, and what settles
+   it (a 1000^2 double transpose, 16 MB: 0.70-0.95 of the sweep's best on
+   the Zen 4 VM, servet tune 1.000; a 400^3 7-point sweep, its three planes
+   3.7 MiB: 0.745, tuned 0.94-1.00 -
+   bench_data/tile_outside_stencil3d_reads_in_turn_zen4_2026-12-03.txt) */
+static void servet__tile_shared_llc_warning(const servet_profile *p, const servet__tmodel *M, servet_tile *out) {
+    const servet__tcache *L = &M->c[M->ncache - 1];
+    const servet_tile_desc *d = M->d;
+    servet_cache_info ci;
+    servet__tcache os_sized;
+    double cover[SERVET_TILE_MAX_LOOPS], arrays = 0.0, reuse = 0.0, os_bytes;
+    int64_t full[SERVET_TILE_MAX_LOOPS];
+    int a, l, of_reuse;
+    if (out->capacity_from_os || out->nwarnings >= SERVET_TILE_MAX_WARNINGS || M->ncache < 1) return;
+    if (servet_cache_get(p, L->level, &ci) != SERVET_OK || !ci.size_bytes) return;
+    os_bytes = (double)ci.reported_size_bytes;
+    if (!(os_bytes > 2.0 * L->size)) return;
+    for (l = 0; l < M->n; l++) {
+        full[l] = d->loops[l].extent;
+        cover[l] = (double)full[l];
+    }
+    for (a = 0; a < d->narrays; a++) arrays += servet__tile_lines(M, a, cover, NULL, NULL) * (double)L->line;
+    /* what the untiled nest keeps in a level of the OS's size: its reuse
+       (a 3D sweep's three planes), or all of its arrays where they fit */
+    os_sized = *L;
+    os_sized.size = os_sized.usable = os_sized.usable_instance = os_bytes;
+    servet__tile_traffic(M, &os_sized, full, &reuse, NULL, NULL, NULL, NULL);
+    of_reuse = reuse > L->usable && reuse <= os_bytes && reuse < 0.99 * arrays;
+    if (!of_reuse && !(arrays > L->usable && arrays <= os_bytes)) return;
+    snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
+             "L%d measured %.1f MiB, the OS says %.0f (shared with other tenants, as a VM's): %s, %.1f MiB, lies "
+             "between and may stay or not with their load; the tile assumes %.1f MiB usable: confirm with servet tune",
+             L->level, (double)ci.size_bytes / 1048576.0, os_bytes / 1048576.0,
+             of_reuse ? "what the untiled nest reuses" : "the nest's arrays", (of_reuse ? reuse : arrays) / 1048576.0,
+             L->usable / 1048576.0);
+}
 servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc *d, servet_tile *out) {
     servet__tmodel M;
     double t0 = servet__now(), prev_lat = 0.0, ws;
@@ -12261,6 +12320,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     if (out->capacity_from_os && out->nwarnings < SERVET_TILE_MAX_WARNINGS)
         snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
                  "no measured cache sizes in the profile: the OS-reported sizes were used (run the cache probe)");
+    servet__tile_shared_llc_warning(p, &M, out);
     for (a = 0; a < d->narrays && out->nwarnings < SERVET_TILE_MAX_WARNINGS; a++) {
         const servet_tile_array *A = &d->arrays[a];
         int last = A->nloops - 1;

@@ -1310,6 +1310,43 @@ static void test_tile_utag_warning(void) {
     drop(p);
 }
 
+/* a last level measured under half the OS's size (a VM's shared L3): a nest
+   whose arrays, or whose untiled reuse, lie between the two is warned */
+static const char *llc_warning(const servet_tile *t) {
+    int l;
+    for (l = 0; l < t->nwarnings; l++)
+        if (strstr(t->warnings[l], "shared with other tenants")) return t->warnings[l];
+    return NULL;
+}
+static void test_tile_shared_llc_warning(void) {
+    servet_profile *p = two_core_profile(1), *os = two_core_profile(0);
+    servet_tile_desc d;
+    servet_tile t;
+    const char *w = NULL;
+    transpose_desc(&d, 1000); /* two arrays of 8 MB */
+    CHECK(choose(p, &d, &t) == SERVET_OK && !llc_warning(&t), "L3 measured at the OS's 32 MiB: no warning");
+    CHECK(choose(os, &d, &t) == SERVET_OK && !llc_warning(&t), "no cache probe (the OS's sizes): no warning");
+    p->levels[2].size_bytes = p->levels[2].estimate_bytes = 3 * 1048576; /* 3 of 32 MiB, as the Zen 4 VM's */
+    CHECK(choose(p, &d, &t) == SERVET_OK && (w = llc_warning(&t)) != NULL && strstr(w, "L3 measured 3.0 MiB") &&
+              strstr(w, "the OS says 32") && strstr(w, "the nest's arrays, 15.3 MiB") && strstr(w, "servet tune"),
+          "1000^2 transpose, L3 3 of 32 MiB: its 16 MB of arrays warned (%s)", w ? w : "none");
+    transpose_desc(&d, 4000); /* 256 MB: past the OS's size too; its reuse fits L2 */
+    CHECK(choose(p, &d, &t) == SERVET_OK && !llc_warning(&t), "4000^2 transpose: no warning (%s)",
+          llc_warning(&t) ? llc_warning(&t) : "");
+    transpose_desc(&d, 300); /* 1.4 MB: within the measured L3 */
+    CHECK(choose(p, &d, &t) == SERVET_OK && !llc_warning(&t), "300^2 transpose: no warning");
+    stencil3d_desc(&d, 400, 1); /* 1 GB; untiled, three planes of 1.28 MB reused */
+    CHECK(choose(p, &d, &t) == SERVET_OK && (w = llc_warning(&t)) != NULL && strstr(w, "what the untiled nest reuses"),
+          "400^3 7-point sweep: the untiled nest's reuse, its planes, warned (%s)", w ? w : "none");
+    CHECK(strlen(w ? w : "") < sizeof t.warnings[0] - 1, "the warning fits its buffer whole (%u chars)",
+          (unsigned)strlen(w ? w : ""));
+    stencil3d_desc(&d, 200, 1); /* planes of 320 KB: the reuse fits the measured L3 */
+    CHECK(choose(p, &d, &t) == SERVET_OK && !llc_warning(&t), "200^3 sweep: no warning (%s)",
+          llc_warning(&t) ? llc_warning(&t) : "");
+    drop(p);
+    drop(os);
+}
+
 static void test_tile_decisions(void) {
     servet_profile *p = two_core_profile(1);
     servet_tile_desc d;
@@ -1735,6 +1772,7 @@ int main(void) {
     test_tile_runs_held_by_l2();
     test_tile_short_pieces();
     test_tile_utag_warning();
+    test_tile_shared_llc_warning();
     test_tile_untiled_by_margin();
     test_tile_memo_same_answer();
     test_tile_reduce_chain();
