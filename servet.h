@@ -792,8 +792,10 @@
           VM's L3 shared with other tenants) where the nest's arrays, or its
           untiled reuse, lie between the two sizes: the answer rests on the
           measured size, "confirm with servet tune" (on the Zen 4 VM the
-          1000^2 transpose and 320^3-400^3 sweeps it names ran at 0.70-0.78
-          of their best; tuned, 0.94-1.00). No decision moves.
+          1000^2 transpose it names ran at 0.70-0.79 of its best in make
+          bench-tile runs 99-101, tuned 1.000; a 320^3 and a 400^3 7-point
+          sweep at 0.78 and 0.745, the latter tuned to 0.94-1.00). No
+          decision moves.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
