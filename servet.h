@@ -12063,7 +12063,7 @@ static void servet__tile_tlb_level(servet__tcache *C, int i, double reach, const
    3.7 MiB: 0.745, tuned 0.94-1.00 -
    bench_data/tile_outside_stencil3d_reads_in_turn_zen4_2026-12-03.txt) */
 static void servet__tile_shared_llc_warning(const servet_profile *p, const servet__tmodel *M, servet_tile *out) {
-    const servet__tcache *L = &M->c[M->ncache - 1];
+    const servet__tcache *L;
     const servet_tile_desc *d = M->d;
     servet_cache_info ci;
     servet__tcache os_sized;
@@ -12071,6 +12071,7 @@ static void servet__tile_shared_llc_warning(const servet_profile *p, const serve
     int64_t full[SERVET_TILE_MAX_LOOPS];
     int a, l, of_reuse;
     if (out->capacity_from_os || out->nwarnings >= SERVET_TILE_MAX_WARNINGS || M->ncache < 1) return;
+    L = &M->c[M->ncache - 1];
     if (servet_cache_get(p, L->level, &ci) != SERVET_OK || !ci.size_bytes) return;
     os_bytes = (double)ci.reported_size_bytes;
     if (!(os_bytes > 2.0 * L->size)) return;
