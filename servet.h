@@ -12476,8 +12476,8 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                      "with servet tune", SERVET__TILE_WORK_NS, 100.0 * core / out->predicted_ns);
     }
     /* last: the padding and desc warnings above say what to change; this
-       one, what the answer cannot know (the VMs of bench_data/ measured
-       their L3 at 2-38 MiB of the 32-508 their OS reported: it is common) */
+       one, what the answer cannot know (every VM of bench_data/ but the
+       Zen 1 one measured its L3 at 2-38 MiB of the 32-508 its OS reported) */
     servet__tile_shared_llc_warning(p, &M, out);
     servet__free(&p->ctx, M.scratch);
     out->decision_seconds = servet__now() - t0;
