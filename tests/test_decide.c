@@ -1271,17 +1271,19 @@ static servet_result choose(const servet_profile *p, servet_tile_desc *d, servet
    128 MiB each: 2^27 + 4 KiB): warned on an AMD profile only, and only at
    sizes whose distance keeps the hash (the distances measured in
    bench_data/tile_stencil_utag_alias_zen4_2026-12-03.txt) */
-static int utag_warned(const servet_tile *t) {
-    int l, any = 0;
-    for (l = 0; l < t->nwarnings; l++) any |= strstr(t->warnings[l], "AMD Zen's L1 way tag") != NULL;
-    return any;
+/* the first of t's warnings that says `text`, or NULL */
+static const char *warning_with(const servet_tile *t, const char *text) {
+    int l;
+    for (l = 0; l < t->nwarnings; l++)
+        if (strstr(t->warnings[l], text)) return t->warnings[l];
+    return NULL;
 }
+static int utag_warned(const servet_tile *t) { return warning_with(t, "AMD Zen's L1 way tag") != NULL; }
 static void test_tile_utag_warning(void) {
     servet_profile *p = two_core_profile(1);
     servet_tile_desc d;
     servet_tile t;
     const char *hit;
-    int l;
     CHECK(servet__zen_utag(UINT64_C(0x7f0000000000)) == servet__zen_utag(UINT64_C(0x7f0010000000)) &&
           servet__zen_utag(UINT64_C(0x7f0000000000)) != servet__zen_utag(UINT64_C(0x7f0010001000)) &&
           servet__zen_utag(UINT64_C(0x7f0000000000)) == servet__zen_utag(UINT64_C(0x7f0008001000)) &&
@@ -1295,7 +1297,7 @@ static void test_tile_utag_warning(void) {
     snprintf(p->cpu_model, sizeof p->cpu_model, "AMD EPYC 9654");
     CHECK(choose(p, &d, &t) == SERVET_OK && utag_warned(&t), "AMD, 4096^2 stencil: IN and OUT warned (%d warnings)",
           t.nwarnings);
-    for (l = 0, hit = NULL; l < t.nwarnings; l++) if (strstr(t.warnings[l], "way tag")) hit = t.warnings[l];
+    hit = warning_with(&t, "way tag"); /* one pair: one such warning */
     CHECK(hit && strstr(hit, "IN, OUT") && strstr(hit, "134221824 B apart") && strstr(hit, "50%") && strstr(hit, "second 4 KiB larger"),
           "the warning names both, glibc's distance 2^27 + 4 KiB, half the pages, the second 4 KiB larger (%s)", hit ? hit : "none");
     snprintf(p->cpu_model, sizeof p->cpu_model, "Intel(R) Xeon(R) Platinum 8480+");
@@ -1312,12 +1314,7 @@ static void test_tile_utag_warning(void) {
 
 /* a last level measured under half the OS's size (a VM's shared L3): a nest
    whose arrays, or whose untiled reuse, lie between the two is warned */
-static const char *llc_warning(const servet_tile *t) {
-    int l;
-    for (l = 0; l < t->nwarnings; l++)
-        if (strstr(t->warnings[l], "shared with other tenants")) return t->warnings[l];
-    return NULL;
-}
+static const char *llc_warning(const servet_tile *t) { return warning_with(t, "shared with other tenants"); }
 static void test_tile_shared_llc_warning(void) {
     servet_profile *p = two_core_profile(1), *os = two_core_profile(0);
     servet_tile_desc d;
