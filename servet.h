@@ -796,6 +796,15 @@
           bench-tile runs 99-101, tuned 1.000; a 320^3 and a 400^3 7-point
           sweep at 0.78 and 0.745, the latter tuned to 0.94-1.00). No
           decision moves.
+          Tile, the last TLB: a footprint whose pages crowd a share of its
+          sets (rows a power-of-two number of pages apart) keeps 0.75 of
+          the reach, not 0.9: on the Zen 4 VM a walk over pages 8 apart
+          missed from 0.71-0.75 of the share its sets allow. Rectangular
+          transposes there: 4096^2 344 x 8 -> 256 x 8 (1.31x faster),
+          8192^2 152 -> 128 (1.11x), floats 4096^2 688 -> 512 (1.28x) and
+          8192^2 336 -> 256 (1.24x); C = A + B^T 2048^2 the same, 8192^2
+          2.5% slower (bench_data/tile_tlb_crowded_onset_zen4_2026-12-03.txt).
+          make tile-replay: no bench-tile case moves.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10011,7 +10020,10 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       gcd(S, sets) / (the pages of a piece, up to that) entries
       (servet__tile_tlb_crowding). The sets are not probed: 16 ways are
       taken (today's second TLBs have 8-16), which the Zen 5 VM's 32+ sets
-      fit. The walks the sets add are priced at a sixth of the step, not
+      fit. Such a crowded footprint keeps 0.75 of the reach, not 0.9: the
+      Zen 4 VM's missed from 0.71-0.75 of its share at 8 pages apart, and
+      a rectangular 4096^2 transpose there ran 1.31x faster at 256 x 8
+      than at the 344 x 8 the 0.9 took (SERVET__TILE_TLB_CROWDED). The walks the sets add are priced at a sixth of the step, not
       a half: the pages are ones the loop used a moment ago, their
       page-table lines are in cache and the walks overlap (the 4096 case's
       1.4 M added walks cost 4.4 ms, 3.1 ns each, a sixth of the curve's
@@ -11228,6 +11240,21 @@ static double servet__tile_tlb_crowding(const servet__tcache *C, double vpn_stri
     p = p < 1.0 ? 1.0 : p > g ? g : p;
     return g / p;
 }
+/* The share of the last TLB's reach that a footprint crowding a share of
+   its sets keeps (step 5): a cyclic walk over one line a page, pages S
+   apart, on the Zen 4 VM (reach 3072 pages) missed from 272-288 pages at
+   S = 8 (of 384 its sets allow: 0.71-0.75), ~176 at 16 (of 192) and 650-700
+   at 4 (of 768); at S = 1 it held ~3000. (At 12, ~300 of the 768 that
+   gcd(12, sets) allows: the sets there are not indexed by the page
+   number's low bits alone; not modelled.) A rectangular 4096^2
+   double transpose there ran 61.6 ms at 256 x 8 and 82.8 at 344 x 8 (A's
+   344 rows 8 pages apart), which the model at the usual 0.9 of the reach
+   took; 8192^2: 152 x 8 0.895 of 128 x 8's rate (16 pages apart). Under the
+   share costs little (128-256 x 8 at 4096: within 1%), over it 35% and
+   more, so the onset's low end, not a mean: the Zen 5 VM's TLB held its
+   whole share at S = 8 (bench_data/tlb_sets_zen5_2026-12-01.txt), where
+   this is conservative (bench_data/tile_tlb_crowded_onset_zen4_2026-12-03.txt) */
+#define SERVET__TILE_TLB_CROWDED 0.75
 /* The rows a stream prefetcher follows at once: 16 (Intel's L2 streamer
    tracks 32 pages, two a row of doubles here; AMD's are not documented) */
 #define SERVET__TILE_STREAMS 16.0
@@ -11298,18 +11325,24 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
     }
     for (k = 2 * n - 1; k >= 0; k--) {
         double trip = k < n ? ceil((double)M->d->loops[k].extent / (double)T[k]) : servet__tile_mean(M, T, k - n);
-        double ws = 0.0, uni[SERVET_TILE_MAX_ARRAYS], miss = 1.0;
-        int fits, sets_ok, fits_size, nover, piled = 0;
+        double ws = 0.0, uni[SERVET_TILE_MAX_ARRAYS], miss = 1.0, usable = C->usable;
+        int fits, sets_ok, fits_size, nover, piled = 0, crowded = 0;
         cover = G->in[k];
         for (a = 0; a < na; a++)
-            if (C->tlb) ws += G->pages_in[k][a] * servet__tile_tlb_crowding(C, G->vpn_stride_in[k][a], G->piece_in[k][a]) * 4096.0; /* a TLB maps streams too */
-            else if (!M->d->arrays[a].streamed) ws += G->lines_in[k][a] * line;
-        fits_size = fits = ws <= C->usable;
+            if (C->tlb) { /* a TLB maps streams too */
+                double cr = servet__tile_tlb_crowding(C, G->vpn_stride_in[k][a], G->piece_in[k][a]);
+                ws += G->pages_in[k][a] * cr * 4096.0;
+                if (cr > 1.0 && G->pages_in[k][a] >= 1.0) crowded = 1;
+            } else if (!M->d->arrays[a].streamed) ws += G->lines_in[k][a] * line;
+        /* pages that crowd a share of the last TLB's sets miss before that
+           share is full (SERVET__TILE_TLB_CROWDED) */
+        if (crowded) usable = C->size * SERVET__TILE_TLB_CROWDED;
+        fits_size = fits = ws <= usable;
         if (C->tlb && C->tlb_curve && !fits) {
             /* over the usable reach: the share of an iteration's pages that
                miss, read off the measured curve between there and twice the
-               reach (step 5) */
-            miss = (servet__curve_at(C->tlb_curve, ws) - C->tlb_lo_ns) / (C->tlb_hi_ns - C->tlb_lo_ns);
+               reach (step 5; a crowded footprint's onset moved to the curve's) */
+            miss = (servet__curve_at(C->tlb_curve, ws * (C->usable / usable)) - C->tlb_lo_ns) / (C->tlb_hi_ns - C->tlb_lo_ns);
             miss = miss < 0.0 ? 0.0 : miss > 1.0 ? 1.0 : miss;
             fits_size = fits = miss <= 0.0;
         }

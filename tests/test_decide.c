@@ -975,6 +975,19 @@ static void test_tile_tlb_crowding(void) {
     servet__tile_traffic(&M, &C, T, NULL, NULL, plain, NULL, NULL);
     CHECK(fabs(crowded[0] - plain[0]) < 1e-6 * plain[0], "256 x 12: A's 256 x 8 entries fit (%.4g walks, %.4g without the sets)",
           crowded[0], plain[0]);
+    /* a crowded footprint keeps 0.75 of the reach, not the 0.9 of consecutive
+       pages (SERVET__TILE_TLB_CROWDED): A's 448 x 8 entries and B's 12 x 8
+       (3680) fit 0.9 x 4096 pages but not 0.75 x 4096 (3072) */
+    T[0] = 448;
+    servet__tile_traffic(&M, &M.c[1], T, NULL, NULL, crowded, NULL, NULL);
+    servet__tile_traffic(&M, &C, T, NULL, NULL, plain, NULL, NULL);
+    CHECK(crowded[0] > 10.0 * plain[0], "448 x 12: A's 448 x 8 entries over 0.75 of the reach (%.4g walks, %.4g without the sets)",
+          crowded[0], plain[0]);
+    T[0] = 368; /* 368 x 8 + 12 x 8 = 3040 */
+    servet__tile_traffic(&M, &M.c[1], T, NULL, NULL, crowded, NULL, NULL);
+    servet__tile_traffic(&M, &C, T, NULL, NULL, plain, NULL, NULL);
+    CHECK(fabs(crowded[0] - plain[0]) < 1e-6 * plain[0], "368 x 12: A's 368 x 8 entries under it (%.4g walks, %.4g without the sets)",
+          crowded[0], plain[0]);
 }
 /* a physically indexed level's page-offset "sets" (>>decide step 4): the
    lines it loses at one offset queue, at the whole step, only for an array
