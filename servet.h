@@ -799,7 +799,7 @@
           Tile, the last TLB: a footprint whose pages crowd a share of its
           sets (rows a power-of-two number of pages apart) keeps 0.75 of
           the reach, not 0.9: on the Zen 4 VM a walk over pages 8 apart
-          missed from 0.71-0.75 of the share its sets allow. Rectangular
+          missed from 0.71-0.83 of the share its sets allow. Rectangular
           transposes there: 4096^2 344 x 8 -> 256 x 8 (1.31x faster),
           8192^2 152 -> 128 (1.11x), floats 4096^2 688 -> 512 (1.28x) and
           8192^2 336 -> 256 (1.24x); C = A + B^T 2048^2 the same, 8192^2
@@ -10021,10 +10021,10 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       (servet__tile_tlb_crowding). The sets are not probed: 16 ways are
       taken (today's second TLBs have 8-16), which the Zen 5 VM's 32+ sets
       fit. Such a crowded footprint keeps 0.75 of the reach, not 0.9: the
-      Zen 4 VM's missed from 0.71-0.75 of its share at 8 pages apart, and
+      Zen 4 VM's missed from 0.71-0.83 of its share at 8 pages apart, and
       a rectangular 4096^2 transpose there ran 1.31x faster at 256 x 8
-      than at the 344 x 8 the 0.9 took (SERVET__TILE_TLB_CROWDED). The walks the sets add are priced at a sixth of the step, not
-      a half: the pages are ones the loop used a moment ago, their
+      than at the 344 x 8 the 0.9 took (SERVET__TILE_TLB_CROWDED). The
+      walks the sets add are priced at a sixth of the step, not a half: the pages are ones the loop used a moment ago, their
       page-table lines are in cache and the walks overlap (the 4096 case's
       1.4 M added walks cost 4.4 ms, 3.1 ns each, a sixth of the curve's
       step). At a half, a 512^3 3D transpose, whose i rows are 2 MiB apart
@@ -11242,16 +11242,17 @@ static double servet__tile_tlb_crowding(const servet__tcache *C, double vpn_stri
 }
 /* The share of the last TLB's reach that a footprint crowding a share of
    its sets keeps (step 5): a cyclic walk over one line a page, pages S
-   apart, on the Zen 4 VM (reach 3072 pages) missed from 272-288 pages at
-   S = 8 (of 384 its sets allow: 0.71-0.75), ~176 at 16 (of 192) and 650-700
-   at 4 (of 768); at S = 1 it held ~3000. (At 12, ~300 of the 768 that
-   gcd(12, sets) allows: the sets there are not indexed by the page
-   number's low bits alone; not modelled.) A rectangular 4096^2
+   apart, on the Zen 4 VM (reach 3072 pages) missed from 272-320 pages at
+   S = 8 (of 384 its sets allow: 0.71-0.83) in two passes, ~176 at 16 (of
+   192); at S = 1 it held ~3000. (A second pass also showed a smaller step,
+   ~2 ns a chase's access, from 320-448 pages at every stride of 3 and
+   more, odd ones too, and at 12 ~300 of the 768 that gcd(12, sets)
+   allows: neither is modelled.) A rectangular 4096^2
    double transpose there ran 61.6 ms at 256 x 8 and 82.8 at 344 x 8 (A's
    344 rows 8 pages apart), which the model at the usual 0.9 of the reach
    took; 8192^2: 152 x 8 0.895 of 128 x 8's rate (16 pages apart). Under the
    share costs little (128-256 x 8 at 4096: within 1%), over it 35% and
-   more, so the onset's low end, not a mean: the Zen 5 VM's TLB held its
+   more, so near the onsets' low end, not a mean: the Zen 5 VM's TLB held its
    whole share at S = 8 (bench_data/tlb_sets_zen5_2026-12-01.txt), where
    this is conservative (bench_data/tile_tlb_crowded_onset_zen4_2026-12-03.txt) */
 #define SERVET__TILE_TLB_CROWDED 0.75
