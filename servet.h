@@ -12430,7 +12430,8 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
                      "%s: rows %.0f bytes apart fall in 1/%.0f of the last TLB's sets: a tile over more than %.0f of "
                      "them walks their pages again; a leading dimension of %lld elements spreads them",
-                     servet__tile_name(A->name, a, nb, sizeof nb, 'A'), S, crowd, C->usable / 4096.0 / crowd,
+                     servet__tile_name(A->name, a, nb, sizeof nb, 'A'), S, crowd,
+                     C->size * SERVET__TILE_TLB_CROWDED / 4096.0 / crowd, /* what the traffic holds a crowded footprint to */
                      (long long)servet__tile_padded_ld(&M, a));
         }
         break;

@@ -1429,6 +1429,19 @@ static void test_tile_decisions(void) {
                strstr(t.warnings[i], "4104 elements");
     CHECK(any, "ld 4096: B's rows crowd 1/8 of the last TLB's sets, padded to 4104 (%d warnings: %s)", t.nwarnings,
           t.nwarnings > 0 ? t.warnings[t.nwarnings - 1] : "");
+    {
+        /* the count it gives is the crowded share the traffic holds a tile
+           to (SERVET__TILE_TLB_CROWDED of the reach), not the 0.9 of
+           consecutive pages */
+        double reach = 2048.0 * 4096.0; /* the model's default without a TLB probe */
+        char want[64];
+        int nt = servet_tlb_count(p);
+        if (nt > 0) servet_tlb_get(p, nt - 1, &reach);
+        snprintf(want, sizeof want, "more than %.0f of them", reach * SERVET__TILE_TLB_CROWDED / 4096.0 / 8.0);
+        for (i = 0, any = 0; i < t.nwarnings; i++) any |= strstr(t.warnings[i], "last TLB's sets") && strstr(t.warnings[i], want);
+        CHECK(any, "ld 4096: the TLB warning's count is the crowded share, \"%s\" (%s)", want,
+              t.nwarnings > 0 ? t.warnings[t.nwarnings - 1] : "");
+    }
     for (i = 0, any = 0; i < t2.nwarnings; i++) any |= strstr(t2.warnings[i], "TLB") != NULL;
     CHECK(!any, "ld 4000: no TLB warning (%d warnings)", t2.nwarnings);
     {
