@@ -10024,8 +10024,9 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       Zen 4 VM's missed from 0.71-0.83 of its share at 8 pages apart, and
       a rectangular 4096^2 transpose there ran 1.31x faster at 256 x 8
       than at the 344 x 8 the 0.9 took (SERVET__TILE_TLB_CROWDED). The
-      walks the sets add are priced at a sixth of the step, not a half: the pages are ones the loop used a moment ago, their
-      page-table lines are in cache and the walks overlap (the 4096 case's
+      walks the sets add are priced at a sixth of the step, not a half:
+      the pages are ones the loop used a moment ago, their page-table
+      lines are in cache and the walks overlap (the 4096 case's
       1.4 M added walks cost 4.4 ms, 3.1 ns each, a sixth of the curve's
       step). At a half, a 512^3 3D transpose, whose i rows are 2 MiB apart
       (one set), moved from 512 x 1 x 8 (0.26 s) to 512 x 2 x 8 (0.50).
@@ -10436,6 +10437,7 @@ typedef struct servet__tcache {
     int tlb;                 /* a TLB: capacity in pages, footprints in 4 KiB pages */
     int tlb_walk;            /* the last TLB: its misses are page walks (else a lookup in the next TLB) */
     double size, usable, miss_ns;
+    double usable_crowded;   /* the last TLB: what a footprint crowding a share of its sets keeps (step 5) */
     const servet_curve *tlb_curve; /* a TLB's measured curve (may be NULL) and its */
     double tlb_lo_ns, tlb_hi_ns;   /* cost at the usable and twice the reach (step 5) */
     int tlb_sets;            /* the last TLB's sets, indexed by the page number's low bits (step 5) */
@@ -11337,7 +11339,7 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
             } else if (!M->d->arrays[a].streamed) ws += G->lines_in[k][a] * line;
         /* pages that crowd a share of the last TLB's sets miss before that
            share is full (SERVET__TILE_TLB_CROWDED) */
-        if (crowded) usable = C->size * SERVET__TILE_TLB_CROWDED;
+        if (crowded) usable = C->usable_crowded;
         fits_size = fits = ws <= usable;
         if (C->tlb && C->tlb_curve && !fits) {
             /* over the usable reach: the share of an iteration's pages that
@@ -12066,6 +12068,7 @@ static void servet__tile_tlb_level(servet__tcache *C, int i, double reach, const
     C->level = 100 + i;
     C->size = reach;
     C->usable = 0.9 * reach; /* the stack, the code and the loop's other data take a few entries */
+    C->usable_crowded = SERVET__TILE_TLB_CROWDED * reach;
     C->ways = 1;
     C->line = 4096;
     step = curve ? servet__curve_at(curve, 2.0 * reach) - servet__curve_at(curve, 0.5 * reach) : 0.0;
@@ -12431,7 +12434,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                      "%s: rows %.0f bytes apart fall in 1/%.0f of the last TLB's sets: a tile over more than %.0f of "
                      "them walks their pages again; a leading dimension of %lld elements spreads them",
                      servet__tile_name(A->name, a, nb, sizeof nb, 'A'), S, crowd,
-                     C->size * SERVET__TILE_TLB_CROWDED / 4096.0 / crowd, /* what the traffic holds a crowded footprint to */
+                     C->usable_crowded / 4096.0 / crowd, /* what the traffic holds a crowded footprint to */
                      (long long)servet__tile_padded_ld(&M, a));
         }
         break;
