@@ -16,14 +16,16 @@ def machine_class(d):
 
 def replay_lines(d, cases, mem):
     """tile_replay's input lines for these cases of run file d; None when the
-    run recorded fewer than three cache levels"""
+    run recorded fewer than three cache levels. mem: the memory latency (ns)
+    where the run did not record it (runs before 2026-12-03)"""
     caches = d.get("caches", [])[:3]
     if len(caches) < 3:
         return None
     bw = d.get("memory_copy_bytes_per_s") or 0
     tlb = d.get("tlb_reach_bytes") or [0, 0]
     head = [c["measured_bytes"] for c in caches] + [c["reported_bytes"] for c in caches] + [c["ways"] for c in caches]
-    head += [c["latency_ns"] for c in caches] + [mem, bw, tlb[0], tlb[1] if len(tlb) > 1 else 0]
+    lat = d.get("memory_latency_ns") or mem  # recorded since 2026-12-03; mem (110 ns) before
+    head += [c["latency_ns"] for c in caches] + [lat, bw, tlb[0], tlb[1] if len(tlb) > 1 else 0]
     head += [d.get("memory_interleaved_read_bytes_per_s") or 0]  # step 6c's figure (0: not recorded, 6c off)
     return ["%s %s %d %d %d\n" % (" ".join(str(x) for x in head), c["kernel"], c["n"], c["m"], c["ld"]) for c in cases]
 

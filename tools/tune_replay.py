@@ -45,7 +45,7 @@ def line(run, kernel, n, seed, sweep, alts):
 
 def near_ties(d, cases):
     """the model's alternatives for each case of run file d (replayed)"""
-    lines = replay_lines(d, cases, 110.0)  # as make tile-replay: the runs record no memory latency
+    lines = replay_lines(d, cases, 110.0)  # as make tile-replay: 110 ns where a run recorded no memory latency
     if not lines or not os.path.exists(tile_bin):
         return [[] for _ in cases]
     return [r[1:] for r in decide(tile_bin, lines, alternatives=True)]
