@@ -205,6 +205,20 @@ int main(int argc, char **argv) {
            6): make tile-replay used 110 ns for every run before 2026-12-03 */
         fprintf(f, ", \"memory_latency_ns\": %.1f", mi.memory_latency_ns);
     }
+    {
+        /* the profile itself, the cache file's bytes in hex: make tile-replay
+           decides on it exactly as this run did (a record without it is
+           rebuilt from the figures above, an approximation) */
+        char path[4096];
+        FILE *pf;
+        int ch;
+        if (servet_cache_path(&d, path, sizeof path) < sizeof path && (pf = fopen(path, "rb")) != NULL) {
+            fprintf(f, ",\n \"profile_file_hex\": \"");
+            while ((ch = fgetc(pf)) != EOF) fprintf(f, "%02x", ch);
+            fprintf(f, "\"");
+            fclose(pf);
+        }
+    }
     fprintf(f, ",\n \"cases\": [\n");
     if (tunepath) {
         tf = fopen(tunepath, "w");

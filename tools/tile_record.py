@@ -3,7 +3,10 @@ record of the machine (measured and OS cache sizes, ways, latencies, memory
 latency, copy and interleaved-read bandwidths, TLB reaches) and one line per
 case. Shared by tools/tile_replay.py (the model scored on the sweeps) and
 tools/tune_replay.py (the model's near-ties as the tuner's extra seeds)."""
+import hashlib
+import os
 import subprocess
+import tempfile
 
 
 def machine_class(d):
@@ -15,9 +18,21 @@ def machine_class(d):
 
 
 def replay_lines(d, cases, mem):
-    """tile_replay's input lines for these cases of run file d; None when the
-    run recorded fewer than three cache levels. mem: the memory latency (ns)
-    where the run did not record it (runs before 2026-12-03)"""
+    """tile_replay's input lines for these cases of run file d: its recorded
+    profile where it has one, else one rebuilt from its figures; None when
+    the run recorded neither that nor three cache levels. mem: the memory
+    latency (ns) where the run did not record it (runs before 2026-12-03)"""
+    if d.get("profile_file_hex"):
+        # the run's own profile (its cache file, since 2026-12-03): written
+        # out once under the temporary directory, tile_replay reads it
+        raw = bytes.fromhex(d["profile_file_hex"])
+        path = os.path.join(tempfile.gettempdir(), "servet-replay-%s.prof" % hashlib.sha1(raw).hexdigest()[:16])
+        if not os.path.exists(path):
+            tmp = "%s.%d.tmp" % (path, os.getpid())
+            with open(tmp, "wb") as o:
+                o.write(raw)
+            os.replace(tmp, path)
+        return ["@%s %s %d %d %d\n" % (path, c["kernel"], c["n"], c["m"], c["ld"]) for c in cases]
     caches = d.get("caches", [])[:3]
     if len(caches) < 3:
         return None

@@ -13,7 +13,9 @@
    the project has measured, in seconds; the machine's verdict is still
    make bench-tile.
        bin/tile_replay [--alternatives] < LINES
-   LINE: L1 L2 L3 (measured bytes) L1 L2 L3 (OS bytes) ways x 3, latency
+   LINE: "@FILE kernel n m ld" - the profile the run recorded (since
+   2026-12-03, its cache file: exactly what the run decided on) - or
+   L1 L2 L3 (measured bytes) L1 L2 L3 (OS bytes) ways x 3, latency
    ns x 3, memory latency ns, copy bytes/s (0: none), TLB reach bytes x 2
    (0: none), interleaved reads bytes/s (0: not recorded), kernel
    (transpose|stencil|matmul), n, m, ld. Prints the first loop's square
@@ -66,15 +68,46 @@ static servet_profile *rebuilt(const double *size, const double *os, const doubl
     return p;
 }
 
+/* the profile a run recorded (its cache file, written out by
+   tools/tile_record.py): read as servet_open reads it, against the
+   fingerprint the file carries (the machine it came from, not this one) */
+static servet_profile *recorded(const char *path) {
+    servet_profile *p = (servet_profile *)calloc(1, sizeof *p);
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    uint32_t fplen;
+    char fp[SERVET__FP_MAX + 1];
+    const char *why = "";
+    if (!p || servet__read_file(&p->ctx, path, &buf, &len) != SERVET_OK || len < SERVET__HEADER) return NULL;
+    memcpy(&fplen, buf + 20, 4);
+    if (fplen > SERVET__FP_MAX || fplen > len - SERVET__HEADER) return NULL;
+    memcpy(fp, buf + SERVET__HEADER, fplen);
+    fp[fplen] = 0;
+    if (servet__parse(p, buf, len, fp, &why) != SERVET_OK) {
+        fprintf(stderr, "tile_replay: %s: %s\n", path, why);
+        return NULL;
+    }
+    servet__free(&p->ctx, buf);
+    return p;
+}
+
 int main(int argc, char **argv) {
     double size[3], os[3], ways[3], lat[3], mem, bw, tlb0, tlb1, il;
     int alternatives = argc > 1 && !strcmp(argv[1], "--alternatives");
-    char k[32];
+    char k[32], line[8192], path[4096];
     long n, m, ld;
-    while (scanf("%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %31s %ld %ld %ld", &size[0], &size[1],
-                 &size[2], &os[0], &os[1], &os[2], &ways[0], &ways[1], &ways[2], &lat[0], &lat[1], &lat[2], &mem, &bw, &tlb0,
-                 &tlb1, &il, k, &n, &m, &ld) == 21) {
-        servet_profile *p = rebuilt(size, os, ways, lat, mem, bw, tlb0, tlb1, il);
+    while (fgets(line, sizeof line, stdin)) {
+        servet_profile *p;
+        if (line[0] == '@') {
+            if (sscanf(line + 1, "%4095s %31s %ld %ld %ld", path, k, &n, &m, &ld) != 5) break;
+            p = recorded(path);
+        } else {
+            if (sscanf(line, "%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %31s %ld %ld %ld", &size[0],
+                       &size[1], &size[2], &os[0], &os[1], &os[2], &ways[0], &ways[1], &ways[2], &lat[0], &lat[1], &lat[2], &mem,
+                       &bw, &tlb0, &tlb1, &il, k, &n, &m, &ld) != 21)
+                break;
+            p = rebuilt(size, os, ways, lat, mem, bw, tlb0, tlb1, il);
+        }
         servet_tile_desc d;
         servet_tile t;
         if (!p || n < 8 || (strcmp(k, "transpose") && strcmp(k, "stencil") && strcmp(k, "matmul"))) {

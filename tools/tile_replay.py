@@ -2,8 +2,9 @@
 """make tile-replay: the tile model replayed on every machine make bench-tile
 measured, scored against the measured sweeps (no kernel runs):
     python3 tools/tile_replay.py [--bin B] [--base B0] [--mem NS] OUT.txt TILE.json...
-For each run file, a profile is rebuilt from what it recorded (see
-tools/tile_replay.c) and bin/tile_replay decides every case's tile; the
+For each run file, the profile it recorded (its cache file, since
+2026-12-03: the decisions are the run's own) or one rebuilt from its
+figures (see tools/tile_replay.c) and bin/tile_replay decides every case's tile; the
 score of a tile is its rate in that run's sweep over the sweep's best (a
 tile off the sweep's grid - multiples of 8 up to 512, and the extent - is
 counted apart, unknown). --base: a second tile_replay binary (an older
@@ -70,7 +71,7 @@ for f in files:
     rows.append(row)
 
 with open(out_path, "w") as o:
-    o.write("make tile-replay: servet_choose_tile on profiles rebuilt from each run's record, scored on its sweep\n")
+    o.write("make tile-replay: servet_choose_tile on each run's recorded profile (or one rebuilt from its figures), scored on its sweep\n")
     o.write("(score: the chosen tile's sweep rate / the sweep's best; ?: a tile off the sweep's grid; memory latency %.0f ns where not recorded)\n\n" % mem)
     for r in rows:
         o.write(r + "\n")
