@@ -252,6 +252,16 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
   grep -q "killed by a signal (the last: 11" "$tmp/err" && ok || { bad "tune: why the runs crashed"; cat "$tmp/err" >&2; }
   expect_rc 1 "tune, a time regex that matches nothing" ./bin/servet tune --key nomatch --param n=1:4 --budget 3 --time-regex 'time=([0-9.]+)' -- echo hello {n}
   grep -q 'matched (the last printed: "hello [1-4]' "$tmp/err" && ok || { bad "tune: what the command printed"; cat "$tmp/err" >&2; }
+  # a time regex without a group: the first number in its match is the time (it was read whole, and every run failed)
+  expect_rc 0 "tune, a time regex without a group" ./bin/servet tune --key "no group" --param n=1:8 --evals 3 --repeats 1 \
+    --time-regex 'ms [0-9.]+' -- sh -c 'echo "took ms 0.$(( 9 - {n} )) in all"'
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["failed_runs"] == 0 and abs(j["seconds"] - 0.1 * (9 - j["best"]["n"])) < 1e-9' "$tmp/out" \
+    && ok || { bad "tune JSON, a time regex without a group"; cat "$tmp/out" "$tmp/err" >&2; }
+  expect_rc 1 "tune, a time regex whose match is no time" ./bin/servet tune --key notime --param n=1:4 --budget 3 --time-regex 't=(.*)' -- echo t=-{n}
+  grep -q 'is no time, a number >= 0 (the last: "-[1-4]' "$tmp/err" && ok || { bad "tune: a match that is no time, no clear message"; cat "$tmp/err" >&2; }
+  # a parameter the command never names ({NAME} in no argument): said, and still run
+  expect_rc 0 "tune, a parameter the command does not name" ./bin/servet tune --key "unnamed" --param n=1:4 --param m=1:4 --evals 2 --repeats 1 -- echo {n}
+  grep -qF "{m} is in no argument of the command" "$tmp/err" && ! grep -qF "{n} is in no" "$tmp/err" && ok || { bad "tune: an unnamed parameter, no warning"; cat "$tmp/err" >&2; }
   t0=$(date +%s)
   expect_rc 1 "tune, a command that hangs past the budget" ./bin/servet tune --key hangs --param n=1:4 --budget 2 -- sleep 60
   [ $(( $(date +%s) - t0 )) -le 10 ] && ok || bad "tune: a hanging command was not killed at the budget"

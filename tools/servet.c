@@ -41,9 +41,10 @@ static const char *usage_text =
     "  tune --key K --param NAME=LO:HI[:STEP]|NAME=V1,V2,.. [--param ...] [--seed NAME=V ...]\n"
     "       [--budget SECONDS] [--evals N] [--repeats R] [--time-regex RE] [--force] -- COMMAND ARGS\n"
     "                      search the parameters of COMMAND ({NAME} in ARGS is replaced), timing\n"
-    "                      the process or reading RE's first group from its output, stdout\n"
-    "                      and stderr (the first match, line by line: ^ and $ anchor at a\n"
-    "                      line's ends); the best is kept per machine and key\n"
+    "                      the process or reading RE's first group (no group: the first number\n"
+    "                      in its match) from its output, stdout and stderr (the first match,\n"
+    "                      line by line: ^ and $ anchor at a line's ends); a parameter no\n"
+    "                      {NAME} of ARGS names is warned of; the best is kept per machine and key\n"
     "                      (servet-<hash>.tune) and printed as JSON;\n"
     "                      --seed NAME=V again for a NAME already given starts another seed\n"
     "                      point (servet tile's \"alternatives\": the model's near-ties); a seed\n"
@@ -1424,7 +1425,9 @@ static int cmd_tile(int argc, char **argv) {
 }
 
 /* ---- tune: an empirical search over a command's parameters ---- */
+#include <ctype.h>
 #include <fcntl.h>
+#include <math.h>
 #include <regex.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -1438,8 +1441,9 @@ typedef struct tune_cmd {
     double deadline;             /* the whole budget's end: a run past it is killed */
     int failures, timeouts;
     /* why runs failed, for the message when none succeeded */
-    int exited, last_status, signalled, last_signal, nomatch;
+    int exited, last_status, signalled, last_signal, nomatch, notime;
     char nomatch_out[160];       /* the start of the last output the regex did not match */
+    char notime_text[64];        /* what it matched, the last time that was no time (negative, nan, no number) */
 } tune_cmd;
 static double mono(void) {
     struct timespec t;
@@ -1548,17 +1552,31 @@ static double run_command(void *user, const int64_t *x) {
             regmatch_t m[2];
             result = -1.0;
             if (regexec(&T->re, out, 2, m, 0) == 0) {
+                /* the time is the regex's first group; without one, the
+                   first number in what it matched ('ms [0-9.]+' on "ms 1.5"
+                   reads 1.5: before, the whole match was read as a number
+                   and every run failed) */
                 int g = m[1].rm_so >= 0 ? 1 : 0;
-                char num[64], *end;
+                char num[64], *end, *at;
                 size_t ln = (size_t)(m[g].rm_eo - m[g].rm_so);
-                if (ln < sizeof num) {
-                    memcpy(num, out + m[g].rm_so, ln);
-                    num[ln] = 0;
-                    result = strtod(num, &end);
-                    if (end == num || !(result >= 0)) result = -1.0;
+                if (ln >= sizeof num) ln = sizeof num - 1;
+                memcpy(num, out + m[g].rm_so, ln);
+                num[ln] = 0;
+                at = num;
+                if (g == 0)
+                    while (*at && !isdigit((unsigned char)*at) &&
+                           !((*at == '.' || *at == '-' || *at == '+') && (isdigit((unsigned char)at[1]) || at[1] == '.')))
+                        at++;
+                result = strtod(at, &end);
+                if (end == at || !(result >= 0) || !isfinite(result)) {
+                    size_t k;
+                    result = -1.0;
+                    T->notime++;
+                    for (k = 0; k + 1 < sizeof T->notime_text && num[k]; k++)
+                        T->notime_text[k] = num[k] == '\n' || num[k] == '\r' || num[k] == '"' ? ' ' : num[k];
+                    T->notime_text[k] = 0;
                 }
-            }
-            if (result < 0) { /* kept for the message: no match, or not a time */
+            } else { /* kept for the message: no match */
                 size_t k;
                 T->nomatch++;
                 for (k = 0; k + 1 < sizeof T->nomatch_out && out[k]; k++)
@@ -1975,6 +1993,15 @@ static int cmd_tune(int argc, char **argv) {
     T.argv = argv + i + 1;
     T.argc = argc - i - 1;
     T.td = &td;
+    for (k = 0; k < td.nparams; k++) { /* a parameter the command never reads: a typo, most likely */
+        char ph[80];
+        int a, used = 0;
+        snprintf(ph, sizeof ph, "{%s}", td.params[k].name);
+        for (a = 0; a < T.argc && !used; a++) used = strstr(T.argv[a], ph) != NULL;
+        if (!used)
+            fprintf(stderr, "servet: tune: warning: %s is in no argument of the command, so every value of --param %s "
+                            "runs the same command\n", ph, td.params[k].name);
+    }
     T.deadline = mono() + (td.budget_seconds > 0 ? td.budget_seconds : 60.0);
     r = servet_tune(NULL, &td, run_command, &T, best, &info);
     if (T.use_re) regfree(&T.re);
@@ -1989,8 +2016,11 @@ static int cmd_tune(int argc, char **argv) {
                 fprintf(stderr, "servet: tune: %d run%s killed by a signal (the last: %d, %s)\n", T.signalled,
                         T.signalled == 1 ? " was" : "s were", T.last_signal, strsignal(T.last_signal));
             if (T.nomatch)
-                fprintf(stderr, "servet: tune: %d run%s printed no time that --time-regex matched (the last printed: \"%s\")\n",
+                fprintf(stderr, "servet: tune: %d run%s printed nothing --time-regex matched (the last printed: \"%s\")\n",
                         T.nomatch, T.nomatch == 1 ? "" : "s", T.nomatch_out);
+            if (T.notime)
+                fprintf(stderr, "servet: tune: %d run%s printed a match of --time-regex that is no time, a number >= 0 (the last: \"%s\")\n",
+                        T.notime, T.notime == 1 ? "" : "s", T.notime_text);
             if (T.timeouts)
                 fprintf(stderr, "servet: tune: %d run%s killed at the end of the budget (--budget SECONDS gives more)\n",
                         T.timeouts, T.timeouts == 1 ? " was" : "s were");
