@@ -1425,7 +1425,6 @@ static int cmd_tile(int argc, char **argv) {
 }
 
 /* ---- tune: an empirical search over a command's parameters ---- */
-#include <ctype.h>
 #include <fcntl.h>
 #include <math.h>
 #include <regex.h>
@@ -1445,6 +1444,13 @@ typedef struct tune_cmd {
     char nomatch_out[160];       /* the start of the last output the regex did not match */
     char notime_text[64];        /* what it matched, the last time that was no time (negative, nan, no number) */
 } tune_cmd;
+/* the start of src in dst (cap bytes) as one line for a message: newlines
+   and quotes become spaces */
+static void one_line(char *dst, size_t cap, const char *src) {
+    size_t k;
+    for (k = 0; k + 1 < cap && src[k]; k++) dst[k] = src[k] == '\n' || src[k] == '\r' || src[k] == '"' ? ' ' : src[k];
+    dst[k] = 0;
+}
 static double mono(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -1563,25 +1569,19 @@ static double run_command(void *user, const int64_t *x) {
                 memcpy(num, out + m[g].rm_so, ln);
                 num[ln] = 0;
                 at = num;
-                if (g == 0)
-                    while (*at && !isdigit((unsigned char)*at) &&
-                           !((*at == '.' || *at == '-' || *at == '+') && (isdigit((unsigned char)at[1]) || at[1] == '.')))
-                        at++;
+                if (g == 0) { /* the first digit, with the sign or point just before it */
+                    at += strcspn(at, "0123456789");
+                    if (at > num && strchr(".-+", at[-1])) at--;
+                }
                 result = strtod(at, &end);
                 if (end == at || !(result >= 0) || !isfinite(result)) {
-                    size_t k;
                     result = -1.0;
                     T->notime++;
-                    for (k = 0; k + 1 < sizeof T->notime_text && num[k]; k++)
-                        T->notime_text[k] = num[k] == '\n' || num[k] == '\r' || num[k] == '"' ? ' ' : num[k];
-                    T->notime_text[k] = 0;
+                    one_line(T->notime_text, sizeof T->notime_text, num);
                 }
             } else { /* kept for the message: no match */
-                size_t k;
                 T->nomatch++;
-                for (k = 0; k + 1 < sizeof T->nomatch_out && out[k]; k++)
-                    T->nomatch_out[k] = out[k] == '\n' || out[k] == '\r' || out[k] == '"' ? ' ' : out[k];
-                T->nomatch_out[k] = 0;
+                one_line(T->nomatch_out, sizeof T->nomatch_out, out);
             }
         }
     }

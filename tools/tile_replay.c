@@ -78,16 +78,19 @@ static servet_profile *recorded(const char *path) {
     uint32_t fplen;
     char fp[SERVET__FP_MAX + 1];
     const char *why = "";
-    if (!p || servet__read_file(&p->ctx, path, &buf, &len) != SERVET_OK || len < SERVET__HEADER) return NULL;
-    memcpy(&fplen, buf + 20, 4);
-    if (fplen > SERVET__FP_MAX || fplen > len - SERVET__HEADER) return NULL;
-    memcpy(fp, buf + SERVET__HEADER, fplen);
-    fp[fplen] = 0;
-    if (servet__parse(p, buf, len, fp, &why) != SERVET_OK) {
-        fprintf(stderr, "tile_replay: %s: %s\n", path, why);
-        return NULL;
+    int ok;
+    if (!p) return NULL;
+    ok = servet__read_file(&p->ctx, path, &buf, &len) == SERVET_OK && len >= SERVET__HEADER;
+    if (ok) memcpy(&fplen, buf + 20, 4); /* the fingerprint's length, where servet__parse_image reads it */
+    ok = ok && fplen <= SERVET__FP_MAX && fplen <= len - SERVET__HEADER;
+    if (ok) {
+        memcpy(fp, buf + SERVET__HEADER, fplen);
+        fp[fplen] = 0;
+        ok = servet__parse(p, buf, len, fp, &why) == SERVET_OK;
+        if (!ok) fprintf(stderr, "tile_replay: %s: %s\n", path, why);
     }
     servet__free(&p->ctx, buf);
+    if (!ok) { free(p); return NULL; }
     return p;
 }
 
