@@ -32,7 +32,7 @@ def replay_lines(d, cases, mem):
             with open(tmp, "wb") as o:
                 o.write(raw)
             os.replace(tmp, path)
-        return ["@%s %s %d %d %d\n" % (path, c["kernel"], c["n"], c["m"], c["ld"]) for c in cases]
+        return ["@%s %d %d %d %s\n" % (c["kernel"], c["n"], c["m"], c["ld"], path) for c in cases]
     caches = d.get("caches", [])[:3]
     if len(caches) < 3:
         return None

@@ -13,8 +13,9 @@
    the project has measured, in seconds; the machine's verdict is still
    make bench-tile.
        bin/tile_replay [--alternatives] < LINES
-   LINE: "@FILE kernel n m ld" - the profile the run recorded (since
-   2026-12-03, its cache file: exactly what the run decided on) - or
+   LINE: "@kernel n m ld FILE" - the profile the run recorded (since
+   2026-12-03, its cache file: exactly what the run decided on; FILE runs
+   to the end of the line, spaces and all) - or
    L1 L2 L3 (measured bytes) L1 L2 L3 (OS bytes) ways x 3, latency
    ns x 3, memory latency ns, copy bytes/s (0: none), TLB reach bytes x 2
    (0: none), interleaved reads bytes/s (0: not recorded), kernel
@@ -102,7 +103,13 @@ int main(int argc, char **argv) {
     while (fgets(line, sizeof line, stdin)) {
         servet_profile *p;
         if (line[0] == '@') {
-            if (sscanf(line + 1, "%4095s %31s %ld %ld %ld", path, k, &n, &m, &ld) != 5) break;
+            int at = 0;
+            size_t plen;
+            if (sscanf(line + 1, "%31s %ld %ld %ld %n", k, &n, &m, &ld, &at) != 4 || !at) break;
+            plen = strcspn(line + 1 + at, "\r\n");
+            if (plen == 0 || plen >= sizeof path) break;
+            memcpy(path, line + 1 + at, plen);
+            path[plen] = 0;
             p = recorded(path);
         } else {
             if (sscanf(line, "%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %31s %ld %ld %ld", &size[0],
