@@ -144,6 +144,7 @@
        td.arrays[0].nloops = 2; td.arrays[0].loops[0] = 0; td.arrays[0].loops[1] = 1; // A[i][j]
        td.arrays[1].nloops = 2; td.arrays[1].loops[0] = 1; td.arrays[1].loops[1] = 0; // B[j][i]
        td.elem_bytes = 8;                   // + halo, streamed, packed, reduce, output, ld, dims...
+                                            // a loop the kernel keeps whole: loops[l].untiled = 1
        servet_choose_tile(prof, &td, &tile);  // tile.tile[0] x tile.tile[1], tile.reason,
                                             // tile.warnings (rows or planes colliding in sets +
                                             // padding; a sum to mark reduce; a loop its work bounds)
@@ -805,6 +806,13 @@
           8192^2 336 -> 256 (1.24x); C = A + B^T 2048^2 the same, 8192^2
           2.5% slower (bench_data/tile_tlb_crowded_onset_zen4_2026-12-03.txt).
           make tile-replay: no bench-tile case moves.
+          New: servet_tile_loop.untiled (`servet tile --loop p=N:untiled`):
+          a loop the kernel does not tile keeps its extent and the others
+          are fitted around it. C += A A^T tiled over i, j with the sum over
+          p whole (-O3 -ffast-math) had no description before: told the
+          whole nest, the model cut p too (80 x 80 x 80 at 2000 x 1024; the
+          kernel tiling i, j at 80 ran 0.92 of the best); p untiled: 40,
+          0.994 (bench_data/tile_outside_untiled_loop_zen5_2026-12-03.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -1139,6 +1147,8 @@ SERVET_API servet_result servet_choose_placement(const servet_profile *p, int nt
 typedef struct servet_tile_loop {
     const char *name;       /* for messages (may be NULL) */
     int64_t extent;         /* its trip count: the problem size along it (1..SERVET_TILE_MAX_EXTENT) */
+    int untiled;            /* the kernel does not tile this loop (a matmul's k kept whole, a 3D stencil tiled in
+                               j and k only): its tile is its extent, the others are fitted around it */
 } servet_tile_loop;
 typedef struct servet_tile_array {
     const char *name;       /* for messages (may be NULL) */
@@ -10139,6 +10149,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       34.0), 24 x 24 67 (54.9; 37.1). 12 for the square tile with any L3
       read 2-38 MiB and copy bandwidth 20-44 GB/s (make tile-replay's
       record of this VM; before, 8 below an L3 of 10 MiB).
+      A loop the desc marks untiled has one candidate, its extent (a
+      square is one size for the others).
       The tile minimises it: square candidates first (multiples of
       `multiple`, each up to 64 multiples, then 8 per octave, plus the full
       extent and the set caps; a loop that is no array's contiguous
@@ -11783,7 +11795,8 @@ static double servet__tile_descend(const servet__tmodel *M, int64_t *T, double b
 /* the square tile of side `side`: each loop's tile, at most its extent */
 static void servet__tile_square(const servet__tmodel *M, int64_t side, int64_t *T) {
     int l;
-    for (l = 0; l < M->n; l++) T[l] = side < M->d->loops[l].extent ? side : M->d->loops[l].extent;
+    for (l = 0; l < M->n; l++)
+        T[l] = side < M->d->loops[l].extent && !M->d->loops[l].untiled ? side : M->d->loops[l].extent;
 }
 /* two tiles less than 10% apart in every loop: one, to a tuner (in
    integers: 440 and 400 are 10% apart, not less) */
@@ -11803,6 +11816,11 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
     int64_t chosen[SERVET_TILE_MAX_LOOPS]; /* the square choice, before the descent and the even cut */
     int untiled = 0;                       /* ... is the full extent */
     for (l = 0; l < n; l++) {
+        if (M->d->loops[l].untiled) { /* the kernel keeps it whole: one candidate */
+            cand[l][0] = M->d->loops[l].extent;
+            nc[l] = 1;
+            continue;
+        }
         nc[l] = servet__tile_candidates(M->d->loops[l].extent, m, cand[l], 512);
         if (M->d->loops[l].extent > Nmax) Nmax = M->d->loops[l].extent;
         if (M->d->multiple <= 0 && !servet__tile_contiguous(M, l)) {
@@ -11814,6 +11832,8 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
             for (v = 1; v < m; v *= 2) nc[l] = servet__tile_insert(cand[l], nc[l], 512, v);
         }
     }
+    if (Nmax == 0) /* every loop untiled by the desc: the one answer is the full extents */
+        for (l = 0; l < n; l++) if (M->d->loops[l].extent > Nmax) Nmax = M->d->loops[l].extent;
     nall = servet__tile_candidates(Nmax, m, all, 512);
     if (M->d->multiple <= 0) {
         int64_t caps[64];
@@ -12332,7 +12352,13 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     {
         const servet__tcache *C = &M.c[0];
         for (c = 0; c < M.ncache; c++) if (M.c[c].level == out->level) C = &M.c[c];
-        if (out->untiled && !held)
+        int all_fixed = 1;
+        for (l = 0; l < M.n; l++) all_fixed &= d->loops[l].untiled != 0;
+        if (all_fixed)
+            snprintf(out->reason, sizeof out->reason,
+                     "no tile: the desc keeps every loop untiled (L%d, %.0f KiB usable per thread, is where the "
+                     "reuse is priced)", C->level, C->usable / 1024.0);
+        else if (out->untiled && !held)
             snprintf(out->reason, sizeof out->reason,
                      "no tile: no level holds the reuse (the last, L%d, has %.0f KiB usable per thread), and no tile "
                      "the search tried beats that by the %.0f%% a tile must win by", C->level, C->usable / 1024.0,

@@ -225,6 +225,13 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; assert set(t)=={"i","j","k"} and all(1 <= t[x] <= 1000 for x in t)' "$tmp/out" \
     && ok || { bad "tile JSON (reduce)"; cat "$tmp/out" >&2; }
   expect_rc 2 "tile, reduce takes no value" ./bin/servet tile --loop i=100 --array A:i:reduce=1 --elem 8
+  # a loop the kernel does not tile: :untiled keeps its extent, the others are fitted; a bad suffix is refused
+  expect_rc 0 "tile of C += A A^T, p untiled" ./bin/servet tile --no-probe --loop i=2000 --loop j=2000 --loop p=256:untiled --array Ai:i,p:in --array Aj:j,p:in --array C:i,j --elem 8 --square
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; assert t["p"]==256 and t["i"]==t["j"] and t["i"]<2000 and all(a["p"]==256 for a in j["alternatives"])' "$tmp/out" \
+    && ok || { bad "tile JSON (an untiled loop)"; cat "$tmp/out" >&2; }
+  expect_rc 2 "tile, an unknown loop suffix" ./bin/servet tile --loop i=100:whole --array A:i --elem 8
+  grep -qF "NAME=EXTENT[:untiled]" "$tmp/err" && ok || { bad "tile, an unknown loop suffix: no clear message"; cat "$tmp/err" >&2; }
+  expect_rc 2 "tile, :untiled without an extent" ./bin/servet tile --loop i=:untiled --array A:i --elem 8
   # dims=: a padded 3D array (the planes warning's advice) is described, and its warning goes
   expect_rc 2 "tile, dims= below a loop's extent" ./bin/servet tile --loop i=160 --loop j=160 --loop k=160 --array A:i,j,k:dims=0x150x0 --elem 8
   expect_rc 2 "tile, dims= short of the array's dimensions" ./bin/servet tile --loop i=160 --loop j=160 --loop k=160 --array A:i,j,k:dims=0x161 --elem 8

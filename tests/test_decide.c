@@ -1661,6 +1661,65 @@ static void test_tile_bad_input(void) {
     drop(p);
 }
 
+/* a loop the kernel does not tile (servet_tile_loop.untiled): its tile is
+   its extent, the other loops are still fitted (C += A A^T tiled over i, j
+   with the sum over p whole: the block of A's rows over j is what a tile
+   keeps, so a larger p asks smaller i, j tiles); square gives the one size
+   to the tiled loops only; every loop untiled is the untiled answer, said
+   so in the reason; the search alone never cuts such a loop, in a nest
+   where it would cut it untold */
+static void test_tile_untiled_loops(void) {
+    servet_profile *p = two_core_profile(1);
+    servet_tile_desc q;
+    servet_tile t, told, big;
+    int l, sq;
+    /* syrk: loops i, j, p; A as rows i (Ai: i,p) and as rows j (Aj: j,p); C i,j */
+    loops(&q, 3, 2000);
+    q.loops[2].extent = 256;
+    q.narrays = 3;
+    array2(&q.arrays[0], "Ai", 0, 2); q.arrays[0].output = -1;
+    array2(&q.arrays[1], "Aj", 1, 2); q.arrays[1].output = -1;
+    array2(&q.arrays[2], "C", 0, 1);
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK, "syrk, p told: decided");
+    q.loops[2].untiled = 1;
+    for (sq = 0; sq < 2; sq++) {
+        q.square = sq;
+        CHECK(servet_choose_tile(p, &q, &told) == SERVET_OK, "syrk, p untiled (square %d): decided", sq);
+        CHECK(told.tile[2] == 256, "syrk, square %d: the untiled loop p keeps its extent (%lld)", sq, (long long)told.tile[2]);
+        CHECK(told.tile[0] < 2000 && told.tile[1] < 2000, "syrk, square %d: i and j are still tiled (%lld x %lld)", sq,
+              (long long)told.tile[0], (long long)told.tile[1]);
+        if (sq) CHECK(told.tile[0] == told.tile[1], "syrk, square: one size for i and j (%lld, %lld)", (long long)told.tile[0],
+                      (long long)told.tile[1]);
+        for (l = 0; l < told.nalternatives; l++)
+            CHECK(told.alternatives[l][2] == 256, "syrk, square %d: near-tie %d keeps p whole too", sq, l);
+    }
+    /* the p the kernel keeps whole is 4x longer: whole, and what the tile
+       keeps fits the capacity it was fitted into */
+    q.loops[2].extent = 1024;
+    CHECK(servet_choose_tile(p, &q, &big) == SERVET_OK && big.tile[2] == 1024 && big.tile[0] < 2000 &&
+              big.working_set_bytes <= big.capacity_bytes,
+          "syrk, square, p = 1024 whole: %lld x %lld, %.0f of %.0f bytes", (long long)big.tile[0], (long long)big.tile[1],
+          big.working_set_bytes, big.capacity_bytes);
+    /* every loop untiled: the untiled answer */
+    for (l = 0; l < 3; l++) q.loops[l].untiled = 1;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.untiled && t.tile[0] == 2000 && t.tile[1] == 2000 &&
+              t.tile[2] == 1024 && strstr(t.reason, "keeps every loop untiled") != NULL,
+          "every loop untiled: the full extents, said so (%s)", t.reason);
+    /* a transpose at 4096^2 with i (the outer loop) untiled: the strips of
+       j are still cut (B's rows written as a few streams along i, A's
+       column strip a line a row); with j untiled instead, the answer is
+       whatever the model prices, but j stays whole */
+    transpose_desc(&q, 4096);
+    q.loops[0].untiled = 1;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.tile[0] == 4096 && t.tile[1] < 4096,
+          "transpose 4096, i untiled: %lld x %lld", (long long)t.tile[0], (long long)t.tile[1]);
+    q.loops[0].untiled = 0;
+    q.loops[1].untiled = 1;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.tile[1] == 4096, "transpose 4096, j untiled: %lld x %lld",
+          (long long)t.tile[0], (long long)t.tile[1]);
+    drop(p);
+}
+
 /* Random descs (a fixed seed): whatever a script passes `servet tile`, the
    answer is SERVET_OK or SERVET_ERROR_INVALID_ARGUMENT (no crash: the
    sanitizer pass of make test runs this too), and an answer keeps its
@@ -1711,6 +1770,7 @@ static void test_tile_random_descs(void) {
         for (l = 0; l < d.nloops && l < SERVET_TILE_MAX_LOOPS; l++) {
             d.loops[l].name = names[l];
             d.loops[l].extent = rand_next() % 80 == 0 ? -(int64_t)(rand_next() % 3) : rand_extent();
+            d.loops[l].untiled = (it * 7 + l) % 9 == 0; /* not from rand_next: the other draws as before */
         }
         d.narrays = 1 + (int)(rand_next() % 4);
         if (rand_next() % 40 == 0) d.narrays = (int)(rand_next() % 20) - 2;
@@ -1749,13 +1809,14 @@ static void test_tile_random_descs(void) {
             int64_t S = 0;
             for (l = 0; l < d.nloops && !bad; l++) {
                 int64_t T = t.tile[l], E = d.loops[l].extent;
-                bad = T < 1 || T > E || (d.multiple > 0 && T != E && T % d.multiple != 0);
-                if (T > S) S = T;
+                bad = T < 1 || T > E || (d.multiple > 0 && T != E && T % d.multiple != 0) || (d.loops[l].untiled && T != E);
+                if (T > S && !d.loops[l].untiled) S = T;
+                for (q = 0; q < t.nalternatives && !bad && d.loops[l].untiled; q++) bad = t.alternatives[q][l] != E;
                 for (q = 0; q < t.nalternatives && !bad; q++) bad = t.alternatives[q][l] < 1 || t.alternatives[q][l] > E;
                 for (q = 0; q < t.nlevels && !bad; q++) bad = t.levels[q].tile[l] < 1 || t.levels[q].tile[l] > E;
             }
             for (l = 0; l < d.nloops && d.square && !bad; l++)
-                bad = t.tile[l] != (S < d.loops[l].extent ? S : d.loops[l].extent);
+                bad = t.tile[l] != (S < d.loops[l].extent && !d.loops[l].untiled ? S : d.loops[l].extent);
             if (!bad) bad = servet_choose_tile(p, &d, &again) != SERVET_OK || memcmp(again.tile, t.tile, sizeof t.tile) != 0;
             if (bad && broken++ < 3) {
                 fprintf(stderr, "  random desc %d (machine %d): a tile out of its promises:", it, it % 3);
@@ -1807,6 +1868,7 @@ int main(void) {
     test_tile_offset_conflicts_along_rows();
     test_tile_decisions();
     test_tile_bad_input();
+    test_tile_untiled_loops();
     test_tile_random_descs();
     TEST_SUMMARY();
 }

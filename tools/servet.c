@@ -27,7 +27,7 @@ static const char *usage_text =
     "  apex [--memory WORDS] [--alpha LIST] [--block LIST] [--threads N] [--accesses N] [--mpi]\n"
     "                      run an Apex-Map surface now (not cached) and print it; --mpi\n"
     "                      (MPI build, under mpirun): ranks, remote blocks via MPI_Get\n"
-    "  tile --loop NAME=N [--loop ...] --array NAME:LOOP,LOOP" SERVET_CLI_ARRAY_FIELDS "\n"
+    "  tile --loop NAME=N[:untiled] [--loop ...] --array NAME:LOOP,LOOP" SERVET_CLI_ARRAY_FIELDS "\n"
     "       [--array ...] --elem BYTES [--level N|auto] [--threads T] [--square] [--multiple M]\n"
     "       [--all-levels]\n"
     "                      the tile size of a loop nest from the measured caches, as JSON;\n"
@@ -37,7 +37,8 @@ static const char *usage_text =
     "                      reduce: the innermost loop sums into one element of it in a register\n"
     "                      (C in an i,j,k matmul: a chain of adds as long as the innermost tile),\n"
     "                      out: the nest only writes it, in: it reads it (unsaid: the last\n"
-    "                      array is taken as the output, B of --array A:i,j --array B:j,i)\n"
+    "                      array is taken as the output, B of --array A:i,j --array B:j,i);\n"
+    "                      a loop :untiled is one the kernel does not tile (its tile: its extent)\n"
     "  tune --key K --param NAME=LO:HI[:STEP]|NAME=V1,V2,.. [--param ...] [--seed NAME=V ...]\n"
     "       [--budget SECONDS] [--evals N] [--repeats R] [--time-regex RE] [--force] -- COMMAND ARGS\n"
     "                      search the parameters of COMMAND ({NAME} in ARGS is replaced), timing\n"
@@ -1265,11 +1266,19 @@ static int cmd_tile(int argc, char **argv) {
                     !strcmp(a, "--threads") || !strcmp(a, "--multiple") || !strcmp(a, "--cache-dir");
         if (takes && i + 1 >= argc) return die_usage("option needs a value", a);
         if (!strcmp(a, "--loop")) {
-            const char *v = argv[++i], *eq = strchr(v, '=');
+            const char *v = argv[++i], *eq = strchr(v, '='), *colon;
+            char num[32];
             int64_t n;
             if (td.nloops >= SERVET_TILE_MAX_LOOPS) return die_usage("too many loops (at most 8)", v);
-            if (!eq || eq == v || (size_t)(eq - v) >= sizeof names[0] || !parse_i64(eq + 1, 1, &n))
+            colon = eq ? strchr(eq, ':') : NULL;
+            if (colon && strcmp(colon, ":untiled") != 0)
+                return die_usage("--loop takes NAME=EXTENT[:untiled] (untiled: the kernel keeps that loop whole)", v);
+            if (!eq || eq == v || (size_t)(eq - v) >= sizeof names[0] ||
+                (size_t)((colon ? colon : eq + strlen(eq)) - eq - 1) >= sizeof num)
                 return die_usage("--loop takes NAME=EXTENT with EXTENT from 1 to 2^40", v);
+            memcpy(num, eq + 1, (size_t)((colon ? colon : eq + strlen(eq)) - eq - 1));
+            num[(colon ? colon : eq + strlen(eq)) - eq - 1] = 0;
+            if (!parse_i64(num, 1, &n)) return die_usage("--loop takes NAME=EXTENT with EXTENT from 1 to 2^40", v);
             if (n > SERVET_TILE_MAX_EXTENT) return die_usage("--loop: an extent of at most 2^40", v);
             memcpy(names[td.nloops], v, (size_t)(eq - v));
             names[td.nloops][eq - v] = 0;
@@ -1277,6 +1286,7 @@ static int cmd_tile(int argc, char **argv) {
                 if (!strcmp(names[k], names[td.nloops])) return die_usage("a loop is named twice", v);
             td.loops[td.nloops].name = names[td.nloops];
             td.loops[td.nloops].extent = n;
+            td.loops[td.nloops].untiled = colon != NULL;
             td.nloops++;
         } else if (!strcmp(a, "--array")) {
             if (narr >= SERVET_TILE_MAX_ARRAYS) return die_usage("too many arrays (at most 16)", argv[i + 1]);
