@@ -12351,10 +12351,10 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     }
     {
         const servet__tcache *C = &M.c[0];
+        int desc_untiled = 1; /* every loop untiled by the desc */
         for (c = 0; c < M.ncache; c++) if (M.c[c].level == out->level) C = &M.c[c];
-        int all_fixed = 1;
-        for (l = 0; l < M.n; l++) all_fixed &= d->loops[l].untiled != 0;
-        if (all_fixed)
+        for (l = 0; l < M.n; l++) desc_untiled &= d->loops[l].untiled != 0;
+        if (desc_untiled)
             snprintf(out->reason, sizeof out->reason,
                      "no tile: the desc keeps every loop untiled (L%d, %.0f KiB usable per thread, is where the "
                      "reuse is priced)", C->level, C->usable / 1024.0);

@@ -1266,18 +1266,18 @@ static int cmd_tile(int argc, char **argv) {
                     !strcmp(a, "--threads") || !strcmp(a, "--multiple") || !strcmp(a, "--cache-dir");
         if (takes && i + 1 >= argc) return die_usage("option needs a value", a);
         if (!strcmp(a, "--loop")) {
-            const char *v = argv[++i], *eq = strchr(v, '='), *colon;
+            /* NAME=EXTENT[:untiled] */
+            const char *v = argv[++i], *eq = strchr(v, '='), *colon = eq ? strchr(eq, ':') : NULL;
+            size_t numlen = eq ? (colon ? (size_t)(colon - eq) : strlen(eq)) - 1 : 0;
             char num[32];
             int64_t n;
             if (td.nloops >= SERVET_TILE_MAX_LOOPS) return die_usage("too many loops (at most 8)", v);
-            colon = eq ? strchr(eq, ':') : NULL;
             if (colon && strcmp(colon, ":untiled") != 0)
                 return die_usage("--loop takes NAME=EXTENT[:untiled] (untiled: the kernel keeps that loop whole)", v);
-            if (!eq || eq == v || (size_t)(eq - v) >= sizeof names[0] ||
-                (size_t)((colon ? colon : eq + strlen(eq)) - eq - 1) >= sizeof num)
+            if (!eq || eq == v || (size_t)(eq - v) >= sizeof names[0] || numlen >= sizeof num)
                 return die_usage("--loop takes NAME=EXTENT with EXTENT from 1 to 2^40", v);
-            memcpy(num, eq + 1, (size_t)((colon ? colon : eq + strlen(eq)) - eq - 1));
-            num[(colon ? colon : eq + strlen(eq)) - eq - 1] = 0;
+            memcpy(num, eq + 1, numlen);
+            num[numlen] = 0;
             if (!parse_i64(num, 1, &n)) return die_usage("--loop takes NAME=EXTENT with EXTENT from 1 to 2^40", v);
             if (n > SERVET_TILE_MAX_EXTENT) return die_usage("--loop: an extent of at most 2^40", v);
             memcpy(names[td.nloops], v, (size_t)(eq - v));
