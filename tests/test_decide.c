@@ -1664,10 +1664,10 @@ static void test_tile_bad_input(void) {
 /* a loop the kernel does not tile (servet_tile_loop.untiled): its tile is
    its extent, the other loops are still fitted (C += A A^T tiled over i, j
    with the sum over p whole: the block of A's rows over j is what a tile
-   keeps, so a larger p asks smaller i, j tiles); square gives the one size
-   to the tiled loops only; every loop untiled is the untiled answer, said
-   so in the reason; the search alone never cuts such a loop, in a nest
-   where it would cut it untold */
+   keeps); square gives the one size to the tiled loops only, the near-ties
+   keep the loop whole too; every loop untiled is the untiled answer, said
+   so in the reason; and a transpose with its outer loop whole still cuts
+   the inner one */
 static void test_tile_untiled_loops(void) {
     servet_profile *p = two_core_profile(1);
     servet_tile_desc q;
@@ -1811,9 +1811,11 @@ static void test_tile_random_descs(void) {
                 int64_t T = t.tile[l], E = d.loops[l].extent;
                 bad = T < 1 || T > E || (d.multiple > 0 && T != E && T % d.multiple != 0) || (d.loops[l].untiled && T != E);
                 if (T > S && !d.loops[l].untiled) S = T;
-                for (q = 0; q < t.nalternatives && !bad && d.loops[l].untiled; q++) bad = t.alternatives[q][l] != E;
-                for (q = 0; q < t.nalternatives && !bad; q++) bad = t.alternatives[q][l] < 1 || t.alternatives[q][l] > E;
-                for (q = 0; q < t.nlevels && !bad; q++) bad = t.levels[q].tile[l] < 1 || t.levels[q].tile[l] > E;
+                /* near-ties and per-level tiles in range; an untiled loop whole in each */
+                for (q = 0; q < t.nalternatives && !bad; q++)
+                    bad = t.alternatives[q][l] < 1 || t.alternatives[q][l] > E || (d.loops[l].untiled && t.alternatives[q][l] != E);
+                for (q = 0; q < t.nlevels && !bad; q++)
+                    bad = t.levels[q].tile[l] < 1 || t.levels[q].tile[l] > E || (d.loops[l].untiled && t.levels[q].tile[l] != E);
             }
             for (l = 0; l < d.nloops && d.square && !bad; l++)
                 bad = t.tile[l] != (S < d.loops[l].extent && !d.loops[l].untiled ? S : d.loops[l].extent);
