@@ -11537,7 +11537,8 @@ static double servet__tile_demand_mlp(const servet__tmodel *M, const servet__tge
     return mlp < 1.0 ? 1.0 : mlp > SERVET__TILE_DEMAND_MLP ? SERVET__TILE_DEMAND_MLP : mlp;
 }
 static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T) {
-    double cost = 0.0, tiles = 1.0, runs = 1.0, points = 1.0, cover[SERVET_TILE_MAX_LOOPS], stream, bound = 0.0, core;
+    double cost = 0.0, tiles = 1.0, runs = 1.0, points = 1.0, cover[SERVET_TILE_MAX_LOOPS], stream, bound = 0.0, core,
+           lookups = 0.0;
     double over, under, chain = servet__tile_chain(M, T);
     int c, l, a, n = M->n;
     double lds[8][SERVET_TILE_MAX_ARRAYS], cfs[8][SERVET_TILE_MAX_ARRAYS], rns[8][SERVET_TILE_MAX_ARRAYS];
@@ -11602,7 +11603,7 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
                 if (M->c[c].tlb && M->c[c].tlb_walk && ld[a] > uncrowded[a])
                     cost += uncrowded[a] * M->c[c].miss_ns / SERVET__TILE_WALK_OVERLAP + (ld[a] - uncrowded[a]) * M->c[c].miss_ns / SERVET__TILE_CROWD_OVERLAP;
                 else if (M->c[c].tlb && (M->c[c].tlb_walk || !(M->mem_line_ns > 0.0))) cost += ld[a] * M->c[c].miss_ns / SERVET__TILE_WALK_OVERLAP;
-                else if (M->c[c].tlb) core += ld[a] * M->c[c].miss_ns * SERVET__TILE_TLB_LOOKUP; /* in the next TLB: pipelined */
+                else if (M->c[c].tlb) lookups += ld[a] * M->c[c].miss_ns * SERVET__TILE_TLB_LOOKUP; /* in the next TLB: pipelined */
                 else {
                     if (c == 0 && csets[c] > 1 && csets[c] < SERVET__TILE_MLP)
                         /* in fewer sets than misses in flight: as in one set (a
@@ -11659,6 +11660,21 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
             double by_chain = points * SERVET__TILE_CHAIN_NS * chain / (chain + SERVET__TILE_CHAIN_WINDOW);
             if (by_chain > SERVET__TILE_WORK_NS * points) core += by_chain - SERVET__TILE_WORK_NS * points;
         }
+    }
+    {
+        /* the first TLB's misses (lookups in the next): in the core's time,
+           under the memory's stream, where the prefetchers run the stream
+           ahead; where the tile reads an array's rows in turn and the
+           machine reads rows in turn slower than one stream (its
+           prefetchers do not follow a tile's rows, step 6c), the core waits
+           on them in turn and they add: the share past one of that charge,
+           all of it from 2x (step 5) */
+        double exposed = 0.0;
+        for (a = 0; a < M->d->narrays && M->mem_line_ns > 0.0 && M->mem_interleave > 1.0; a++)
+            if (M->seq_untiled[a] && servet__tile_interleaved(M, &G, a)) exposed = M->mem_interleave - 1.0;
+        if (exposed > 1.0) exposed = 1.0;
+        cost += exposed * lookups;
+        core += (1.0 - exposed) * lookups;
     }
     /* the core's time and the deeper levels' bound overlap: the larger
        bounds the time, a twentieth of the smaller adds (step 6) */
