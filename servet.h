@@ -813,6 +813,16 @@
           whole nest, the model cut p too (80 x 80 x 80 at 2000 x 1024; the
           kernel tiling i, j at 80 ran 0.92 of the best); p untiled: 40,
           0.994 (bench_data/tile_outside_untiled_loop_zen5_2026-12-03.txt).
+          Tile model, the first TLB (>>decide step 5): its misses were in the
+          core's time, under the memory's stream; where a tile reads rows
+          in turn on a machine that reads them slower than one stream (step
+          6c's charge above 1) they add, the charge's share past 1. On the
+          Zen 5 VM (charge 2.03) double transposes 1000^2-6000^2 went to
+          184-504 x the same, 0.68-0.89 of the best; now 80-88, 0.93-0.99
+          (2000^2: 336 ran 6.0-7.4 ms, 72 4.2-5.6); complex 2000^2 200 x 84
+          (0.90) -> untiled (1.00). make tile-replay: only that VM's runs
+          move (1000^2 0.87-0.92 -> 0.93-0.99); bench_data/
+          tile_lookups_exposed_zen5_2026-12-04.txt.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10016,6 +10026,21 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       cost (4 KiB less 2 MiB pages) was at most 0.3 ns a store, and
       unsteady (bench_data/tile_transpose_rows_not_tlb_zen5_2026-12-02.txt).
       Priced per store, it holds 4-byte and 1-byte transposes short (Limits).
+      Those lookups overlap the memory's stream only where the prefetchers
+      run it ahead: where the tile reads an array's rows in turn (step 6c)
+      and the machine reads rows in turn slower than one stream, they add
+      to it, the charge's share past 1 (all of it from 2x; the rest stays
+      in the core's time). On the Zen 5 VM (charge 2.03) a double 2000^2
+      transpose at 336 x 336 ran 6.0-7.4 ms, the sum of what the model
+      priced its core (3.3, 2.5 of it lookups) and its memory (3.3), not
+      the larger: overlapped, it priced 336 under 72 (3.87 against 4.31
+      ms; 72 ran 4.2-5.6) and took 184-504 for 1000^2-6000^2 (0.68-0.89 of
+      the best); now 80-88 (0.93-0.99), a complex 2000^2 untiled (1.00,
+      200 x 84 before: 0.90). Where reads in turn move as one stream (the
+      Zen 4 VM's probe) nothing changes, nor on a profile without the
+      figure (bench_data/tile_lookups_exposed_zen5_2026-12-04.txt). What
+      still slows tiles of 80-96 there, under the first TLB's 96 entries
+      as the probe's walk counts them, is not priced: 56-72 run best.
       Without a measured memory bandwidth the bound is memory's latency
       (2-3x too dear, see Limits) and would hide them: they add, as walks.
       The last TLB has sets, indexed by the page number's low bits as a
