@@ -819,8 +819,8 @@
           6c's charge above 1) they add, the charge's share past 1. On the
           Zen 5 VM (charge 2.03) double transposes 1000^2-6000^2 went to
           184-504 x the same, 0.71-0.91 of the best on malloc's arrays; now
-          80-88, 0.97-1.00 (2000^2: 336 4.7 ms, 88 3.7); complex 2000^2 200 x 84
-          (0.90) -> untiled (1.00). make tile-replay: only that VM's runs
+          80-88, 0.97-1.00 (2000^2: 336 4.7 ms, 88 3.7); complex 2000^2
+          200 x 84 (0.90) -> untiled (1.00). make tile-replay: only that VM's runs
           move (1000^2 0.87-0.92 -> 0.93-0.99); bench_data/
           tile_lookups_exposed_zen5_2026-12-04.txt.
    0.2.0  One API shape before the decisions land. The cache file format is
@@ -10039,11 +10039,11 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       picks 0.71-0.99), 0.93-0.99 placed apart in Zen's utag as make
       bench-tile places them, where 56-72 run 3-10% faster than 80-96 (the
       arrays' placement moves these tiles: both 2 MiB-aligned, 96-112 ran
-      best and 48-72 at 0.69-0.81, on 2 MiB pages too, no TLB misses);
-      a complex 2000^2 untiled (1.00,
-      200 x 84 before: 0.90). Where reads in turn move as one stream (the
-      Zen 4 VM's probe) nothing changes, nor on a profile without the
-      figure (bench_data/tile_lookups_exposed_zen5_2026-12-04.txt).
+      best and 48-72 at 0.69-0.81, on 2 MiB pages too, no TLB misses); a
+      complex 2000^2 untiled (1.00, 200 x 84 before: 0.90). Where reads in
+      turn move as one stream (the Zen 4 VM's probe) nothing changes, nor
+      on a profile without the figure (bench_data/
+      tile_lookups_exposed_zen5_2026-12-04.txt).
       Without a measured memory bandwidth the bound is memory's latency
       (2-3x too dear, see Limits) and would hide them: they add, as walks.
       The last TLB has sets, indexed by the page number's low bits as a
