@@ -11571,10 +11571,16 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
     int c, l, a, n = M->n;
     double lds[8][SERVET_TILE_MAX_ARRAYS], cfs[8][SERVET_TILE_MAX_ARRAYS], rns[8][SERVET_TILE_MAX_ARRAYS];
     double uncrowded[SERVET_TILE_MAX_ARRAYS];
-    int csets[8];
+    int csets[8], in_turn[SERVET_TILE_MAX_ARRAYS], any_in_turn = 0;
     servet__tgeom G;
     core = 0.0;
     servet__tile_geometry(M, T, M->mem_line_ns > 0.0, &G);
+    /* the arrays this tile reads as rows in turn where the untiled nest
+       reads them as one stream (step 6c; with step 5's lookups) */
+    for (a = 0; a < M->d->narrays; a++) {
+        in_turn[a] = M->mem_line_ns > 0.0 && M->seq_untiled[a] && servet__tile_interleaved(M, &G, a);
+        any_in_turn |= in_turn[a];
+    }
     for (c = 0; c < M->nc; c++)
         if (M->only < 0 || M->only == c || M->c[c].tlb || c == 0) {
             servet__tile_traffic_g(M, &M->c[c], T, &G, NULL, &csets[c], lds[c], cfs[c],
@@ -11650,7 +11656,7 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
                     /* out of memory, rows a tile cuts from one stream into
                        several in turn move slower (step 6c) */
                     stream += (ld[a] - cf[a]) * line_ns *
-                              (last_level && M->seq_untiled[a] && servet__tile_interleaved(M, &G, a) ? M->mem_interleave : 1.0);
+                              (last_level && in_turn[a] ? M->mem_interleave : 1.0);
                     /* a run's first lines out of memory are demand misses: the
                        latency over 16 each, two a run even where the run is one
                        line (its neighbour comes with it, step 6) */
@@ -11697,10 +11703,8 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
            prefetchers do not follow a tile's rows, step 6c), the core waits
            on them in turn and they add: the share past one of that charge,
            all of it from 2x (step 5) */
-        double exposed = 0.0;
-        for (a = 0; a < M->d->narrays && M->mem_line_ns > 0.0 && M->mem_interleave > 1.0; a++)
-            if (M->seq_untiled[a] && servet__tile_interleaved(M, &G, a)) exposed = M->mem_interleave - 1.0;
-        if (exposed > 1.0) exposed = 1.0;
+        double exposed = any_in_turn ? M->mem_interleave - 1.0 : 0.0;
+        exposed = exposed < 0.0 ? 0.0 : exposed > 1.0 ? 1.0 : exposed;
         cost += exposed * lookups;
         core += (1.0 - exposed) * lookups;
     }

@@ -1050,6 +1050,23 @@ static void test_tile_overlap_leak(void) {
               (long long)T[0], (long long)T[1], (long long)T[2], (double)T[0] * (double)n * 8.0, Q.c[2].usable);
     }
 }
+/* what a 96-entry first TLB (its misses lookups in the next) adds to the
+   price of t x t on the three-level model, copy / reads in turn at ratio;
+   A read as one stream untiled unless the desc makes it the output, as
+   servet_choose_tile marks it (step 5, step 6c) */
+static double first_tlb_adds(const servet_tile_desc *q, double ratio, int64_t t) {
+    servet__tmodel Q;
+    int64_t T[2];
+    double without;
+    T[0] = T[1] = t;
+    three_level_model(&Q, q);
+    Q.seq_untiled[0] = q->arrays[0].output <= 0;
+    Q.mem_interleave = ratio;
+    without = servet__tile_cost(&Q, T);
+    servet__tile_tlb_level(&Q.c[3], 0, 96.0 * 4096.0, NULL, 0);
+    Q.nc = 4;
+    return servet__tile_cost(&Q, T) - without;
+}
 /* step 6c: reads a tile cuts from one sequential stream into rows in turn
    cost copy / the memory probe's interleaved-read bandwidth more; the
    untiled nest's own interleaving (a transpose's column-walked side) and
@@ -1116,29 +1133,13 @@ static void test_tile_interleaved_reads(void) {
         int r;
         q.elem_bytes = 8;
         for (r = 0; r < 3; r++) {
-            double with, without;
-            int64_t S[2] = {336, 336}, U[2] = {72, 72};
-            three_level_model(&Q, &q);
-            Q.seq_untiled[0] = 1;
-            Q.mem_interleave = 1.0 + 0.5 * r;
-            without = servet__tile_cost(&Q, S);
-            added72[r] = servet__tile_cost(&Q, U);
-            servet__tile_tlb_level(&Q.c[3], 0, 96.0 * 4096.0, NULL, 0);
-            Q.nc = 4;
-            with = servet__tile_cost(&Q, S);
-            added[r] = with - without;
-            added72[r] = servet__tile_cost(&Q, U) - added72[r];
-            if (r != 1) { /* A the output: no reads in turn, nothing exposed */
-                q.arrays[0].output = 1;
-                three_level_model(&Q, &q);
-                Q.mem_interleave = 1.0 + 0.5 * r;
-                without = servet__tile_cost(&Q, S);
-                servet__tile_tlb_level(&Q.c[3], 0, 96.0 * 4096.0, NULL, 0);
-                Q.nc = 4;
-                added_out[r / 2] = servet__tile_cost(&Q, S) - without;
-                q.arrays[0].output = 0;
-            }
+            added[r] = first_tlb_adds(&q, 1.0 + 0.5 * r, 336);
+            added72[r] = first_tlb_adds(&q, 1.0 + 0.5 * r, 72);
         }
+        q.arrays[0].output = 1; /* A the output: no reads in turn, nothing exposed */
+        added_out[0] = first_tlb_adds(&q, 1.0, 336);
+        added_out[1] = first_tlb_adds(&q, 2.0, 336);
+        q.arrays[0].output = 0;
         CHECK(added[1] > added[0] && added[2] > added[1] && added[2] > 2.0e5,
               "336 x 336: the first TLB adds more as the ratio rises (%.4g, %.4g, %.4g ns at 1, 1.5, 2)", added[0], added[1],
               added[2]);
