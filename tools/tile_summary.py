@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""The README's tile table from make bench-tune's run files:
+    python3 tools/tile_summary.py TILE.json... [--tune TUNE.json...]
+For each kernel and size over the runs given: servet's tiles, the sweeps'
+best tiles, ratio (servet's tile against the sweep's best, re-timed side by
+side) min / median / max and how many runs fell under 0.95, the medians of
+tiles 32, 64 and untiled over each sweep's best; with --tune, servet_tune's
+tuned / best min / median, how many under 0.98 and the most points it used.
+Then the counts over every case, decision and warm lookup times. The README
+(Tile size, Measured) quotes it for runs 110-120 on the Zen 5 VM:
+    python3 tools/tile_summary.py bench_data/tile_run1{10..20}_zen5.json \\
+        --tune bench_data/tune_run{97..107}_zen5.json"""
+import json
+import statistics
+import sys
+
+args, tiles, tunes, into = sys.argv[1:], [], [], None
+into = tiles
+for a in args:
+    if a == "--tune":
+        into = tunes
+    else:
+        into.append(a)
+if not tiles:
+    sys.exit("usage: tile_summary.py TILE.json... [--tune TUNE.json...]")
+
+
+def load(files):
+    cases, order = {}, []
+    for f in files:
+        for c in json.load(open(f)).get("cases", []):
+            k = (c["kernel"], c["n"], c.get("m", 0))
+            if k not in cases:
+                order.append(k)
+            cases.setdefault(k, []).append(c)
+    return cases, order
+
+
+def span(v):
+    v = sorted(set(v))
+    return ", ".join(str(x) for x in v)
+
+
+T, order = load(tiles)
+U, _ = load(tunes)
+print("kernel n m | servet | sweep's best | ratio min / median / max (< 0.95) | t32 t64 untiled | tuned min / median (< 0.98) | points")
+under, total, tu_under, tu_total, dec, warm = 0, 0, 0, 0, [], []
+for k in order:
+    v = T[k]
+    rs = [c["ratio"] for c in v]
+    rel = lambda key: statistics.median([c[key] / c["best_rate"] for c in v if c.get(key)])
+    n_under = sum(r < 0.95 for r in rs)
+    under, total = under + n_under, total + len(rs)
+    dec += [c["decision_seconds"] for c in v if "decision_seconds" in c]
+    line = "%s %d %d | %s | %s | %.3f / %.3f / %.3f (%d of %d) | %.2f %.2f %.2f" % (
+        k[0], k[1], k[2], span(c["servet_tile"] for c in v), span(c["best_tile"] for c in v),
+        min(rs), statistics.median(rs), max(rs), n_under, len(rs),
+        rel("rate_tile32"), rel("rate_tile64"), rel("rate_untiled"))
+    if k in U:
+        u = U[k]
+        tv = [c["tuned_vs_best"] for c in u]
+        t_under = sum(x < 0.98 for x in tv)
+        tu_under, tu_total = tu_under + t_under, tu_total + len(tv)
+        warm += [c["warm_lookup_seconds"] for c in u if "warm_lookup_seconds" in c]
+        line += " | %.3f / %.3f (%d of %d) | %d of %d" % (
+            min(tv), statistics.median(tv), t_under, len(tv), max(c["tune_points"] for c in u), u[0]["sweep_points"])
+    print(line)
+print("tile: %d of %d at 0.95 or more" % (total - under, total), end="")
+if dec:
+    print("; decisions %.0f-%.0f us" % (1e6 * min(dec), 1e6 * max(dec)), end="")
+print()
+if tu_total:
+    print("tune: %d of %d within 2%%; warm lookups %.0f-%.0f us" % (
+        tu_total - tu_under, tu_total, 1e6 * min(warm), 1e6 * max(warm)))
