@@ -14,9 +14,9 @@ import json
 import statistics
 import sys
 
-args, tiles, tunes, into = sys.argv[1:], [], [], None
+tiles, tunes = [], []
 into = tiles
-for a in args:
+for a in sys.argv[1:]:
     if a == "--tune":
         into = tunes
     else:
