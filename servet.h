@@ -823,6 +823,16 @@
           200 x 84 (0.90) -> untiled (1.00). make tile-replay: only that VM's runs
           move (1000^2 0.87-0.92 -> 0.93-0.99); bench_data/
           tile_lookups_exposed_zen5_2026-12-04.txt.
+          Tile desc: reduce = N > 1 (`servet tile` --array NAME:..:reduce=N),
+          a sum the compiler vectorises into N lanes (gcc -O3 -ffast-math:
+          one vector, 8 doubles with AVX-512; clang: four): chains of tile /
+          N whose share adds to the work, short enough not to hold the
+          window (>>decide step 6b); a negative reduce or one past
+          SERVET_TILE_MAX_LANES (1024) is invalid. C = A B^T at 1024^3 on
+          the Zen 5 VM: 344 x 8 x 512 untold (0.75 of the grid's best,
+          gcc) -> 56 x 8 x 128 told 8 lanes (the grid's best). reduce = 1
+          and unset price as before (make tile-replay: every decision the
+          same).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -1154,6 +1164,7 @@ SERVET_API servet_result servet_choose_placement(const servet_profile *p, int nt
 #define SERVET_TILE_MAX_ALTERNATIVES 4
 #define SERVET_TILE_MAX_EXTENT ((int64_t)1 << 40) /* the largest extent and ld the helper takes */
 #define SERVET_TILE_MAX_HALO (1 << 20)            /* the largest halo */
+#define SERVET_TILE_MAX_LANES 1024                /* the most lanes a reduce may say */
 typedef struct servet_tile_loop {
     const char *name;       /* for messages (may be NULL) */
     int64_t extent;         /* its trip count: the problem size along it (1..SERVET_TILE_MAX_EXTENT) */
@@ -1173,8 +1184,10 @@ typedef struct servet_tile_array {
                                as the examples list them (>>decide step 6c: reads cut into rows in turn slow down,
                                stores do not) */
     int reduce;             /* the innermost loop sums into one element of it, kept in a register (C in an i,j,k
-                               matmul, y in y[i] += A[i][j] x[j]): one chain of dependent adds as long as the
-                               innermost tile (>>decide); ignored if the innermost loop indexes it */
+                               matmul, y in y[i] += A[i][j] x[j]): 1, one chain of dependent adds as long as the
+                               innermost tile; N > 1 (up to SERVET_TILE_MAX_LANES), a vectorised sum kept in N
+                               lanes (gcc -O3 -ffast-math: 8 doubles with AVX-512, 4 with AVX2; clang: 4x that),
+                               chains of tile / N (>>decide step 6b); ignored if the innermost loop indexes it */
     int64_t ld;             /* elements between consecutive rows (<= SERVET_TILE_MAX_EXTENT); 0: the last loop's
                                extent (+ 2*halo) */
     int64_t dims[SERVET_TILE_MAX_LOOPS]; /* the extent each dimension is allocated with, slowest first (a padded 3D
@@ -10239,8 +10252,27 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       2026-11-27.txt). C = A B^T (B's rows along k) told: 1000 x 88 x 16,
       0.78 of the best tried (0.44 untold): that program runs k tiles of 16
       slower than 8 and 24, which no capacity explains.
-      A sum the compiler splits or vectorises (-ffast-math, an OpenMP simd
-      reduction) is no single chain: leave the flag unset. Untold, an array
+      A sum the compiler vectorises (-O3 -ffast-math, an OpenMP simd
+      reduction) is lanes of chains side by side: reduce = N, the lanes
+      the compiled loop keeps (gcc keeps one vector: 8 doubles with
+      AVX-512, 4 with AVX2; clang unrolls it by 4: 32, 16), chains of L / N
+      adds (L the chain's iterations, at least 1). Their share, CHAIN_NS /
+      N x L' / (L' + WINDOW) an iteration, adds to the work: the vector
+      loop runs far under the work's half cycle an iteration and its
+      chains show past it (C = A B^T at 1024^3 on the Zen 5 VM, gcc's one
+      zmm accumulator, 64 x 8 x TK: 0.077 ns an iteration at TK = 128,
+      0.085 at 256, 0.087 at 384, 0.100 at 512, a rise the share fits
+      within 0.008 ns; clang's four accumulators ran 512 best, 0.046 ns).
+      Chains that short do not hold the window: the nest's runs are a
+      chain-free nest's, and a run restarted out of memory is exposed for
+      the chains' share L' / (L' + WINDOW) of its latency, overlapped the
+      rest (servet__tile_chain_holds). Measured side by side there: untold
+      (unset), the model took 344 x 8 x 512 (0.76 of the best with gcc,
+      0.94 with clang); told one lane, 256 x 8 x 24 (0.58); told its
+      lanes, 56 x 8 x 128 (gcc, 8: 0.996) and 56 x 8 x 512 (clang, 32:
+      0.994); over six builds and sizes (4, 8 and 32 lanes, 1000^3 to
+      2048^3) 0.98-1.00 told, 0.67-0.94 untold (bench_data/
+      tile_outside_matmul_nt_lanes_zen5_2026-12-04.txt). Untold, an array
       the innermost loop does not index gets a warning that asks (in i,k,j
       order the same structure is A[i][k], a value read once a row: only
       the desc knows which).
@@ -11180,16 +11212,32 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
 /* the longest chain of dependent adds in the nest: for each array the
    innermost loop reduces into (desc: reduce), the iterations of the
    innermost loops that do not index it, one after the other; 0: none */
-static double servet__tile_chain(const servet__tmodel *M, const int64_t *T) {
+static double servet__tile_chain_lanes(const servet__tmodel *M, const int64_t *T, int *lanes) {
     double longest = 0.0;
     int a, l;
+    if (lanes) *lanes = 1;
     for (a = 0; a < M->d->narrays; a++) {
         double len = 1.0;
-        if (!M->d->arrays[a].reduce) continue;
+        int n_lanes = M->d->arrays[a].reduce;
+        if (n_lanes < 1) continue;
         for (l = M->n - 1; l >= 0 && !servet__tile_indexed(M, a, l); l--) len *= (double)T[l];
-        if (l < M->n - 1 && len > longest) longest = len;
+        /* a sum in n lanes (reduce = n: a vectorised sum) is n chains of
+           len / n adds each, side by side (step 6b) */
+        len = len / (double)n_lanes < 1.0 ? 1.0 : len / (double)n_lanes;
+        if (l < M->n - 1 && len > longest) {
+            longest = len;
+            if (lanes) *lanes = n_lanes;
+        }
     }
     return longest;
+}
+static double servet__tile_chain(const servet__tmodel *M, const int64_t *T) { return servet__tile_chain_lanes(M, T, NULL); }
+/* a chain that holds the core's window (step 6b): a sum in one lane; a
+   vectorised sum's short chains leave the nest's runs as a chain-free
+   nest's and expose only their share of a restart (servet__tile_cost_priced) */
+static int servet__tile_chain_holds(const servet__tmodel *M, const int64_t *T) {
+    int lanes;
+    return servet__tile_chain_lanes(M, T, &lanes) > 0.0 && lanes == 1;
 }
 /* What a tile covers at each level of the nest and the lines, pages and
    runs of each array there: the same for every cache, so computed once a
@@ -11209,7 +11257,7 @@ typedef struct servet__tgeom {
    the in covers one level up, and their lines and pages too: counted once
    (they were counted twice, a sixth of a decision's time) */
 static void servet__tile_geometry(const servet__tmodel *M, const int64_t *T, int with_runs, servet__tgeom *G) {
-    int k, a, n = M->n, na = M->d->narrays, tlb = 0, c, pages = !(servet__tile_chain(M, T) > 0.0);
+    int k, a, n = M->n, na = M->d->narrays, tlb = 0, c, pages = !servet__tile_chain_holds(M, T);
     double rows[2 * SERVET_TILE_MAX_LOOPS + 1][SERVET_TILE_MAX_ARRAYS], lpr[2 * SERVET_TILE_MAX_LOOPS + 1][SERVET_TILE_MAX_ARRAYS];
     for (c = 0; c < M->nc; c++) tlb |= M->c[c].tlb;
     servet__tile_cover(M, T, 0, 0, G->out[0]);
@@ -11354,7 +11402,7 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
     double run_usable = runs_per_array && M->ncache >= 3 ? M->c[M->ncache - 2].usable : 0.0;
     /* a chain-bound nest (step 6b): runs continue only inside a tile, and
        a row is one run across its pages */
-    int chain = runs_per_array && servet__tile_chain(M, T) > 0.0;
+    int chain = runs_per_array && servet__tile_chain_holds(M, T);
     if (window) *window = 0.0;
     for (a = 0; a < na; a++) nstream += M->d->arrays[a].streamed != 0;
     ways = C->ways - (nstream < C->ways / 2 ? nstream : C->ways / 2);
@@ -11567,8 +11615,9 @@ static double servet__tile_demand_mlp(const servet__tmodel *M, const servet__tge
 static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T) {
     double cost = 0.0, tiles = 1.0, runs = 1.0, points = 1.0, cover[SERVET_TILE_MAX_LOOPS], stream, bound = 0.0, core,
            lookups = 0.0;
-    double over, under, chain = servet__tile_chain(M, T);
-    int c, l, a, n = M->n;
+    double over, under;
+    int c, l, a, n = M->n, lanes;
+    double chain = servet__tile_chain_lanes(M, T, &lanes);
     double lds[8][SERVET_TILE_MAX_ARRAYS], cfs[8][SERVET_TILE_MAX_ARRAYS], rns[8][SERVET_TILE_MAX_ARRAYS];
     double uncrowded[SERVET_TILE_MAX_ARRAYS];
     int csets[8], in_turn[SERVET_TILE_MAX_ARRAYS], any_in_turn = 0;
@@ -11660,9 +11709,14 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
                     /* a run's first lines out of memory are demand misses: the
                        latency over 16 each, two a run even where the run is one
                        line (its neighbour comes with it, step 6) */
-                    if (last_level && chain > 0.0) /* the chain holds the window: exposed (step 6b) */
+                    if (last_level && chain > 0.0 && lanes == 1) /* the chain holds the window: exposed (step 6b) */
                         cost += rn[a] * M->mem_ns * SERVET__TILE_CHAIN_EXPOSED;
-                    else if (last_level) stream += SERVET__TILE_TRAIN * rn[a] * (M->mem_ns / servet__tile_demand_mlp(M, &G, a) - line_ns);
+                    else if (last_level) {
+                        /* a vectorised sum's chains (lanes > 1) hold it their share of the time */
+                        double held = chain > 0.0 ? chain / (chain + SERVET__TILE_CHAIN_WINDOW) : 0.0;
+                        cost += held * rn[a] * M->mem_ns * SERVET__TILE_CHAIN_EXPOSED;
+                        stream += (1.0 - held) * SERVET__TILE_TRAIN * rn[a] * (M->mem_ns / servet__tile_demand_mlp(M, &G, a) - line_ns);
+                    }
                 }
             }
             if (c == 0) core += stream;
@@ -11690,7 +11744,9 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
            when slower (SERVET__TILE_CHAIN_NS); L1's misses and the first
            TLB's add to it, as the chain holds the window that would overlap
            them (step 6b) */
-        if (chain > 0.0) {
+        if (chain > 0.0 && lanes > 1) /* a vectorised sum: its chains' share adds to the work (step 6b) */
+            core += points / (double)lanes * SERVET__TILE_CHAIN_NS * chain / (chain + SERVET__TILE_CHAIN_WINDOW);
+        else if (chain > 0.0) {
             double by_chain = points * SERVET__TILE_CHAIN_NS * chain / (chain + SERVET__TILE_CHAIN_WINDOW);
             if (by_chain > SERVET__TILE_WORK_NS * points) core += by_chain - SERVET__TILE_WORK_NS * points;
         }
@@ -12215,7 +12271,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     for (a = 0; a < d->narrays; a++) {
         const servet_tile_array *A = &d->arrays[a];
         if (A->nloops < 1 || A->nloops > SERVET_TILE_MAX_LOOPS || A->halo < 0 || A->halo > SERVET_TILE_MAX_HALO || A->ld < 0 ||
-            A->ld > SERVET_TILE_MAX_EXTENT)
+            A->ld > SERVET_TILE_MAX_EXTENT || A->reduce < 0 || A->reduce > SERVET_TILE_MAX_LANES)
             return SERVET_ERROR_INVALID_ARGUMENT;
         for (dd = 0; dd < A->nloops; dd++) {
             int e;
@@ -12425,9 +12481,16 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                      M.only >= 0 ? ", the level asked for" : "");
         if (servet__tile_chain(&M, out->tile) > 0.0) { /* step 6b: say what bounded the inner tile */
             size_t len = strlen(out->reason);
-            for (a = 0; a < d->narrays && !(d->arrays[a].reduce && !servet__tile_indexed(&M, a, M.n - 1)); a++) ;
-            snprintf(out->reason + len, sizeof out->reason - len, "; the sum into %s: chains of %.0f adds",
-                     servet__tile_name(d->arrays[a].name, a, nb, sizeof nb, 'A'), servet__tile_chain(&M, out->tile));
+            int lanes;
+            double steps = servet__tile_chain_lanes(&M, out->tile, &lanes);
+            for (a = 0; a < d->narrays && !(d->arrays[a].reduce == lanes && !servet__tile_indexed(&M, a, M.n - 1)); a++) ;
+            if (a == d->narrays) a = 0;
+            if (lanes > 1)
+                snprintf(out->reason + len, sizeof out->reason - len, "; the sum into %s: %d lanes, chains of %.0f adds",
+                         servet__tile_name(d->arrays[a].name, a, nb, sizeof nb, 'A'), lanes, steps);
+            else
+                snprintf(out->reason + len, sizeof out->reason - len, "; the sum into %s: chains of %.0f adds",
+                         servet__tile_name(d->arrays[a].name, a, nb, sizeof nb, 'A'), steps);
         }
     }
     /* warnings */
@@ -12566,8 +12629,8 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             continue;
         snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
                  "%s is not indexed by the innermost loop %s: if the loop sums into its element in a register (C in "
-                 "C[i][j] += A[i][k] * B[k][j] over k), mark it reduce (NAME:..:reduce): its chain of adds then "
-                 "bounds that tile",
+                 "C[i][j] += A[i][k] * B[k][j] over k), mark it reduce (NAME:..:reduce, vectorised: reduce=LANES): its "
+                 "chain of adds then bounds that tile",
                  servet__tile_name(A->name, a, nb, sizeof nb, 'A'), d->loops[M.n - 1].name ? d->loops[M.n - 1].name : "");
         break;
     }

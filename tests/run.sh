@@ -224,7 +224,13 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
   expect_rc 0 "tile of an i,j,k matmul, C reduced" ./bin/servet tile --no-probe --loop i=1000 --loop j=1000 --loop k=1000 --array A:i,k --array B:k,j --array C:i,j:reduce --elem 8
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; assert set(t)=={"i","j","k"} and all(1 <= t[x] <= 1000 for x in t)' "$tmp/out" \
     && ok || { bad "tile JSON (reduce)"; cat "$tmp/out" >&2; }
-  expect_rc 2 "tile, reduce takes no value" ./bin/servet tile --loop i=100 --array A:i:reduce=1 --elem 8
+  expect_rc 2 "tile, reduce= takes lanes from 1" ./bin/servet tile --loop i=100 --array A:i:reduce=0 --elem 8
+  expect_rc 2 "tile, reduce= past 1024 lanes" ./bin/servet tile --loop i=100 --array A:i:reduce=2000 --elem 8
+  grep -qF "reduce=N takes the lanes the sum is kept in, 1 to 1024" "$tmp/err" && ok || { bad "tile, reduce= out of range: no clear message"; cat "$tmp/err" >&2; }
+  # a vectorised sum (C = A B^T, gcc -O3 -ffast-math: one vector of 8 doubles): its lanes in the reason
+  expect_rc 0 "tile of C = A B^T, C reduced in 8 lanes" ./bin/servet tile --no-probe --loop i=1024 --loop j=1024 --loop k=1024 --array A:i,k --array B:j,k --array C:i,j:reduce=8 --elem 8
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; assert set(t)=={"i","j","k"} and "the sum into C: 8 lanes, chains of %d adds" % max(1, t["k"] // 8) in j["reason"]' "$tmp/out" \
+    && ok || { bad "tile JSON (reduce=8)"; cat "$tmp/out" >&2; }
   # a loop the kernel does not tile: :untiled keeps its extent, the others are fitted; a bad suffix is refused
   expect_rc 0 "tile of C += A A^T, p untiled" ./bin/servet tile --no-probe --loop i=2000 --loop j=2000 --loop p=256:untiled --array Ai:i,p:in --array Aj:j,p:in --array C:i,j --elem 8 --square
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; assert t["p"]==256 and t["i"]==t["j"] and t["i"]<2000 and all(a["p"]==256 for a in j["alternatives"])' "$tmp/out" \

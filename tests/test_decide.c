@@ -843,6 +843,56 @@ static void test_tile_reduce_chain(void) {
     three_level_model(&Q, &q);
     CHECK(servet__tile_chain(&Q, T3) == 32.0 * 16.0, "a chain over the two inner loops: %g (512)", servet__tile_chain(&Q, T3));
 }
+/* a vectorised sum (reduce = its lanes: gcc -O3 -ffast-math keeps one vector
+   of 8 doubles with AVX-512) is that many chains of the innermost tile /
+   lanes, side by side; their share adds to the work (SERVET__TILE_CHAIN_NS
+   a lane); more lanes, longer k tiles. C = A B^T, 1024^3 (B over j,k). */
+static void test_tile_reduce_lanes(void) {
+    servet_tile_desc q;
+    servet__tmodel Q;
+    int64_t T[3] = {64, 8, 128}, Tshort[3] = {64, 8, 4};
+    double plain, one, eight, expected = 1024.0 * 1024.0 * 1024.0 / 8.0 * SERVET__TILE_CHAIN_NS * 16.0 / (16.0 + SERVET__TILE_CHAIN_WINDOW);
+    int lanes;
+    loops(&q, 3, 1024);
+    q.narrays = 3;
+    array2(&q.arrays[0], "A", 0, 2);
+    array2(&q.arrays[1], "B", 1, 2);
+    array2(&q.arrays[2], "C", 0, 1);
+    q.elem_bytes = 8;
+    q.arrays[2].reduce = 8;
+    three_level_model(&Q, &q);
+    CHECK(servet__tile_chain_lanes(&Q, T, &lanes) == 16.0 && lanes == 8 && servet__tile_chain(&Q, Tshort) == 1.0,
+          "8 lanes: chains of 128 / 8 = %g adds (lanes %d), and of 1 where the k tile (4) is under the lanes: %g",
+          servet__tile_chain(&Q, T), lanes, servet__tile_chain(&Q, Tshort));
+    CHECK(!servet__tile_chain_holds(&Q, T), "a vectorised sum's chains do not hold the window");
+    eight = servet__tile_cost_priced(&Q, T);
+    q.arrays[2].reduce = 0;
+    three_level_model(&Q, &q);
+    plain = servet__tile_cost_priced(&Q, T);
+    q.arrays[2].reduce = 1;
+    three_level_model(&Q, &q);
+    one = servet__tile_cost_priced(&Q, T);
+    CHECK(servet__tile_chain_holds(&Q, T), "one lane: the chain holds the window");
+    /* 2^30 / 8 chain steps at 0.5 ns x 16 / 48: 22.4 ms over the chain-free price, and under one lane's */
+    CHECK(eight - plain >= 0.99 * expected && eight - plain <= 1.5 * expected && eight < one,
+          "8 lanes add %.4g ns to the chain-free price (expected %.4g at least); one lane: %.4g over it", eight - plain,
+          expected, one - plain);
+    {
+        servet_profile *p = two_core_profile(1);
+        servet_tile t1, t8, t32;
+        q.arrays[2].reduce = 1;
+        CHECK(servet_choose_tile(p, &q, &t1) == SERVET_OK, "one lane: decided");
+        q.arrays[2].reduce = 8;
+        CHECK(servet_choose_tile(p, &q, &t8) == SERVET_OK && strstr(t8.reason, "the sum into C: 8 lanes, chains of"),
+              "8 lanes: decided, the reason says so (\"%s\")", t8.reason);
+        q.arrays[2].reduce = 32;
+        CHECK(servet_choose_tile(p, &q, &t32) == SERVET_OK, "32 lanes: decided");
+        CHECK(t1.tile[2] <= t8.tile[2] && t8.tile[2] <= t32.tile[2] && t8.tile[2] / 8 <= 64,
+              "more lanes, k tiles as long or longer: %lld (1 lane), %lld (8), %lld (32)", (long long)t1.tile[2],
+              (long long)t8.tile[2], (long long)t32.tile[2]);
+        drop(p);
+    }
+}
 /* the reduce hint asks about the array the nest writes, not an input the
    innermost loop leaves in a register: A of an i,k,j matmul, a
    convolution's IN (its kx counted as halo) */
@@ -1707,6 +1757,11 @@ static void test_tile_bad_input(void) {
     d.arrays[0].halo = -1;
     CHECK(servet_choose_tile(p, &d, &t) == SERVET_ERROR_INVALID_ARGUMENT, "negative halo");
     d.arrays[0].halo = 0;
+    d.arrays[0].reduce = -1;
+    CHECK(servet_choose_tile(p, &d, &t) == SERVET_ERROR_INVALID_ARGUMENT, "negative reduce (lanes)");
+    d.arrays[0].reduce = SERVET_TILE_MAX_LANES + 1;
+    CHECK(servet_choose_tile(p, &d, &t) == SERVET_ERROR_INVALID_ARGUMENT, "reduce past SERVET_TILE_MAX_LANES");
+    d.arrays[0].reduce = 0;
     CHECK(servet_choose_tile(p, &d, &t) == SERVET_OK, "and the repaired desc is fine");
     drop(p);
 }
@@ -1837,7 +1892,7 @@ static void test_tile_random_descs(void) {
             if (rand_next() % 6 == 0) A->streamed = 1;
             if (rand_next() % 5 == 0) A->packed = 1;
             if (rand_next() % 4 == 0) A->output = rand_next() % 2 ? 1 : -1;
-            if (rand_next() % 10 == 0) A->reduce = 1;
+            if (rand_next() % 10 == 0) A->reduce = rand_next() % 2 ? 1 : (int)(rand_next() % 1100) - 20; /* lanes, some out of range */
             if (rand_next() % 4 == 0) A->ld = rand_extent();
             if (rand_next() % 8 == 0)
                 for (q = 0; q < A->nloops && q < SERVET_TILE_MAX_LOOPS; q++) A->dims[q] = rand_extent();
@@ -1911,6 +1966,7 @@ int main(void) {
     test_tile_untiled_by_margin();
     test_tile_memo_same_answer();
     test_tile_reduce_chain();
+    test_tile_reduce_lanes();
     test_tile_reduce_hint_names_output();
     test_tile_reduce_rows_whole();
     test_tile_subline_loop();

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 /* the fields of a --array (usage text and errors say them alike) */
-#define SERVET_CLI_ARRAY_FIELDS "[:halo=R][:stream][:packed][:reduce][:out|:in][:ld=N][:dims=NxN..]"
+#define SERVET_CLI_ARRAY_FIELDS "[:halo=R][:stream][:packed][:reduce[=LANES]][:out|:in][:ld=N][:dims=NxN..]"
 static const char *usage_text =
     "usage: servet COMMAND [options]\n"
     "\n"
@@ -36,6 +36,9 @@ static const char *usage_text =
     "                      dims= the extent each dimension is allocated with (0: its loop's),\n"
     "                      reduce: the innermost loop sums into one element of it in a register\n"
     "                      (C in an i,j,k matmul: a chain of adds as long as the innermost tile),\n"
+    "                      reduce=N: the compiled sum keeps N lanes (a vectorised sum: gcc's\n"
+    "                      -O3 -ffast-math keeps one vector, 8 doubles with AVX-512, 4 with AVX2;\n"
+    "                      clang unrolls it by 4: 32, 16): chains of tile / N,\n"
     "                      out: the nest only writes it, in: it reads it (unsaid: the last\n"
     "                      array is taken as the output, B of --array A:i,j --array B:j,i);\n"
     "                      a loop :untiled is one the kernel does not tile (its tile: its extent)\n"
@@ -1368,7 +1371,13 @@ static int cmd_tile(int argc, char **argv) {
             else if (!strcmp(field, "out")) A->output = 1;
             else if (!strcmp(field, "in")) A->output = -1;
             else if (!strcmp(field, "reduce")) A->reduce = 1;
-            else return die_usage("unknown --array field (halo=R, stream, packed, reduce, out, in, ld=N, dims=NxN..)", field);
+            else if (!strncmp(field, "reduce=", 7)) {
+                int64_t v;
+                if (!parse_i64(field + 7, 1, &v) || v > SERVET_TILE_MAX_LANES)
+                    return die_usage("reduce=N takes the lanes the sum is kept in, 1 to 1024", field);
+                A->reduce = (int)v;
+            }
+            else return die_usage("unknown --array field (halo=R, stream, packed, reduce[=N], out, in, ld=N, dims=NxN..)", field);
         }
         if (A->nloops == 0) return die_usage("--array needs its loops: NAME:LOOP,LOOP", arrays[k]);
         if (dims_given[k] && dims_given[k] != A->nloops)
