@@ -12497,6 +12497,25 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     if (out->capacity_from_os && out->nwarnings < SERVET_TILE_MAX_WARNINGS)
         snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
                  "no measured cache sizes in the profile: the OS-reported sizes were used (run the cache probe)");
+    /* an array the innermost loop does not index may be a sum kept in a
+       register (step 6b): only the desc can say, so ask - of the array the
+       nest writes (marked output, else the last listed, as `output` says):
+       an input the loop does not index is a value kept in a register, no
+       chain (A in an i,k,j matmul; a convolution's IN, whose kx the desc
+       counts as its halo: until 2026-12-02 the hint named those). Before the
+       sets' warnings: the answer moves by up to 1.5x with it (C = A B^T,
+       step 6b), and at 1024^3 A's, B's, C's and the TLB's filled the list */
+    for (a = 0; a < d->narrays && out->nwarnings < SERVET_TILE_MAX_WARNINGS; a++) {
+        const servet_tile_array *A = &d->arrays[a];
+        if (!servet__tile_is_output(d, a) || A->reduce || A->streamed || A->packed || servet__tile_indexed(&M, a, M.n - 1))
+            continue;
+        snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
+                 "%s is not indexed by the innermost loop %s: if the loop sums into its element in a register (C in "
+                 "C[i][j] += A[i][k] * B[k][j] over k), mark it reduce (NAME:..:reduce, vectorised: reduce=LANES): its "
+                 "chain of adds then bounds that tile",
+                 servet__tile_name(A->name, a, nb, sizeof nb, 'A'), d->loops[M.n - 1].name ? d->loops[M.n - 1].name : "");
+        break;
+    }
     for (a = 0; a < d->narrays && out->nwarnings < SERVET_TILE_MAX_WARNINGS; a++) {
         const servet_tile_array *A = &d->arrays[a];
         int last = A->nloops - 1;
@@ -12617,23 +12636,6 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                      servet__tile_name(d->arrays[b].name, b, lb, sizeof lb, 'A'), bytes / 1048576.0, apart,
                      100.0 * same, more / 1024.0);
         }
-    /* an array the innermost loop does not index may be a sum kept in a
-       register (step 6b): only the desc can say, so ask - of the array the
-       nest writes (marked output, else the last listed, as `output` says):
-       an input the loop does not index is a value kept in a register, no
-       chain (A in an i,k,j matmul; a convolution's IN, whose kx the desc
-       counts as its halo: until 2026-12-02 the hint named those) */
-    for (a = 0; a < d->narrays && out->nwarnings < SERVET_TILE_MAX_WARNINGS; a++) {
-        const servet_tile_array *A = &d->arrays[a];
-        if (!servet__tile_is_output(d, a) || A->reduce || A->streamed || A->packed || servet__tile_indexed(&M, a, M.n - 1))
-            continue;
-        snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
-                 "%s is not indexed by the innermost loop %s: if the loop sums into its element in a register (C in "
-                 "C[i][j] += A[i][k] * B[k][j] over k), mark it reduce (NAME:..:reduce, vectorised: reduce=LANES): its "
-                 "chain of adds then bounds that tile",
-                 servet__tile_name(A->name, a, nb, sizeof nb, 'A'), d->loops[M.n - 1].name ? d->loops[M.n - 1].name : "");
-        break;
-    }
     /* the work term bounds the prediction: the answer then rests on how
        fast the compiled loop runs, which no desc says (a rank-64 update,
        n = 4000, on the Zen 5 VM: -O3's vectorised loop ran 0.04 ns an

@@ -937,6 +937,17 @@ static void test_tile_reduce_hint_names_output(void) {
     q.arrays[2].output = -1;
     CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !hint_names(&t, "OUT") && !hint_names(&t, "IN"),
           "convolution, OUT marked an input: nothing named");
+    /* C = A B^T at 1024^3: A's, B's and C's rows in one L1 set and the
+       TLB's fill four warnings; the hint comes first (it moves the answer
+       by up to 1.5x, step 6b) */
+    loops(&q, 3, 1024);
+    q.narrays = 3;
+    array2(&q.arrays[0], "A", 0, 2);
+    array2(&q.arrays[1], "B", 1, 2);
+    array2(&q.arrays[2], "C", 0, 1);
+    q.elem_bytes = 8;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.nwarnings == SERVET_TILE_MAX_WARNINGS && hint_names(&t, "C"),
+          "C = A B^T 1024, the list full (%d warnings): C still named", t.nwarnings);
     drop(p);
 }
 /* in a chain-bound nest the chain holds the core's window: a row cut by
