@@ -832,7 +832,8 @@
           the Zen 5 VM: 344 x 8 x 512 untold (0.75 of the grid's best,
           gcc) -> 56 x 8 x 128 told 8 lanes (the grid's best). reduce = 1
           and unset price as before (make tile-replay: every decision the
-          same).
+          same). servet tile: the hint to mark a sum reduce comes before
+          the sets' warnings (at 1024^3 they filled the list without it).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -11211,11 +11212,13 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
 }
 /* the longest chain of dependent adds in the nest: for each array the
    innermost loop reduces into (desc: reduce), the iterations of the
-   innermost loops that do not index it, one after the other; 0: none */
-static double servet__tile_chain_lanes(const servet__tmodel *M, const int64_t *T, int *lanes) {
+   innermost loops that do not index it, one after the other, over its
+   lanes; 0: none (and the lanes and the array it is in) */
+static double servet__tile_chain_of(const servet__tmodel *M, const int64_t *T, int *lanes, int *array) {
     double longest = 0.0;
     int a, l;
     if (lanes) *lanes = 1;
+    if (array) *array = -1;
     for (a = 0; a < M->d->narrays; a++) {
         double len = 1.0;
         int n_lanes = M->d->arrays[a].reduce;
@@ -11227,9 +11230,13 @@ static double servet__tile_chain_lanes(const servet__tmodel *M, const int64_t *T
         if (l < M->n - 1 && len > longest) {
             longest = len;
             if (lanes) *lanes = n_lanes;
+            if (array) *array = a;
         }
     }
     return longest;
+}
+static double servet__tile_chain_lanes(const servet__tmodel *M, const int64_t *T, int *lanes) {
+    return servet__tile_chain_of(M, T, lanes, NULL);
 }
 static double servet__tile_chain(const servet__tmodel *M, const int64_t *T) { return servet__tile_chain_lanes(M, T, NULL); }
 /* a chain that holds the core's window (step 6b): a sum in one lane; a
@@ -12482,9 +12489,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         if (servet__tile_chain(&M, out->tile) > 0.0) { /* step 6b: say what bounded the inner tile */
             size_t len = strlen(out->reason);
             int lanes;
-            double steps = servet__tile_chain_lanes(&M, out->tile, &lanes);
-            for (a = 0; a < d->narrays && !(d->arrays[a].reduce == lanes && !servet__tile_indexed(&M, a, M.n - 1)); a++) ;
-            if (a == d->narrays) a = 0;
+            double steps = servet__tile_chain_of(&M, out->tile, &lanes, &a);
             if (lanes > 1)
                 snprintf(out->reason + len, sizeof out->reason - len, "; the sum into %s: %d lanes, chains of %.0f adds",
                          servet__tile_name(d->arrays[a].name, a, nb, sizeof nb, 'A'), lanes, steps);
