@@ -834,6 +834,12 @@
           and unset price as before (make tile-replay: every decision the
           same). servet tile: the hint to mark a sum reduce comes before
           the sets' warnings (at 1024^3 they filled the list without it).
+          Tile search: a sum kept in a register does not make its loop
+          contiguous (tiles under a line there), and an array that moves
+          under a tenth of L1's lines pays no margin for split lines
+          (SERVET__TILE_SPLIT_SHARE): C = A B^T in floats, reduce=16,
+          112 x 16 x 256 (0.88) -> 112 x 8 x 256 (1.00) at 1024^3, 0.89 ->
+          1.00 at 2048^3; 45 unset descs and make tile-replay unchanged.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10427,6 +10433,7 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    (examples/tile_stencil.c does: 33 ms against 45). make bench-tile
    moves its arrays apart in the utag (tools/tile_run.h). */
 #define SERVET__TILE_MARGIN 0.03
+#define SERVET__TILE_SPLIT_SHARE 0.1 /* the share of L1's lines a split array must move to pay the margin */
 /* the share of the smaller of the core's time and the deeper levels' bound
    (their busiest stream) that their overlap leaves exposed (step 6): a
    twentieth. Overlap is never whole, and a tie between a tile whose
@@ -11780,13 +11787,21 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
            multiple of a line: the set caps) must win by the margin, as a tile
            must against no tile: the reloaded halves cost more than the model
            says (4096 x 4096 transpose here: 4096 x 12 ran 8 GB/s, 64 x 8 14,
-           the model had them within 1%) */
+           the model had them within 1%). Only an array that moves a tenth
+           of L1's lines or more: C of C = A B^T, touched once a k tile,
+           moved 3% of them; split at 8 floats (half a line), its margin
+           sent the float kernel to 112 x 16 x 256 (16 of B's rows in 16
+           sets of the 12-way L1: 0.86 of 32 x 8 x 256, bench_data/
+           tile_outside_matmul_nt_lanes_zen5_2026-12-04.txt) */
         int64_t m = M->line / M->elem > 0 ? M->line / M->elem : 1;
         int split = 0;
+        double l1_lines = 0.0;
+        for (a = 0; a < M->d->narrays; a++) l1_lines += lds[0][a];
         for (a = 0; a < M->d->narrays && !split; a++) {
             const servet_tile_array *A = &M->d->arrays[a];
             l = A->loops[A->nloops - 1];
-            split = !A->packed && T[l] % m != 0 && T[l] < M->d->loops[l].extent;
+            split = !A->packed && T[l] % m != 0 && T[l] < M->d->loops[l].extent &&
+                    lds[0][a] >= SERVET__TILE_SPLIT_SHARE * l1_lines;
         }
         if (split) cost += SERVET__TILE_MARGIN * (cost + over + 20.0 * tiles + runs * SERVET__TILE_RUN_NS);
     }
@@ -11809,11 +11824,18 @@ static int servet__tile_candidates(int64_t N, int64_t m, int64_t *out, int max) 
     if (n == 0 || out[n - 1] != N) out[n++] = N;
     return n;
 }
-/* some array (not packed) has loop l as its contiguous dimension */
+/* some array (not packed) has loop l as its contiguous dimension; not a
+   sum kept in a register (reduce, the innermost loop not over it): it is
+   touched once a run of the innermost loop, and a tile that splits its
+   lines costs little (C of C = A B^T in floats: 112 x 16 x 256 and 112 x
+   12 x 256 ran 0.048 s, 112 x 8 x 256 0.042, 16 of B's rows in 16 sets
+   of the 12-way L1 against 8; 8 floats was no candidate) */
 static int servet__tile_contiguous(const servet__tmodel *M, int l) {
     int a;
     for (a = 0; a < M->d->narrays; a++)
-        if (!M->d->arrays[a].packed && M->d->arrays[a].loops[M->d->arrays[a].nloops - 1] == l) return 1;
+        if (!M->d->arrays[a].packed && M->d->arrays[a].loops[M->d->arrays[a].nloops - 1] == l &&
+            !(M->d->arrays[a].reduce > 0 && !servet__tile_indexed(M, a, M->n - 1)))
+            return 1;
     return 0;
 }
 /* v into the sorted candidates (below N, not there yet) */
