@@ -11242,16 +11242,13 @@ static double servet__tile_chain_of(const servet__tmodel *M, const int64_t *T, i
     }
     return longest;
 }
-static double servet__tile_chain_lanes(const servet__tmodel *M, const int64_t *T, int *lanes) {
-    return servet__tile_chain_of(M, T, lanes, NULL);
-}
-static double servet__tile_chain(const servet__tmodel *M, const int64_t *T) { return servet__tile_chain_lanes(M, T, NULL); }
+static double servet__tile_chain(const servet__tmodel *M, const int64_t *T) { return servet__tile_chain_of(M, T, NULL, NULL); }
 /* a chain that holds the core's window (step 6b): a sum in one lane; a
    vectorised sum's short chains leave the nest's runs as a chain-free
    nest's and expose only their share of a restart (servet__tile_cost_priced) */
 static int servet__tile_chain_holds(const servet__tmodel *M, const int64_t *T) {
     int lanes;
-    return servet__tile_chain_lanes(M, T, &lanes) > 0.0 && lanes == 1;
+    return servet__tile_chain_of(M, T, &lanes, NULL) > 0.0 && lanes == 1;
 }
 /* What a tile covers at each level of the nest and the lines, pages and
    runs of each array there: the same for every cache, so computed once a
@@ -11631,7 +11628,8 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
            lookups = 0.0;
     double over, under;
     int c, l, a, n = M->n, lanes;
-    double chain = servet__tile_chain_lanes(M, T, &lanes);
+    double chain = servet__tile_chain_of(M, T, &lanes, NULL);
+    int holds = chain > 0.0 && lanes == 1; /* servet__tile_chain_holds */
     double lds[8][SERVET_TILE_MAX_ARRAYS], cfs[8][SERVET_TILE_MAX_ARRAYS], rns[8][SERVET_TILE_MAX_ARRAYS];
     double uncrowded[SERVET_TILE_MAX_ARRAYS];
     int csets[8], in_turn[SERVET_TILE_MAX_ARRAYS], any_in_turn = 0;
@@ -11723,7 +11721,7 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
                     /* a run's first lines out of memory are demand misses: the
                        latency over 16 each, two a run even where the run is one
                        line (its neighbour comes with it, step 6) */
-                    if (last_level && chain > 0.0 && lanes == 1) /* the chain holds the window: exposed (step 6b) */
+                    if (last_level && holds) /* the chain holds the window: exposed (step 6b) */
                         cost += rn[a] * M->mem_ns * SERVET__TILE_CHAIN_EXPOSED;
                     else if (last_level) {
                         /* a vectorised sum's chains (lanes > 1) hold it their share of the time */
@@ -11758,9 +11756,9 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
            when slower (SERVET__TILE_CHAIN_NS); L1's misses and the first
            TLB's add to it, as the chain holds the window that would overlap
            them (step 6b) */
-        if (chain > 0.0 && lanes > 1) /* a vectorised sum: its chains' share adds to the work (step 6b) */
+        if (chain > 0.0 && !holds) /* a vectorised sum: its chains' share adds to the work (step 6b) */
             core += points / (double)lanes * SERVET__TILE_CHAIN_NS * chain / (chain + SERVET__TILE_CHAIN_WINDOW);
-        else if (chain > 0.0) {
+        else if (holds) {
             double by_chain = points * SERVET__TILE_CHAIN_NS * chain / (chain + SERVET__TILE_CHAIN_WINDOW);
             if (by_chain > SERVET__TILE_WORK_NS * points) core += by_chain - SERVET__TILE_WORK_NS * points;
         }

@@ -180,6 +180,16 @@ static void matmul_desc(servet_tile_desc *q, int64_t n, int inner_k) {
     array2(&q->arrays[1], "B", inner_k ? 2 : 1, inner_k ? 1 : 2);
     array2(&q->arrays[2], "C", 0, inner_k ? 1 : 2);
 }
+/* C = A B^T over n^3 (attention scores Q K^T): loops i, j, k with A i,k,
+   B j,k and C i,j; the k sum is C's element */
+static void nt_desc(servet_tile_desc *q, int64_t n, int elem) {
+    loops(q, 3, n);
+    q->narrays = 3;
+    array2(&q->arrays[0], "A", 0, 2);
+    array2(&q->arrays[1], "B", 1, 2);
+    array2(&q->arrays[2], "C", 0, 1);
+    q->elem_bytes = elem;
+}
 /* a transpose B = A^T over n^2: loops i, j with A i,j and B j,i */
 static void transpose_desc(servet_tile_desc *q, int64_t n) {
     loops(q, 2, n);
@@ -853,15 +863,10 @@ static void test_tile_reduce_lanes(void) {
     int64_t T[3] = {64, 8, 128}, Tshort[3] = {64, 8, 4};
     double plain, one, eight, expected = 1024.0 * 1024.0 * 1024.0 / 8.0 * SERVET__TILE_CHAIN_NS * 16.0 / (16.0 + SERVET__TILE_CHAIN_WINDOW);
     int lanes;
-    loops(&q, 3, 1024);
-    q.narrays = 3;
-    array2(&q.arrays[0], "A", 0, 2);
-    array2(&q.arrays[1], "B", 1, 2);
-    array2(&q.arrays[2], "C", 0, 1);
-    q.elem_bytes = 8;
+    nt_desc(&q, 1024, 8);
     q.arrays[2].reduce = 8;
     three_level_model(&Q, &q);
-    CHECK(servet__tile_chain_lanes(&Q, T, &lanes) == 16.0 && lanes == 8 && servet__tile_chain(&Q, Tshort) == 1.0,
+    CHECK(servet__tile_chain_of(&Q, T, &lanes, NULL) == 16.0 && lanes == 8 && servet__tile_chain(&Q, Tshort) == 1.0,
           "8 lanes: chains of 128 / 8 = %g adds (lanes %d), and of 1 where the k tile (4) is under the lanes: %g",
           servet__tile_chain(&Q, T), lanes, servet__tile_chain(&Q, Tshort));
     CHECK(!servet__tile_chain_holds(&Q, T), "a vectorised sum's chains do not hold the window");
@@ -903,12 +908,7 @@ static void test_tile_reduce_split_lines(void) {
     servet__tmodel Q;
     int64_t half[3] = {112, 8, 256}, whole[3] = {112, 16, 256};
     double without;
-    loops(&q, 3, 1024);
-    q.narrays = 3;
-    array2(&q.arrays[0], "A", 0, 2);
-    array2(&q.arrays[1], "B", 1, 2);
-    array2(&q.arrays[2], "C", 0, 1);
-    q.elem_bytes = 4;
+    nt_desc(&q, 1024, 4);
     three_level_model(&Q, &q);
     CHECK(servet__tile_contiguous(&Q, 1), "C's rows run along j: j is a contiguous loop");
     q.arrays[2].reduce = 16;
@@ -976,12 +976,7 @@ static void test_tile_reduce_hint_names_output(void) {
     /* C = A B^T at 1024^3: A's, B's and C's rows in one L1 set and the
        TLB's fill four warnings; the hint comes first (it moves the answer
        by up to 1.5x, step 6b) */
-    loops(&q, 3, 1024);
-    q.narrays = 3;
-    array2(&q.arrays[0], "A", 0, 2);
-    array2(&q.arrays[1], "B", 1, 2);
-    array2(&q.arrays[2], "C", 0, 1);
-    q.elem_bytes = 8;
+    nt_desc(&q, 1024, 8);
     CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.nwarnings == SERVET_TILE_MAX_WARNINGS && hint_names(&t, "C"),
           "C = A B^T 1024, the list full (%d warnings): C still named", t.nwarnings);
     drop(p);
