@@ -1171,7 +1171,7 @@ SERVET_API servet_result servet_choose_placement(const servet_profile *p, int nt
 #define SERVET_TILE_MAX_ALTERNATIVES 4
 #define SERVET_TILE_MAX_EXTENT ((int64_t)1 << 40) /* the largest extent and ld the helper takes */
 #define SERVET_TILE_MAX_HALO (1 << 20)            /* the largest halo */
-#define SERVET_TILE_MAX_LANES 1024                /* the most lanes a reduce may say */
+#define SERVET_TILE_MAX_LANES 1024                /* the most lanes a reduce or a vector may say */
 typedef struct servet_tile_loop {
     const char *name;       /* for messages (may be NULL) */
     int64_t extent;         /* its trip count: the problem size along it (1..SERVET_TILE_MAX_EXTENT) */
@@ -1213,6 +1213,10 @@ typedef struct servet_tile_desc {
     int multiple;           /* every tile a multiple of this (SIMD width); 0 -> one cache line of elements,
                                or a set cap (a square tile as tall as the ways: 12 on a 12-way L1, >>decide) */
     int all_levels;         /* also the best tile for each cache level alone (out->levels) */
+    int vector;             /* the compiler vectorises the innermost loop: elements an instruction (8 doubles or 16
+                               floats with AVX-512, 4 / 8 with AVX2; gcc -O3, clang -O2); 0 or 1: not said, priced as
+                               a scalar loop (up to SERVET_TILE_MAX_LANES; >>decide step 6d). Not used where an array
+                               is reduce: a sum kept in a register says its own lanes */
 } servet_tile_desc;
 typedef struct servet_tile_level {
     int level;
@@ -10483,6 +10487,19 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    matmul means 0.816 -> 0.875 (Zen 1), 0.906 -> 0.908 (Zen 3), 0.921 ->
    0.923 (Zen 4), the rest as before; 3 ns took the Zen 3 to 0.873 */
 #define SERVET__TILE_RUN_NS 2.0
+/* a run of a vectorised innermost loop (desc: vector), in ns: its vector
+   body does the work of `vector` iterations in one, and what a run costs
+   besides (the exit branch, the peeled head, a tail of up to a few vectors'
+   elements run scalar or masked, the first lines of its rows) does not
+   shrink with it. Measured on the Zen 5 VM: c[j] += a * b[j] runs of L
+   doubles out of L1 cost 2.4 ns + 0.033 L (gcc -O3, one zmm), clang's
+   4-zmm body 4-8 ns for runs under its 32 elements; in the packed matmul
+   (examples/tile_matmul.c, 128 x 2000 x 2000, gcc -O3) tile 72 ran 74 ms
+   and 288 48 ms, 4.9 ns a run more. 4-10 ns give the same tiles to the
+   packed matmul (256); 7-10 to an i,k,j float matmul at 1000^3 (512 x 80 x
+   1000, the best measured; 5-6: 512 x 16 x 512, 0.87 of it) -
+   bench_data/tile_outside_vector_zen5_2026-12-04.txt */
+#define SERVET__TILE_VECTOR_RUN_NS 8.0
 /* a sum kept in a register (desc: reduce) is a chain of dependent adds: C
    compilers keep the order of a floating-point sum (no reassociation
    without -ffast-math), so the loop is one chain, an add's latency an
@@ -11243,6 +11260,23 @@ static double servet__tile_chain_of(const servet__tmodel *M, const int64_t *T, i
     return longest;
 }
 static double servet__tile_chain(const servet__tmodel *M, const int64_t *T) { return servet__tile_chain_of(M, T, NULL, NULL); }
+/* the lanes the innermost loop is priced with (step 6d): desc.vector, 1
+   where not said or where an array is a reduce (its sum says its lanes) */
+static int servet__tile_vector(const servet_tile_desc *d) {
+    int a;
+    if (d->vector <= 1) return 1;
+    for (a = 0; a < d->narrays; a++)
+        if (d->arrays[a].reduce > 0) return 1;
+    return d->vector;
+}
+/* an iteration's work and a run's cost, in ns: a scalar loop's, or a
+   vectorised one's (step 6d) */
+static double servet__tile_work_ns(const servet_tile_desc *d) {
+    return SERVET__TILE_WORK_NS / (double)servet__tile_vector(d);
+}
+static double servet__tile_run_ns(const servet_tile_desc *d) {
+    return servet__tile_vector(d) > 1 ? SERVET__TILE_VECTOR_RUN_NS : SERVET__TILE_RUN_NS;
+}
 /* a chain that holds the core's window (step 6b): a sum in one lane; a
    vectorised sum's short chains leave the nest's runs as a chain-free
    nest's and expose only their share of a restart (servet__tile_cost_priced) */
@@ -11750,7 +11784,7 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
     }
     /* the work: half a cycle per iteration at least (SERVET__TILE_WORK_NS;
        why half and not one, at its definition) */
-    core += SERVET__TILE_WORK_NS * points;
+    core += servet__tile_work_ns(M->d) * points;
     {
         /* a sum kept in a register: its chain of adds takes the work's place
            when slower (SERVET__TILE_CHAIN_NS); L1's misses and the first
@@ -11801,12 +11835,12 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
             split = !A->packed && T[l] % m != 0 && T[l] < M->d->loops[l].extent &&
                     lds[0][a] >= SERVET__TILE_SPLIT_SHARE * l1_lines;
         }
-        if (split) cost += SERVET__TILE_MARGIN * (cost + over + 20.0 * tiles + runs * SERVET__TILE_RUN_NS);
+        if (split) cost += SERVET__TILE_MARGIN * (cost + over + 20.0 * tiles + runs * servet__tile_run_ns(M->d));
     }
 #ifdef SERVET_DEBUG_TILE
     fprintf(stderr, "    core %.0f bound %.0f tiles %.0f runs %.0f\n", core, bound, 20.0 * tiles, runs);
 #endif
-    return cost + over + SERVET__TILE_OVERLAP_LEAK * under + 20.0 * tiles + runs * SERVET__TILE_RUN_NS;
+    return cost + over + SERVET__TILE_OVERLAP_LEAK * under + 20.0 * tiles + runs * servet__tile_run_ns(M->d);
 }
 /* candidate tiles along a loop of extent N: multiples of m */
 static int servet__tile_candidates(int64_t N, int64_t m, int64_t *out, int max) {
@@ -12291,7 +12325,8 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     if (!p || !d || !out) return SERVET_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     if (d->nloops < 1 || d->nloops > SERVET_TILE_MAX_LOOPS || d->narrays < 1 || d->narrays > SERVET_TILE_MAX_ARRAYS ||
-        d->elem_bytes <= 0 || d->threads < 0 || d->multiple < 0 || d->level < 0)
+        d->elem_bytes <= 0 || d->threads < 0 || d->multiple < 0 || d->level < 0 || d->vector < 0 ||
+        d->vector > SERVET_TILE_MAX_LANES)
         return SERVET_ERROR_INVALID_ARGUMENT;
     for (l = 0; l < d->nloops; l++) /* a petabyte of elements at most: the arithmetic stays exact */
         if (d->loops[l].extent <= 0 || d->loops[l].extent > SERVET_TILE_MAX_EXTENT) return SERVET_ERROR_INVALID_ARGUMENT;
@@ -12517,6 +12552,11 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                 snprintf(out->reason + len, sizeof out->reason - len, "; the sum into %s: chains of %.0f adds",
                          servet__tile_name(d->arrays[a].name, a, nb, sizeof nb, 'A'), steps);
         }
+        if (servet__tile_vector(d) > 1) { /* step 6d */
+            size_t len = strlen(out->reason);
+            snprintf(out->reason + len, sizeof out->reason - len, "; the innermost loop vectorised, %d lanes",
+                     servet__tile_vector(d));
+        }
     }
     /* warnings */
     if (out->capacity_from_os && out->nwarnings < SERVET_TILE_MAX_WARNINGS)
@@ -12662,20 +12702,22 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                      100.0 * same, more / 1024.0);
         }
     /* the work term bounds the prediction: the answer then rests on how
-       fast the compiled loop runs, which no desc says (a rank-64 update,
-       n = 4000, on the Zen 5 VM: -O3's vectorised loop ran 0.04 ns an
-       iteration and 64 x 8 x 512 was the best, 1.5x the model's 448 x 16 x
-       312; -O2's scalar one ran 0.25 and untiled was the best; bench_data/
-       tile_outside_rankk_update_zen5_2026-11-27.txt) */
+       fast the compiled loop runs, which only the desc's vector says (a
+       rank-64 update, n = 4000, on the Zen 5 VM: -O3's vectorised loop ran
+       0.04 ns an iteration and 64 x 8 x 512 was the best, 1.5x the model's
+       448 x 16 x 312; -O2's scalar one ran 0.25 and untiled was the best;
+       bench_data/tile_outside_rankk_update_zen5_2026-11-27.txt) */
     if (out->nwarnings < SERVET_TILE_MAX_WARNINGS && out->predicted_ns > 0.0) {
         double points = 1.0, core;
         for (l = 0; l < M.n; l++) points *= (double)d->loops[l].extent;
-        core = SERVET__TILE_WORK_NS * points;
+        core = servet__tile_work_ns(d) * points;
         if (core >= 0.6 * out->predicted_ns)
             snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
                      "the loop's work, %.3g ns an iteration, is %.0f%% of the prediction: the compiled loop's speed "
-                     "decides more than the caches (vectorised it runs 3-6x faster and turns memory-bound): confirm "
-                     "with servet tune", SERVET__TILE_WORK_NS, 100.0 * core / out->predicted_ns);
+                     "decides more than the caches%s: confirm with servet tune", servet__tile_work_ns(d),
+                     100.0 * core / out->predicted_ns,
+                     servet__tile_vector(d) > 1 ? "" : " (vectorised it runs 3-6x faster and turns memory-bound: say its "
+                                                      "lanes, desc.vector / --vector N)");
     }
     /* last: the padding and desc warnings above say what to change; this
        one, what the answer cannot know (every VM of bench_data/ but the

@@ -231,6 +231,13 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
   expect_rc 0 "tile of C = A B^T, C reduced in 8 lanes" ./bin/servet tile --no-probe --loop i=1024 --loop j=1024 --loop k=1024 --array A:i,k --array B:j,k --array C:i,j:reduce=8 --elem 8
   python3 -c 'import json,re,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; m=re.search(r"the sum into C: 8 lanes, chains of ([0-9]+) adds", j["reason"]); assert set(t)=={"i","j","k"} and m and abs(int(m.group(1)) - max(1.0, t["k"] / 8.0)) <= 1' "$tmp/out" \
     && ok || { bad "tile JSON (reduce=8)"; cat "$tmp/out" >&2; }
+  # a vectorised innermost loop (gcc -O3: 8 doubles a zmm): its lanes in the reason; out of range refused
+  expect_rc 0 "tile of a packed matmul, vectorised" ./bin/servet tile --no-probe --loop i=128 --loop k=2000 --loop j=2000 --array A:i,k:packed --array B:k,j:packed --array C:i,j --elem 8 --square --vector 8
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; assert set(t)=={"i","k","j"} and "the innermost loop vectorised, 8 lanes" in j["reason"]' "$tmp/out" \
+    && ok || { bad "tile JSON (vector 8)"; cat "$tmp/out" >&2; }
+  expect_rc 2 "tile, --vector takes lanes from 1" ./bin/servet tile --loop i=100 --array A:i --elem 8 --vector 0
+  expect_rc 2 "tile, --vector past 1024 lanes" ./bin/servet tile --loop i=100 --array A:i --elem 8 --vector 2000
+  grep -qF -- "--vector takes the elements the innermost loop does an instruction, 1 to 1024" "$tmp/err" && ok || { bad "tile, --vector out of range: no clear message"; cat "$tmp/err" >&2; }
   # a loop the kernel does not tile: :untiled keeps its extent, the others are fitted; a bad suffix is refused
   expect_rc 0 "tile of C += A A^T, p untiled" ./bin/servet tile --no-probe --loop i=2000 --loop j=2000 --loop p=256:untiled --array Ai:i,p:in --array Aj:j,p:in --array C:i,j --elem 8 --square
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; assert t["p"]==256 and t["i"]==t["j"] and t["i"]<2000 and all(a["p"]==256 for a in j["alternatives"])' "$tmp/out" \
