@@ -18,8 +18,13 @@
 #include "../servet.h"
 #endif
 
-/* C[m x n] += A[m x n] B[n x n]; blocks copied into pa (T x T) and pb (T x T) */
-static void matmul_tiled(const double *A, const double *B, double *C, long m, long n, long ld, long t, double *pa,
+/* C[m x n] += A[m x n] B[n x n]; blocks copied into pa (T x T) and pb (T x T).
+   Not static, so that it is compiled on its own: gcc 12 -O2 inlined the
+   static kernel, called once, into main and kept the inner loop's bound on
+   the stack (a store and a load an iteration): 3.5 GFlop/s at tile 72 on
+   the Zen 5 VM where the same loop alone runs 6.5, and the tiles ranked
+   otherwise (bench_data/tile_outside_vector_zen5_2026-12-04.txt). */
+void matmul_tiled(const double *A, const double *B, double *C, long m, long n, long ld, long t, double *pa,
                          double *pb) {
     long ii, kk, jj, i, k, j;
     for (ii = 0; ii < m; ii += t) {
