@@ -145,6 +145,7 @@
        td.arrays[1].nloops = 2; td.arrays[1].loops[0] = 1; td.arrays[1].loops[1] = 0; // B[j][i]
        td.elem_bytes = 8;                   // + halo, streamed, packed, reduce, output, ld, dims...
                                             // a loop the kernel keeps whole: loops[l].untiled = 1
+                                            // built -O3 (vectorised): td.vector = 8 (doubles, AVX-512)
        servet_choose_tile(prof, &td, &tile);  // tile.tile[0] x tile.tile[1], tile.reason,
                                             // tile.warnings (rows or planes colliding in sets +
                                             // padding; a sum to mark reduce; a loop its work bounds)
@@ -840,6 +841,19 @@
           (SERVET__TILE_SPLIT_SHARE): C = A B^T in floats, reduce=16,
           112 x 16 x 256 (0.88) -> 112 x 8 x 256 (1.00) at 1024^3, 0.89 ->
           1.00 at 2048^3; 45 unset descs and make tile-replay unchanged.
+          Tile desc: servet_tile_desc.vector (`servet tile --vector N`), the
+          compiler vectorises the innermost loop in N lanes: the work an
+          iteration over N, a run at SERVET__TILE_VECTOR_RUN_NS (>>decide
+          step 6d); not used with a reduce array; negative or past
+          SERVET_TILE_MAX_LANES invalid; unset or 1 as before (make
+          tile-replay unchanged). On the Zen 5 VM, gcc -O3 / clang -O2, the
+          ratio to the best of a grid: the packed matmul of examples/ at
+          128 x 2000^2 72 -> 128 x 256 x 256, 0.66 -> 0.97 (gcc), 0.61 ->
+          0.94 (clang); 128 x 2048^2 0.66 -> 0.99, 0.60 -> 0.98; 512^3 80 ->
+          256, 0.68 -> 1.00 and 0.57 -> 1.00; the i,k,j float matmul at
+          1000^3 512 x 32 x 256 -> 512 x 80 x 1000, 0.67 -> 1.00; a rank-64
+          update at 4000 96 x 16 x 312 -> 104 x 8 x 504, 0.93 -> 0.97
+          (bench_data/tile_outside_vector_zen5_2026-12-04.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10318,6 +10332,25 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       (with OUT priced they went untiled, 0.87-0.99 of their picks). A
       profile without the figure (a file written before it) prices as
       before; make tile-replay, whose records lack it, unchanged.
+   6d. A vectorised innermost loop (desc: vector). The model's work, half a
+      cycle an iteration, is a scalar loop's; a loop the compiler
+      vectorises (gcc -O3, clang -O2) does N iterations an instruction,
+      and what a run of it costs besides - the exit branch, a peeled head,
+      a tail run scalar or masked - does not shrink: the work is priced
+      at half a cycle over N, a run at SERVET__TILE_VECTOR_RUN_NS (8 ns,
+      SERVET__TILE_RUN_NS is 2). Then the caches' traffic and the runs
+      decide, and rows grow: the packed matmul of examples/ (128 x 2000 x
+      2000) built with gcc -O3 ran 72, the scalar loop's best, at 0.66 of
+      the grid's best (288-336) and 256 at 0.97; clang -O2 (four zmm
+      FMAs) 0.61 and 0.94; at 512^3, 80 (0.57-0.68) against 256 (the
+      best). Untold, the warning on the work's share asks for the lanes.
+      A reduce array's lanes are its sum's (step 6b): there vector is not
+      used. The constant is a fit on this VM's kernels (4-10 ns give the
+      packed matmul the same tile, 7-10 the float i,k,j matmul; a run of
+      c[j] += a b[j] out of L1 costs 2.4 ns + 0.033 L ns with gcc's one
+      zmm); the L2's usable share (from its measured ways) decides the
+      rest: clang's loop ran 288-320 best where the model keeps 256 in L2
+      (bench_data/tile_outside_vector_zen5_2026-12-04.txt).
    7. The level reported is the smallest whose traffic the tile at least
       halves against no tiling; its working set, the largest footprint of one
       loop iteration that the level keeps (the reuse it holds: for a square
