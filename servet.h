@@ -841,6 +841,10 @@
           (SERVET__TILE_SPLIT_SHARE): C = A B^T in floats, reduce=16,
           112 x 16 x 256 (0.88) -> 112 x 8 x 256 (1.00) at 1024^3, 0.89 ->
           1.00 at 2048^3; 45 unset descs and make tile-replay unchanged.
+          Tune search: a move's target goes to a rounder grid value within
+          1.25x when that has two more factors of two (>>tune step 2c):
+          make tune-replay within 2% 67% -> 69.5%, mean ratio 0.9761 ->
+          0.9775.
           Tile desc: servet_tile_desc.vector (`servet tile --vector N`), the
           compiler vectorises the innermost loop in N lanes: the work an
           iteration over N, a run at SERVET__TILE_VECTOR_RUN_NS (>>decide
@@ -14646,6 +14650,27 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
       by side) in 40 (bench_data/tile_outside_rankk_update_zen5_2026-11-27.txt).
       A 3D transpose (160^3) and C = A B^T (1000^3) end as well as before;
       make tune-replay (one parameter) is unchanged.
+   2c. A move's target goes to the grid's nearest value, unless a value
+      within 1.25x of it is rounder: walking outward from the target, a
+      value with two more factors of two than the one kept takes its place
+      (SERVET__TUNE_ROUND_WINDOW, _GAP; servet__tune_snap_move). Why: a
+      tile that divides a power-of-two extent, or fills a vector loop's
+      unrolled body, runs apart from its neighbours - on the Zen 5 VM the
+      packed matmul at 128 x 2000^2 ran 128 at the sweep's best and 120
+      and 136 at 0.85 in every run (make bench-tune runs 114-122; the
+      search from 72 tried 104, 120 and 144, never 128, and ended 0.98-
+      0.985 of it), clang's vectorised loop ran multiples of 32 10-25%
+      faster than the tiles between (bench_data/tile_outside_vector_zen5_
+      2026-12-04.txt). From 72: x 2 -> 128 (not 144), x 1.41 -> 96 (not
+      104). make tune-replay (117 landscapes, 400 searches, 9 points,
+      replay seeds 1-3): within 2% / within 5% / mean ratio 66.7-67.1% /
+      81.7-81.8% / 0.9761 -> 69.4-69.6% / 81.9-82.1% / 0.9774-0.9776; the
+      Zen 5 VM's matmuls 2000 from 72 74.5% -> 93%, from 64 59% -> 84%;
+      lost where the best is a narrow non-round tile (an earlier Zen 5
+      VM's 1000^2 transposes from 104 and 336: 67% and 42% -> 0%; the Zen
+      3 VM's 512 matmuls from 256: 49% -> 5%). Nearest-first
+      among values with 2 more twos (no outward walk): 67.1%, no gain;
+      the roundest in the window: 68.7% / 81.6%.
    3. Close contenders - the 3 best points within twice the noise of the
       best - and the seed are measured again, 2 x `repeats` runs each (at
       most 16), interleaved (so that a slow spell hits them alike), and
@@ -14725,6 +14750,8 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
 #define SERVET__TUNE_CONTENDERS 4 /* measured again at the end: the seed and the 3 best */
 #define SERVET__TUNE_FINAL 2      /* ... each 2 x repeats runs, more (to 16) while the two best are within the noise */
 #define SERVET__TUNE_PAIRED_ROUNDS 4 /* ... and paired when at least this many rounds ran (step 3) */
+#define SERVET__TUNE_ROUND_WINDOW 1.25 /* a move's target may go this far (a factor) to a rounder value (step 2c) */
+#define SERVET__TUNE_ROUND_GAP 2       /* ... one with this many more factors of two than the nearest */
 /* Why more rounds where the two best are close: the issue's bar is 2%, and
    the final figures of points that close are what the noise decides. make
    tune-replay (111 landscapes of six VMs, 400 searches, 9 points, replay
@@ -14865,6 +14892,55 @@ static int64_t servet__tune_snap(const servet_tune_param *q, double v) {
         if (k > top) k = top;
         return q->lo + (int64_t)k * q->step;
     }
+}
+/* factors of two in g (0 for g <= 0) */
+static int servet__tune_twos(int64_t g) {
+    int z = 0;
+    if (g <= 0) return 0;
+    while (!(g & 1) && z < 62) { g >>= 1; z++; }
+    return z;
+}
+/* a move's target on the grid (step 2c): from the nearest value outward,
+   a value within SERVET__TUNE_ROUND_WINDOW of the target takes the place
+   of the one kept when it has SERVET__TUNE_ROUND_GAP more factors of two
+   (roundness must pay for its distance). The window is under the
+   smallest factor (1.41): a move never lands back on its start. On a
+   range only each power of two's nearest multiples can win (a value with
+   no more twos than the kept one + GAP never does), so those are walked */
+static int64_t servet__tune_snap_move(const servet_tune_param *q, double v) {
+    int64_t cand[130], kept = servet__tune_snap(q, v), last_g = 0;
+    int nc = 0, i, z, kz = servet__tune_twos(kept);
+    double lw = log(SERVET__TUNE_ROUND_WINDOW), last_d = -1.0;
+    const int64_t *vals = q->values;
+    if (!(v >= 1.0) || v > 1e18) return kept;
+    if (!vals || q->nvalues <= 0) {
+        for (z = kz + SERVET__TUNE_ROUND_GAP; z <= 62; z++) {
+            int64_t pw = (int64_t)1 << z;
+            int side;
+            if ((double)pw > v * SERVET__TUNE_ROUND_WINDOW) break;
+            for (side = 0; side < 2; side++) {
+                int64_t c = (int64_t)(side ? ceil(v / (double)pw) : floor(v / (double)pw)) * pw;
+                if (c > 0 && c >= q->lo && c <= q->hi && (c - q->lo) % q->step == 0) cand[nc++] = c;
+            }
+        }
+        vals = cand;
+    }
+    for (;;) { /* the next value outward: the least (distance, value) past the last one */
+        int64_t nx = 0;
+        double nd = 1e300;
+        int n = vals == cand ? nc : q->nvalues;
+        for (i = 0; i < n; i++) {
+            int64_t g = vals[i];
+            double dd = g > 0 ? fabs(log((double)g) - log(v)) : 1e300;
+            if (dd > lw || dd < last_d || (dd == last_d && g <= last_g)) continue;
+            if (dd < nd || (dd == nd && g < nx)) { nd = dd; nx = g; }
+        }
+        if (nd > lw) break;
+        if (servet__tune_twos(nx) >= kz + SERVET__TUNE_ROUND_GAP) { kept = nx; kz = servet__tune_twos(nx); }
+        last_d = nd;
+        last_g = nx;
+    }
+    return kept;
 }
 /* the grid neighbour of value x, one step up (dir > 0) or down */
 static int64_t servet__tune_step(const servet_tune_param *q, int64_t x, int dir) {
@@ -15081,7 +15157,7 @@ servet_result servet_tune(const servet_profile *p, const servet_tune_desc *d, se
                     int64_t y[SERVET_TUNE_MAX_PARAMS], v;
                     double fy;
                     memcpy(y, x, sizeof y);
-                    v = factor > 1.0 ? servet__tune_snap(&d->params[k], dir > 0 ? (double)x[k] * factor : (double)x[k] / factor)
+                    v = factor > 1.0 ? servet__tune_snap_move(&d->params[k], dir > 0 ? (double)x[k] * factor : (double)x[k] / factor)
                                      : servet__tune_step(&d->params[k], x[k], dir);
                     if (v == x[k]) v = servet__tune_step(&d->params[k], x[k], dir);
                     if (v == x[k]) break;
@@ -15103,8 +15179,8 @@ servet_result servet_tune(const servet_profile *p, const servet_tune_desc *d, se
                 double fy;
                 if (k2 == k) continue;
                 memcpy(y, x, sizeof y);
-                y[k] = servet__tune_snap(&d->params[k], (double)x[k] * factor);
-                y[k2] = servet__tune_snap(&d->params[k2], (double)x[k2] / factor);
+                y[k] = servet__tune_snap_move(&d->params[k], (double)x[k] * factor);
+                y[k2] = servet__tune_snap_move(&d->params[k2], (double)x[k2] / factor);
                 if (y[k] == x[k] || y[k2] == x[k2] || servet__tune_find_point(&S, y)) continue;
                 fy = servet__tune_measure(&S, y, S.repeats, NULL);
                 if (fy == -2.0) goto done;

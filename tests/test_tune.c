@@ -603,9 +603,51 @@ static void test_random_descs(const char *root) {
           "run counted; invalid: nothing ran; failed: only with invalid points): %d broke one", broken);
 }
 
+/* a move's target (>>tune step 2c): the nearest grid value unless one
+   within 1.25x has two more factors of two, outward from the target; the
+   same on a list and on a range; never the move's own start */
+static void test_snap_move(void) {
+    int64_t list[64], x;
+    servet_tune_param L = {"t", 0, 0, 0, NULL, 0}, R = {"t", 8, 512, 8, NULL, 0}, one = {"t", 1, 100000, 1, NULL, 0};
+    int i, bad = 0, tried = 0;
+    for (i = 0; i < 64; i++) list[i] = 8 * (64 - i); /* 512 .. 8, not sorted up */
+    L.values = list;
+    L.nvalues = 64;
+    CHECK(servet__tune_snap_move(&L, 72.0 * 2.0) == 128 && servet__tune_snap_move(&R, 72.0 * 2.0) == 128,
+          "72 x 2: 128 (7 twos) over the nearest, 144 (4): list %lld, range %lld",
+          (long long)servet__tune_snap_move(&L, 144.0), (long long)servet__tune_snap_move(&R, 144.0));
+    CHECK(servet__tune_snap_move(&L, 72.0 * 1.41) == 96 && servet__tune_snap_move(&R, 72.0 * 1.41) == 96,
+          "72 x 1.41 = 101.5: 96 (5 twos) over 104 (3); 128 lies past 1.25x: %lld, %lld",
+          (long long)servet__tune_snap_move(&L, 101.5), (long long)servet__tune_snap_move(&R, 101.5));
+    CHECK(servet__tune_snap_move(&L, 200.0) == 192 && servet__tune_snap_move(&L, 300.0) == 256 &&
+              servet__tune_snap_move(&L, 512.0) == 512,
+          "200: 192 (6 twos; 224's 5 not 2 more); 300: 288 (5) over 296 (3), then 256 (8); 512 stays (%lld %lld %lld)",
+          (long long)servet__tune_snap_move(&L, 200.0), (long long)servet__tune_snap_move(&L, 300.0),
+          (long long)servet__tune_snap_move(&L, 512.0));
+    CHECK(servet__tune_snap_move(&one, 1000.0) == 1024 && servet__tune_snap_move(&one, 0.5) == 1,
+          "a step-1 range: 1000 -> 1024 (992 first, then 1024's 10 twos), 0.5 -> 1 (%lld, %lld)",
+          (long long)servet__tune_snap_move(&one, 1000.0), (long long)servet__tune_snap_move(&one, 0.5));
+    for (x = 8; x <= 512; x += 8) { /* every factor moves off its start where the nearest value does, and the right way */
+        double f[3] = {4.0, 2.0, 1.41};
+        int k, r;
+        for (k = 0; k < 3; k++)
+            for (r = 0; r < 2; r++) {
+                const servet_tune_param *q = r ? &R : &L;
+                int64_t up = servet__tune_snap_move(q, (double)x * f[k]), down = servet__tune_snap_move(q, (double)x / f[k]);
+                tried++;
+                if (up < x || down > x || (up == x && servet__tune_snap(q, (double)x * f[k]) != x) ||
+                    (down == x && servet__tune_snap(q, (double)x / f[k]) != x))
+                    bad++;
+            }
+    }
+    CHECK(bad == 0, "moves by 4, 2 and 1.41 from every tile 8..512, list and range: off their start wherever the nearest "
+          "value is, the right way (%d of %d not)", bad, tried);
+}
+
 int main(void) {
     char root[256];
     snprintf(root, sizeof root, "/tmp/servet-tune-test-%ld", (long)getpid());
+    test_snap_move();
     test_search(root);
     test_file(root);
     test_bad_input(root);
