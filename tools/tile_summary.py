@@ -7,9 +7,9 @@ side) min / median / max and how many runs fell under 0.95, the medians of
 tiles 32, 64 and untiled over each sweep's best; with --tune, servet_tune's
 tuned / best min / median, how many under 0.98 and the most points it used.
 Then the counts over every case, decision and warm lookup times. The README
-(Tile size, Measured) quotes it for runs 110-122 on the Zen 5 VM:
-    python3 tools/tile_summary.py bench_data/tile_run1{10..22}_zen5.json \\
-        --tune bench_data/tune_run{97..109}_zen5.json"""
+(Tile size, Measured) quotes it for runs 110-124 on the Zen 5 VM:
+    python3 tools/tile_summary.py bench_data/tile_run1{10..24}_zen5.json \\
+        --tune bench_data/tune_run{97..111}_zen5.json"""
 import json
 import statistics
 import sys
