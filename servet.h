@@ -14905,8 +14905,10 @@ static int servet__tune_twos(int64_t g) {
    of the one kept when it has SERVET__TUNE_ROUND_GAP more factors of two
    (roundness must pay for its distance). The window is under the
    smallest factor (1.41): a move never lands back on its start. On a
-   range only each power of two's nearest multiples can win (a value with
-   no more twos than the kept one + GAP never does), so those are walked */
+   range the walk takes each power of two's nearest multiples that lie on
+   the grid (with a power-of-two step, every value that can win: one with
+   fewer twos than the nearest's + GAP never does; with another step a
+   farther multiple may be missed, and the move is only less round) */
 static int64_t servet__tune_snap_move(const servet_tune_param *q, double v) {
     int64_t cand[130], kept = servet__tune_snap(q, v), last_g = 0;
     int nc = 0, i, z, kz = servet__tune_twos(kept);
