@@ -80,8 +80,9 @@ int main(int argc, char **argv) {
         td.elem_bytes = sizeof(double);
         td.square = 1;
         /* built so that the j loop is vectorised (gcc -O3, clang -O2), say its
-           lanes: td.vector = 8 (doubles in AVX-512); there 256 ran 0.97-1.00 of
-           the best where the scalar answer, 72, ran 0.61-0.68 */
+           lanes: td.vector = 8 (doubles in AVX-512); on the Zen 5 VM its answer,
+           256, ran 0.94-1.00 of the best where the scalar one, 72-80, ran
+           0.57-0.68 (bench_data/tile_outside_vector_zen5_2026-12-04.txt) */
         if (servet_choose_tile(prof, &td, &tile) != SERVET_OK) { fprintf(stderr, "servet_choose_tile failed\n"); return 1; }
         t = (long)tile.tile[0];
         printf("servet: tile %ld (L%d: %s)\n", t, tile.level, tile.reason);
