@@ -1234,7 +1234,7 @@ typedef struct servet_tile_desc {
     int vector;             /* the compiler vectorises the innermost loop: elements an instruction (8 doubles or 16
                                floats with AVX-512, 4 / 8 with AVX2; gcc -O3, clang -O2); 0 or 1: not said, priced as
                                a scalar loop (up to SERVET_TILE_MAX_LANES; >>decide step 6d). Not used where an array
-                               is reduce: a sum kept in a register says its own lanes */
+                               is a sum kept in a register (reduce): its reduce says the lanes */
 } servet_tile_desc;
 typedef struct servet_tile_level {
     int level;
@@ -10879,6 +10879,14 @@ static int servet__tile_indexed(const servet__tmodel *M, int a, int l) {
     for (dd = 0; dd < M->d->arrays[a].nloops; dd++) if (M->d->arrays[a].loops[dd] == l) return 1;
     return 0;
 }
+/* array a is a sum kept in a register (desc: reduce, and the innermost
+   loop does not index it; a reduce the innermost loop indexes is ignored) */
+static int servet__tile_register_sum(const servet_tile_desc *d, int a) {
+    int dd;
+    if (d->arrays[a].reduce <= 0) return 0;
+    for (dd = 0; dd < d->arrays[a].nloops; dd++) if (d->arrays[a].loops[dd] == d->nloops - 1) return 0;
+    return 1;
+}
 /* The lines of the kept arrays over this cover in the fullest set of a
    virtually indexed level (at most `ways` when they all fit; 0 for a level
    whose sets are not modelled). Arrays indexed in one loop order share a
@@ -11298,12 +11306,13 @@ static double servet__tile_chain_of(const servet__tmodel *M, const int64_t *T, i
 }
 static double servet__tile_chain(const servet__tmodel *M, const int64_t *T) { return servet__tile_chain_of(M, T, NULL, NULL); }
 /* the lanes the innermost loop is priced with (step 6d): desc.vector, 1
-   where not said or where an array is a reduce (its sum says its lanes) */
+   where not said or where an array is a sum kept in a register (its
+   reduce says its lanes) */
 static int servet__tile_vector(const servet_tile_desc *d) {
     int a;
     if (d->vector <= 1) return 1;
     for (a = 0; a < d->narrays; a++)
-        if (d->arrays[a].reduce > 0) return 1;
+        if (servet__tile_register_sum(d, a)) return 1;
     return d->vector;
 }
 /* an iteration's work and a run's cost, in ns: a scalar loop's, or a
@@ -11903,7 +11912,7 @@ static int servet__tile_contiguous(const servet__tmodel *M, int l) {
     int a;
     for (a = 0; a < M->d->narrays; a++)
         if (!M->d->arrays[a].packed && M->d->arrays[a].loops[M->d->arrays[a].nloops - 1] == l &&
-            !(M->d->arrays[a].reduce > 0 && !servet__tile_indexed(M, a, M->n - 1)))
+            !servet__tile_register_sum(M->d, a))
             return 1;
     return 0;
 }
@@ -14927,11 +14936,11 @@ static int64_t servet__tune_snap_move(const servet_tune_param *q, double v) {
         }
         vals = cand;
     }
+    if (vals != cand) nc = q->nvalues;
     for (;;) { /* the next value outward: the least (distance, value) past the last one */
         int64_t nx = 0;
         double nd = 1e300;
-        int n = vals == cand ? nc : q->nvalues;
-        for (i = 0; i < n; i++) {
+        for (i = 0; i < nc; i++) {
             int64_t g = vals[i];
             double dd = g > 0 ? fabs(log((double)g) - log(v)) : 1e300;
             if (dd > lw || dd < last_d || (dd == last_d && g <= last_g)) continue;
