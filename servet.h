@@ -858,6 +858,16 @@
           1000^3 512 x 32 x 256 -> 512 x 80 x 1000, 0.67 -> 1.00; a rank-64
           update at 4000 96 x 16 x 312 -> 104 x 8 x 504, 0.93 -> 0.97
           (bench_data/tile_outside_vector_zen5_2026-12-04.txt).
+          Tile model, reads in turn with a halo (>>decide step 6c): a
+          stencil's halo rows that come out of a cache no longer make IN
+          "read in turn" untiled, so a tile that cuts IN's rows pays the
+          probe's figure; pieces of whole rows pay it up to 16 KiB, none
+          from 64 KiB. On the Zen 5 VM a radius-2 stencil over 600 x 60000,
+          1000 x 40000 and 2000 x 20000 doubles: 600 x 504 / 336 x 1000
+          (0.66-0.71 of untiled) -> untiled (1.00); 3D 7-point sweeps
+          192^3-384^3 0.74-0.97 -> 0.97-1.00 (bench_data/
+          tile_outside_stencil2d_wide_zen5_2026-12-04.txt); the bench's
+          decisions and make tile-replay unchanged.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10320,9 +10330,27 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       ratio swung 1.88-2.29 between probes with the host's load, and from 2
       up it sent double transposes of 1000-2000^2 to 336-504 (0.72-0.83 of
       their plateau): the copy and this read move together with the load.
-      The untiled nest's own turns (the transpose's column-walked B, a
-      stencil's halo rows) are the kernel's, the same for every tile:
-      not priced. Nor the output's: the desc may say which array the nest
+      The untiled nest's own turns (the transpose's column-walked B) are
+      the kernel's, the same for every tile: not priced. A stencil's halo
+      rows are not such turns where they come out of a cache: the untiled
+      nest's first touches of IN are then its block's rows, one after the
+      other - one stream - wherever 2R + 1 of IN's outer rows (planes) fit
+      the last level; a tile that cuts them pays. How much depends on the
+      piece a tile reads before the next: a piece of a cut row pays the
+      figure whatever its length; a piece of whole adjacent rows pays it
+      up to SERVET__TILE_TURN_PIECE (16 KiB), nothing from
+      SERVET__TILE_TURN_STREAM (64 KiB), log-linearly between. Why (Zen 5
+      VM, bench_data/tile_outside_stencil2d_wide_zen5_2026-12-04.txt): a
+      radius-2 stencil over 600 x 60000 doubles ran 41-43 ms untiled and
+      62-65 at 600 x 504, the model's pick while the halo's rows made IN
+      "in turn" untiled (0.66; 1000 x 40000 and 2000 x 20000 0.67-0.71);
+      now untiled. Cut rows: 96 KiB pieces of them still lost 6-8%. Whole
+      rows: 3D 7-point sweeps of 192^3-384^3 ran best at 40-64 rows of a
+      plane, k whole (99-136 KiB pieces), 0.74-0.97 -> 0.97-1.00, where
+      the full figure on every piece sent them untiled (0.78-0.92); a
+      plain walk still loses 1.3-1.45x at such pieces, so this is a fit
+      across the two (the model under-prices the untiled sweeps' L3
+      traffic), not a law. Nor the output's: the desc may say which array the nest
       only writes (output > 0) or reads (< 0); unsaid, the last array listed
       is taken as the output, as the examples list them (B, OUT, C).
       Why: B = A^T of complex doubles (16 bytes) ran best untiled at 1000^2
@@ -10475,6 +10503,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    moves its arrays apart in the utag (tools/tile_run.h). */
 #define SERVET__TILE_MARGIN 0.03
 #define SERVET__TILE_SPLIT_SHARE 0.1 /* the share of L1's lines a split array must move to pay the margin */
+#define SERVET__TILE_TURN_PIECE 16384.0  /* pieces of whole rows read in turn up to this pay the probe's whole figure (step 6c) */
+#define SERVET__TILE_TURN_STREAM 65536.0 /* and from this on, none: as one stream (step 6c) */
 /* the share of the smaller of the core's time and the deeper levels' bound
    (their busiest stream) that their overlap leaves exposed (step 6): a
    twentieth. Overlap is never whole, and a tie between a tile whose
@@ -11675,16 +11705,51 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
    level whose one iteration spans more than one row of a takes those rows
    in turn, unless they are whole and adjacent: one block, one stream (a
    packed array is read out of its copy, in cache) */
-static int servet__tile_interleaved(const servet__tmodel *M, const servet__tgeom *G, int a) {
+static int servet__tile_interleaved(const servet__tmodel *M, const servet__tgeom *G, int a, int halo_rows, double *piece_out,
+                                    int *cut_row) {
     const servet_tile_array *A = &M->d->arrays[a];
-    int k, dd, last = A->nloops - 1;
+    int k, dd, last = A->nloops - 1, cut = 0;
+    double wide = halo_rows ? 0.0 : 2.0 * A->halo, span, piece = (double)M->elem;
+    if (piece_out) *piece_out = 0.0;
+    if (cut_row) *cut_row = 0;
     if (A->packed) return 0;
-    for (k = 2 * M->n - 1; k >= 0; k--)
-        if (G->rows_in[k][a] > 1.5) break;
+    for (k = 2 * M->n - 1; k >= 0; k--) {
+        double rows = 1.0;
+        if (halo_rows) rows = G->rows_in[k][a];
+        else /* the block's own rows (the halo's come out of a cache) */
+            for (dd = 0; dd < last; dd++) {
+                double c = G->in[k][A->loops[dd]], lim = (double)M->dim[a][dd];
+                rows *= c < lim ? c : lim;
+            }
+        if (rows > 1.5) break;
+    }
     if (k < 0) return 0;
     for (dd = 1; dd <= last; dd++)
-        if (G->in[k][A->loops[dd]] < (double)M->dim[a][dd]) return 1;
-    return !servet__tile_whole_rows(M, a, G->in[k][A->loops[last]]);
+        if (G->in[k][A->loops[dd]] + wide < (double)M->dim[a][dd]) cut = 1;
+    span = G->in[k][A->loops[last]] + wide;
+    if (span > (double)M->dim[a][last]) span = (double)M->dim[a][last];
+    if (!cut && servet__tile_whole_rows(M, a, span)) return 0;
+    /* the piece read before the next: from the last dimension outwards,
+       while a dimension is whole and its rows adjacent */
+    for (dd = last; dd >= 0; dd--) {
+        double c = G->in[k][A->loops[dd]] + wide, lim = (double)M->dim[a][dd];
+        c = c < lim ? c : lim;
+        piece *= c;
+        if (c < lim || dd == 0 || M->stride[a][dd - 1] > lim * M->stride[a][dd] + (double)M->line) break;
+    }
+    if (piece_out) *piece_out = piece;
+    if (cut_row) *cut_row = G->in[k][A->loops[last]] + wide < (double)M->dim[a][last];
+    return 1;
+}
+/* What reads in turn cost array a's lines out of memory, over one stream's
+   (step 6c): the probe's figure for pieces up to SERVET__TILE_TURN_PIECE,
+   less for longer ones, as a fixed cost a piece spread over its lines */
+static double servet__tile_turn_factor(const servet__tmodel *M, double piece, int cut_row) {
+    double share = 1.0;
+    if (!cut_row && piece >= SERVET__TILE_TURN_STREAM) share = 0.0;
+    else if (!cut_row && piece > SERVET__TILE_TURN_PIECE)
+        share = log(SERVET__TILE_TURN_STREAM / piece) / log(SERVET__TILE_TURN_STREAM / SERVET__TILE_TURN_PIECE);
+    return 1.0 + (M->mem_interleave - 1.0) * share;
 }
 /* The demand misses of array a's run restarts that a core keeps in flight
    (step 6): its miss buffers' worth, SERVET__TILE_DEMAND_MLP, unless the
@@ -11712,15 +11777,20 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
     int holds = chain > 0.0 && lanes == 1; /* servet__tile_chain_holds */
     double lds[8][SERVET_TILE_MAX_ARRAYS], cfs[8][SERVET_TILE_MAX_ARRAYS], rns[8][SERVET_TILE_MAX_ARRAYS];
     double uncrowded[SERVET_TILE_MAX_ARRAYS];
-    int csets[8], in_turn[SERVET_TILE_MAX_ARRAYS], any_in_turn = 0;
+    int csets[8];
+    double turn[SERVET_TILE_MAX_ARRAYS], max_turn = 1.0;
     servet__tgeom G;
     core = 0.0;
     servet__tile_geometry(M, T, M->mem_line_ns > 0.0, &G);
     /* the arrays this tile reads as rows in turn where the untiled nest
        reads them as one stream (step 6c; with step 5's lookups) */
     for (a = 0; a < M->d->narrays; a++) {
-        in_turn[a] = M->mem_line_ns > 0.0 && M->seq_untiled[a] && servet__tile_interleaved(M, &G, a);
-        any_in_turn |= in_turn[a];
+        double piece;
+        int cut_row;
+        turn[a] = 1.0;
+        if (M->mem_line_ns > 0.0 && M->seq_untiled[a] && servet__tile_interleaved(M, &G, a, 0, &piece, &cut_row))
+            turn[a] = servet__tile_turn_factor(M, piece, cut_row);
+        if (turn[a] > max_turn) max_turn = turn[a];
     }
     for (c = 0; c < M->nc; c++)
         if (M->only < 0 || M->only == c || M->c[c].tlb || c == 0) {
@@ -11797,7 +11867,7 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
                     /* out of memory, rows a tile cuts from one stream into
                        several in turn move slower (step 6c) */
                     stream += (ld[a] - cf[a]) * line_ns *
-                              (last_level && in_turn[a] ? M->mem_interleave : 1.0);
+                              (last_level ? turn[a] : 1.0);
                     /* a run's first lines out of memory are demand misses: the
                        latency over 16 each, two a run even where the run is one
                        line (its neighbour comes with it, step 6) */
@@ -11851,7 +11921,7 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
            prefetchers do not follow a tile's rows, step 6c), the core waits
            on them in turn and they add: the share past one of that charge,
            all of it from 2x (step 5) */
-        double exposed = any_in_turn ? M->mem_interleave - 1.0 : 0.0;
+        double exposed = max_turn - 1.0;
         exposed = exposed < 0.0 ? 0.0 : exposed > 1.0 ? 1.0 : exposed;
         cost += exposed * lookups;
         core += (1.0 - exposed) * lookups;
@@ -12500,8 +12570,18 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         if (G) {
             for (l = 0; l < M.n; l++) full[l] = d->loops[l].extent;
             servet__tile_geometry(&M, full, 0, G);
-            for (a = 0; a < d->narrays; a++)
-                M.seq_untiled[a] = !servet__tile_is_output(d, a) && !servet__tile_interleaved(&M, G, a);
+            for (a = 0; a < d->narrays; a++) {
+                /* a halo's rows out of a cache: only the block's first touches
+                   reach memory, one stream where the block's rows are whole */
+                int turns = servet__tile_interleaved(&M, G, a, 1, NULL, NULL);
+                if (turns && d->arrays[a].halo > 0 && M.ncache > 0 && !servet__tile_interleaved(&M, G, a, 0, NULL, NULL) &&
+                    (2.0 * d->arrays[a].halo + 1.0) * M.stride[a][0] <= M.c[M.ncache - 1].usable)
+                    turns = 0;
+                M.seq_untiled[a] = !servet__tile_is_output(d, a) && !turns;
+#ifdef SERVET_DEBUG_TILE
+                fprintf(stderr, "  array %d: read as one stream untiled %d (turns with the halo %d, without %d)\n", a, M.seq_untiled[a], servet__tile_interleaved(&M, G, a, 1, NULL, NULL), servet__tile_interleaved(&M, G, a, 0, NULL, NULL));
+#endif
+            }
             /* a line at copy bandwidth, now at this; at most 4x (a read that
                slow is a probe gone wrong, not a tile's rows) */
             M.mem_interleave = p->memory->ref_bw / p->memory->interleave;

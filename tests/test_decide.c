@@ -1213,6 +1213,72 @@ static double first_tlb_adds(const servet_tile_desc *q, double ratio, int64_t t)
     Q.nc = 4;
     return servet__tile_cost(&Q, T) - without;
 }
+/* step 6c with a halo: a stencil's halo rows come out of a cache, so the
+   untiled nest reads IN from memory as one stream (its block's rows, whole
+   and adjacent); a tile that cuts IN's rows reads them in turn, at the
+   probe's figure whatever the piece's length; a tile of whole rows reads
+   pieces of them in turn, at the figure up to 16 KiB, none from 64 KiB.
+   Measured on the Zen 5 VM (bench_data/tile_outside_stencil2d_wide_zen5_
+   2026-12-04.txt): a radius-2 stencil over 600 x 60000 doubles ran 41-43 ms
+   untiled, 62-65 at the 600 x 504 the model took before (0.66), 45 at 600
+   x 12000 (pieces of 96 KiB: 0.92); 3D 7-point sweeps 192^3-384^3 ran best
+   at tiles of whole k rows, 40-64 rows of each plane (99-136 KiB pieces) */
+static void test_tile_halo_reads_in_turn(void) {
+    servet_tile_desc q;
+    servet__tmodel Q;
+    servet__tgeom G;
+    servet_profile *p = two_core_profile(1);
+    servet_tile t;
+    int64_t T[3];
+    double piece = 0.0;
+    int cut = 0;
+    loops(&q, 2, 600);
+    q.loops[1].extent = 60000;
+    q.narrays = 2;
+    array2(&q.arrays[0], "A", 0, 1);
+    q.arrays[0].halo = 2;
+    array2(&q.arrays[1], "B", 0, 1);
+    q.arrays[1].streamed = 1;
+    three_level_model(&Q, &q);
+    T[0] = 600; T[1] = 60000;
+    servet__tile_geometry(&Q, T, 0, &G);
+    CHECK(servet__tile_interleaved(&Q, &G, 0, 1, NULL, NULL) && !servet__tile_interleaved(&Q, &G, 0, 0, NULL, NULL),
+          "untiled 600 x 60000 stencil: A's five rows a point in turn, its block's rows one stream");
+    T[1] = 504;
+    servet__tile_geometry(&Q, T, 0, &G);
+    CHECK(servet__tile_interleaved(&Q, &G, 0, 0, &piece, &cut) && cut && piece == 504.0 * 8.0,
+          "600 x 504: A's rows cut, pieces of 504 doubles: the mean tile, 500, and the halo (%g bytes, cut %d)", piece,
+          cut);
+    T[0] = 8; T[1] = 60000;
+    servet__tile_geometry(&Q, T, 0, &G);
+    CHECK(!servet__tile_interleaved(&Q, &G, 0, 0, &piece, &cut), "8 x 60000: bands of whole rows, one stream");
+    Q.mem_interleave = 2.0;
+    CHECK(servet__tile_turn_factor(&Q, 4096.0, 1) == 2.0 && servet__tile_turn_factor(&Q, 1 << 20, 1) == 2.0 &&
+              servet__tile_turn_factor(&Q, 8192.0, 0) == 2.0 && servet__tile_turn_factor(&Q, 65536.0, 0) == 1.0 &&
+              servet__tile_turn_factor(&Q, 1 << 20, 0) == 1.0 &&
+              fabs(servet__tile_turn_factor(&Q, 32768.0, 0) - 1.5) < 1e-9,
+          "the figure: whole on a cut row, on whole rows up to 16 KiB, half at 32 KiB, none from 64 KiB");
+    /* the decision, on a profile with the memory probe: reads in turn at half the copy */
+    p->memory = (servet__memory *)calloc(1, sizeof *p->memory);
+    p->memory->ref_bw = 35e9;
+    p->memory->interleave = 35e9 / 2.0;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.untiled,
+          "600 x 60000 radius-2 stencil, rows 480 KB: untiled (%lld x %lld)", (long long)t.tile[0], (long long)t.tile[1]);
+    p->memory->interleave = 0.0; /* a profile without the figure: as before, a tile along the rows */
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !t.untiled && t.tile[1] < 60000,
+          "without the reads-in-turn figure: a tile that cuts the rows (%lld x %lld)", (long long)t.tile[0],
+          (long long)t.tile[1]);
+    p->memory->interleave = 35e9 / 2.0;
+    /* a 3D sweep: tiles keep k's rows whole */
+    stencil3d_desc(&q, 256, 1);
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.tile[2] == 256,
+          "256^3 7-point sweep: k's rows whole (%lld x %lld x %lld)", (long long)t.tile[0], (long long)t.tile[1],
+          (long long)t.tile[2]);
+    (void)T[2];
+    free(p->memory);
+    p->memory = NULL;
+    drop(p);
+}
 /* step 6c: reads a tile cuts from one sequential stream into rows in turn
    cost copy / the memory probe's interleaved-read bandwidth more; the
    untiled nest's own interleaving (a transpose's column-walked side) and
@@ -1232,28 +1298,28 @@ static void test_tile_interleaved_reads(void) {
     three_level_model(&Q, &q);
     T[0] = T[1] = 2000;
     servet__tile_geometry(&Q, T, 0, &G);
-    CHECK(!servet__tile_interleaved(&Q, &G, 0) && servet__tile_interleaved(&Q, &G, 1),
+    CHECK(!servet__tile_interleaved(&Q, &G, 0, 0, NULL, NULL) && servet__tile_interleaved(&Q, &G, 1, 0, NULL, NULL),
           "untiled transpose: A read as one stream, B's column walk in turn");
     T[0] = T[1] = 64;
     servet__tile_geometry(&Q, T, 0, &G);
-    CHECK(servet__tile_interleaved(&Q, &G, 0), "64 x 64: A's 64 rows in turn");
+    CHECK(servet__tile_interleaved(&Q, &G, 0, 0, NULL, NULL), "64 x 64: A's 64 rows in turn");
     T[0] = 4; T[1] = 2000;
     servet__tile_geometry(&Q, T, 0, &G);
-    CHECK(!servet__tile_interleaved(&Q, &G, 0), "4 x 2000: A's whole rows, adjacent: one stream");
+    CHECK(!servet__tile_interleaved(&Q, &G, 0, 0, NULL, NULL), "4 x 2000: A's whole rows, adjacent: one stream");
     T[0] = 2000; T[1] = 64;
     servet__tile_geometry(&Q, T, 0, &G);
-    CHECK(servet__tile_interleaved(&Q, &G, 0), "2000 x 64: A's rows cut, in turn");
+    CHECK(servet__tile_interleaved(&Q, &G, 0, 0, NULL, NULL), "2000 x 64: A's rows cut, in turn");
     q.arrays[0].ld = 2008; /* whole rows, not adjacent: 8 elements between them */
     three_level_model(&Q, &q);
     T[0] = 4; T[1] = 2000;
     servet__tile_geometry(&Q, T, 0, &G);
-    CHECK(servet__tile_interleaved(&Q, &G, 0), "4 x 2000, A's ld 2008: rows apart, in turn");
+    CHECK(servet__tile_interleaved(&Q, &G, 0, 0, NULL, NULL), "4 x 2000, A's ld 2008: rows apart, in turn");
     q.arrays[0].ld = 0;
     q.arrays[0].packed = 1;
     three_level_model(&Q, &q);
     T[0] = T[1] = 64;
     servet__tile_geometry(&Q, T, 0, &G);
-    CHECK(!servet__tile_interleaved(&Q, &G, 0), "a packed array is read from its copy: never in turn");
+    CHECK(!servet__tile_interleaved(&Q, &G, 0, 0, NULL, NULL), "a packed array is read from its copy: never in turn");
     q.arrays[0].packed = 0;
     /* the price: a tile that cuts A pays the ratio on A's lines out of memory */
     three_level_model(&Q, &q);
@@ -2077,6 +2143,7 @@ int main(void) {
     test_tile_tlb_crowding();
     test_tile_overlap_leak();
     test_tile_interleaved_reads();
+    test_tile_halo_reads_in_turn();
     test_tile_offset_conflicts_along_rows();
     test_tile_decisions();
     test_tile_bad_input();
