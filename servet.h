@@ -867,7 +867,10 @@
           (0.66-0.71 of untiled) -> untiled (1.00); 3D 7-point sweeps
           192^3-384^3 0.74-0.97 -> 0.97-1.00 (bench_data/
           tile_outside_stencil2d_wide_zen5_2026-12-04.txt); the bench's
-          decisions and make tile-replay unchanged.
+          decisions and make tile-replay unchanged. The output's stores in
+          turn pay the same figure (whole lines lose as reads): a rank-1
+          update A += x y^T at 200 x 400000 200 x 2048 (0.64) -> untiled
+          (bench_data/tile_outside_rank1_output_zen5_2026-12-04.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -1216,8 +1219,7 @@ typedef struct servet_tile_array {
     int packed;             /* the kernel copies its block into a contiguous buffer */
     int output;             /* > 0: the nest writes it and does not read it (B of B = A^T, OUT of a stencil); < 0:
                                it reads it; 0: not said - where no array says 1, the last one is taken as the output,
-                               as the examples list them (>>decide step 6c: reads cut into rows in turn slow down,
-                               stores do not) */
+                               as the examples list them (>>decide step 6b's hint) */
     int reduce;             /* the innermost loop sums into one element of it, kept in a register (C in an i,j,k
                                matmul, y in y[i] += A[i][j] x[j]): 1, one chain of dependent adds as long as the
                                innermost tile; N > 1 (up to SERVET_TILE_MAX_LANES), a vectorised sum kept in N
@@ -10315,15 +10317,15 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       the innermost loop does not index gets a warning that asks (in i,k,j
       order the same structure is A[i][k], a value read once a row: only
       the desc knows which).
-   6c. Reads in turn (desc: output; the memory probe's interleaved_read_
+   6c. Reads and stores in turn (the memory probe's interleaved_read_
       bytes_per_s). Out of memory, an array read as one sequential stream moves
       faster than the same lines read as rows in turn: on the Zen 5 VM one
       stream 30-41 GB/s, 2 to 64 rows taken in turn 15-33 GB/s, whatever the
-      piece of a row (4 to 250 lines), while stores in turn lost 0-25% (the
-      stores' line fetches hold up no load) - bench_data/
+      piece of a row (4 to 250 lines), while stores of a word a line in turn
+      lost 0-25% (whole lines: as the reads, below) - bench_data/
       memory_interleave_zen5_2026-12-02.txt. A tile that cuts the rows of
-      an array the untiled nest reads whole and in order (A of B = A^T,
-      rows adjacent) makes its reads rows in turn: those lines out of
+      an array the untiled nest reads (or writes) whole and in order (A of
+      B = A^T, rows adjacent) makes its accesses rows in turn: those lines out of
       memory move at the bandwidth the probe measured for reads in turn,
       not the copy's: copy / it more (1.5-1.8 there), the rest as before.
       Measured as a bandwidth, not as its ratio to one stream: the two walks'
@@ -10350,9 +10352,17 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       the full figure on every piece sent them untiled (0.78-0.92); a
       plain walk still loses 1.3-1.45x at such pieces, so this is a fit
       across the two (the model under-prices the untiled sweeps' L3
-      traffic), not a law. Nor the output's: the desc may say which array the nest
-      only writes (output > 0) or reads (< 0); unsaid, the last array listed
-      is taken as the output, as the examples list them (B, OUT, C).
+      traffic), not a law. The output's stores pay it too, since
+      2026-12-04: whole-line stores taken as 64 or more rows in turn moved
+      13-22 GB/s where one stream of them moves 28-32 (pieces up to 1024
+      lines), as the reads; the walk of 2026-12-02 stored one word a line
+      and lost 0-25%, which is why outputs were left out until then. A
+      rank-1 update A += x y^T over 200 x 400000 doubles ran 32.8 ms untiled
+      and 51.3 at the 200 x 2048 the model took while A, the output, was
+      exempt (0.64); now untiled. 4 of 178 outside descs move (3D radius-2
+      sweeps of 320^3-640^3, 0.95-1.00 either way); make tile-replay
+      unchanged. The desc's output mark (output > 0; unsaid, the last array)
+      still serves step 6b's hint.
       Why: B = A^T of complex doubles (16 bytes) ran best untiled at 1000^2
       to 3000^2 (2000^2: 6.7-7.3 ms; 252 x 252, the model's pick before,
       9.5-10.1, 0.70-0.75 of it; 4 x 2000 7.3, 2000 x 64 10.1: what matters
@@ -10897,7 +10907,7 @@ static void servet__tile_groups(const servet__tmodel *M, const servet__tcache *C
 }
 /* whether the nest writes array a (its output): the one marked output > 0,
    else, where none is marked, the last listed unless it is marked an input
-   (servet_tile_array.output; steps 6b's hint and 6c) */
+   (servet_tile_array.output; step 6b's hint) */
 static int servet__tile_is_output(const servet_tile_desc *d, int a) {
     int b, said = 0;
     for (b = 0; b < d->narrays; b++) said |= d->arrays[b].output > 0;
@@ -12577,7 +12587,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                 if (turns && d->arrays[a].halo > 0 && M.ncache > 0 && !servet__tile_interleaved(&M, G, a, 0, NULL, NULL) &&
                     (2.0 * d->arrays[a].halo + 1.0) * M.stride[a][0] <= M.c[M.ncache - 1].usable)
                     turns = 0;
-                M.seq_untiled[a] = !servet__tile_is_output(d, a) && !turns;
+                M.seq_untiled[a] = !turns; /* the output too (its stores in turn, step 6c) */
 #ifdef SERVET_DEBUG_TILE
                 fprintf(stderr, "  array %d: read as one stream untiled %d (turns with the halo %d, without %d)\n", a, M.seq_untiled[a], servet__tile_interleaved(&M, G, a, 1, NULL, NULL), servet__tile_interleaved(&M, G, a, 0, NULL, NULL));
 #endif
