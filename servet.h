@@ -11711,10 +11711,14 @@ static double servet__tile_cost(const servet__tmodel *M, const int64_t *T) {
     if (pos >= 0) m->cost[servet__memo_add(m->used, &m->n, m->key, sizeof key, pos, key)] = c;
     return c;
 }
-/* Does the nest read array a as rows in turn (step 6c)? The innermost nest
-   level whose one iteration spans more than one row of a takes those rows
-   in turn, unless they are whole and adjacent: one block, one stream (a
-   packed array is read out of its copy, in cache) */
+/* Does the nest read (or write) array a as rows in turn (step 6c)? The
+   innermost nest level whose one iteration spans more than one row of a
+   takes those rows in turn, unless they are whole and adjacent: one block,
+   one stream (a packed array is read out of its copy, in cache).
+   halo_rows: count a halo's extra rows as rows (they are, to the caches);
+   0: only the block's, its halo widening each dimension (what reaches
+   memory where the halo's rows come out of a cache). *piece_out: the bytes
+   read before the next piece at that level; *cut_row: the piece cuts a row */
 static int servet__tile_interleaved(const servet__tmodel *M, const servet__tgeom *G, int a, int halo_rows, double *piece_out,
                                     int *cut_row) {
     const servet_tile_array *A = &M->d->arrays[a];
@@ -11751,9 +11755,10 @@ static int servet__tile_interleaved(const servet__tmodel *M, const servet__tgeom
     if (cut_row) *cut_row = G->in[k][A->loops[last]] + wide < (double)M->dim[a][last];
     return 1;
 }
-/* What reads in turn cost array a's lines out of memory, over one stream's
-   (step 6c): the probe's figure for pieces up to SERVET__TILE_TURN_PIECE,
-   less for longer ones, as a fixed cost a piece spread over its lines */
+/* What reads in turn cost an array's lines out of memory, over one
+   stream's (step 6c): the probe's figure on a piece of a cut row and on
+   pieces of whole rows up to SERVET__TILE_TURN_PIECE, none from
+   SERVET__TILE_TURN_STREAM, log-linearly between (a fit, step 6c says why) */
 static double servet__tile_turn_factor(const servet__tmodel *M, double piece, int cut_row) {
     double share = 1.0;
     if (!cut_row && piece >= SERVET__TILE_TURN_STREAM) share = 0.0;
@@ -11792,8 +11797,8 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
     servet__tgeom G;
     core = 0.0;
     servet__tile_geometry(M, T, M->mem_line_ns > 0.0, &G);
-    /* the arrays this tile reads as rows in turn where the untiled nest
-       reads them as one stream (step 6c; with step 5's lookups) */
+    /* the arrays this tile reads or writes as rows in turn where the
+       untiled nest takes them as one stream (step 6c; with step 5's lookups) */
     for (a = 0; a < M->d->narrays; a++) {
         double piece;
         int cut_row;
@@ -12589,7 +12594,9 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                     turns = 0;
                 M.seq_untiled[a] = !turns; /* the output too (its stores in turn, step 6c) */
 #ifdef SERVET_DEBUG_TILE
-                fprintf(stderr, "  array %d: read as one stream untiled %d (turns with the halo %d, without %d)\n", a, M.seq_untiled[a], servet__tile_interleaved(&M, G, a, 1, NULL, NULL), servet__tile_interleaved(&M, G, a, 0, NULL, NULL));
+                fprintf(stderr, "  array %d: one stream untiled %d (in turn with the halo's rows %d, without %d)\n", a,
+                        M.seq_untiled[a], servet__tile_interleaved(&M, G, a, 1, NULL, NULL),
+                        servet__tile_interleaved(&M, G, a, 0, NULL, NULL));
 #endif
             }
             /* a line at copy bandwidth, now at this; at most 4x (a read that
