@@ -11739,7 +11739,7 @@ static int servet__tile_interleaved(const servet__tmodel *M, const servet__tgeom
     }
     if (k < 0) return 0;
     for (dd = 1; dd <= last; dd++)
-        if (G->in[k][A->loops[dd]] + wide < (double)M->dim[a][dd]) cut = 1;
+        if (G->in[k][A->loops[dd]] + wide < (double)M->dim[a][dd]) cut = dd == last ? 2 : 1; /* 2: a row cut */
     span = G->in[k][A->loops[last]] + wide;
     if (span > (double)M->dim[a][last]) span = (double)M->dim[a][last];
     if (!cut && servet__tile_whole_rows(M, a, span)) return 0;
@@ -11752,7 +11752,7 @@ static int servet__tile_interleaved(const servet__tmodel *M, const servet__tgeom
         if (c < lim || dd == 0 || M->stride[a][dd - 1] > lim * M->stride[a][dd] + (double)M->line) break;
     }
     if (piece_out) *piece_out = piece;
-    if (cut_row) *cut_row = G->in[k][A->loops[last]] + wide < (double)M->dim[a][last];
+    if (cut_row) *cut_row = cut == 2;
     return 1;
 }
 /* What reads in turn cost an array's lines out of memory, over one
@@ -12588,11 +12588,10 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             for (a = 0; a < d->narrays; a++) {
                 /* a halo's rows out of a cache: only the block's first touches
                    reach memory, one stream where the block's rows are whole */
-                int turns = servet__tile_interleaved(&M, G, a, 1, NULL, NULL);
-                if (turns && d->arrays[a].halo > 0 && M.ncache > 0 && !servet__tile_interleaved(&M, G, a, 0, NULL, NULL) &&
-                    (2.0 * d->arrays[a].halo + 1.0) * M.stride[a][0] <= M.c[M.ncache - 1].usable)
-                    turns = 0;
-                M.seq_untiled[a] = !turns; /* the output too (its stores in turn, step 6c) */
+                int cached = d->arrays[a].halo > 0 && M.ncache > 0 &&
+                             (2.0 * d->arrays[a].halo + 1.0) * M.stride[a][0] <= M.c[M.ncache - 1].usable;
+                /* the output too (its stores in turn, step 6c) */
+                M.seq_untiled[a] = !servet__tile_interleaved(&M, G, a, !cached, NULL, NULL);
 #ifdef SERVET_DEBUG_TILE
                 fprintf(stderr, "  array %d: one stream untiled %d (in turn with the halo's rows %d, without %d)\n", a,
                         M.seq_untiled[a], servet__tile_interleaved(&M, G, a, 1, NULL, NULL),

@@ -1279,10 +1279,8 @@ static void test_tile_halo_reads_in_turn(void) {
         loops(&r, 2, 200);
         r.loops[1].extent = 1000000;
         r.narrays = 3;
-        memset(&r.arrays[0], 0, sizeof r.arrays[0]);
-        r.arrays[0].name = "x"; r.arrays[0].nloops = 1; r.arrays[0].loops[0] = 0;
-        r.arrays[1] = r.arrays[0];
-        r.arrays[1].name = "y"; r.arrays[1].loops[0] = 1;
+        array2(&r.arrays[0], "x", 0, 0); r.arrays[0].nloops = 1;
+        array2(&r.arrays[1], "y", 1, 1); r.arrays[1].nloops = 1;
         array2(&r.arrays[2], "A", 0, 1);
         CHECK(servet_choose_tile(p, &r, &t) == SERVET_OK && t.untiled,
               "rank-1 update 200 x 1000000: untiled, A's rows not cut (%lld x %lld)", (long long)t.tile[0],
