@@ -286,12 +286,13 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
   expect_rc 1 "tune, a command that hangs past the budget" ./bin/servet tune --key hangs --param n=1:4 --budget 2 -- sleep 60
   [ $(( $(date +%s) - t0 )) -le 10 ] && ok || bad "tune: a hanging command was not killed at the budget"
   # servet waits for a run asleep, not by waking every 0.2 ms on the run's own core: pinned with it to one
-  # PU, a busy loop of ~0.1 s reports its involuntary context switches as its "time" (waking: ~400)
+  # PU, a busy loop of ~0.1 s reports its involuntary context switches as its "time" (waking: ~380; a
+  # task sharing the PU the whole time, at the scheduler's few ms a slice: ~30)
   if command -v taskset >/dev/null; then
     expect_rc 0 "tune: the wait leaves the run's core alone" taskset -c 0 ./bin/servet tune --key "asleep" --param n=1:2 --evals 1 --repeats 3 --force \
       --time-regex 'nonvoluntary_ctxt_switches:[[:space:]]*([0-9]+)' -- \
       sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; grep ^nonvoluntary_ctxt_switches /proc/$$/status' sh {n}
-    python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["seconds"] < 50, j["seconds"]' "$tmp/out" \
+    python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["seconds"] < 100, j["seconds"]' "$tmp/out" \
       && ok || { bad "tune: servet woke on the run's core (involuntary switches of the run)"; cat "$tmp/out" >&2; }
   else echo "skipped: no taskset for the wait's test" >&2; fi
   expect_rc 0 "tune with a time regex" ./bin/servet tune --key "bowl" --param n=1:64 --budget 20 --repeats 1 --time-regex 't=([0-9.]+)' -- \
