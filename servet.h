@@ -14776,6 +14776,20 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
       3 VM's 512 matmuls from 256: 49% -> 5%). Nearest-first
       among values with 2 more twos (no outward walk): 67.1%, no gain;
       the roundest in the window: 68.7% / 81.6%.
+   2d. When no pair helps either, every parameter is moved the same way by
+      the factor (divided, then multiplied); from the top of every range (an
+      untiled seed: the model found no tile worth its cost) divided by its
+      square and cube as well (SERVET__TUNE_DIAG_RUNGS: 4, 16, 64). Why: a
+      tile often pays only when every loop is cut to a cache's scale, and
+      a strip (one loop cut) runs slower than untiled - C = A + B^T over
+      2000^2 doubles, -O3, line-aligned arrays, on the Zen 5 VM: untiled
+      4.65-4.73 ms, 128 x 128 3.77-4.00, 512 x 512 and strips 512 x 2000
+      slower than untiled; from untiled, 12 points, the search without it
+      ended on strips (64 x 2000, 128 x 2000, 512 x 2000) in three runs, with
+      it on 128 x 128 in one of three (the other two left the top on a noisy
+      strip first; an hour whose seeds read 4.9-6.7 ms) -
+      bench_data/tune_diagonal_zen5_2026-12-04.txt. One parameter: no
+      change (make tune-replay as before: 69.9% / 81.4% / 0.9772).
    3. Close contenders - the 3 best points within twice the noise of the
       best - and the seed are measured again, 2 x `repeats` runs each (at
       most 16), interleaved (so that a slow spell hits them alike), and
@@ -14857,6 +14871,7 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
 #define SERVET__TUNE_PAIRED_ROUNDS 4 /* ... and paired when at least this many rounds ran (step 3) */
 #define SERVET__TUNE_ROUND_WINDOW 1.25 /* a move's target may go this far (a factor) to a rounder value (step 2c) */
 #define SERVET__TUNE_ROUND_GAP 2       /* ... one with this many more factors of two than the nearest */
+#define SERVET__TUNE_DIAG_RUNGS 3      /* every parameter moved together: by 4, 16 and 64 (step 2d) */
 /* Why more rounds where the two best are close: the issue's bar is 2%, and
    the final figures of points that close are what the noise decides. make
    tune-replay (111 landscapes of six VMs, 400 searches, 9 points, replay
@@ -15289,6 +15304,30 @@ servet_result servet_tune(const servet_profile *p, const servet_tune_desc *d, se
                 y[k] = servet__tune_snap_move(&d->params[k], (double)x[k] * factor);
                 y[k2] = servet__tune_snap_move(&d->params[k2], (double)x[k2] / factor);
                 if (y[k] == x[k] || y[k2] == x[k2] || servet__tune_find_point(&S, y)) continue;
+                fy = servet__tune_measure(&S, y, S.repeats, NULL);
+                if (fy == -2.0) goto done;
+                if (fy >= 0 && fy < fx) { memcpy(x, y, sizeof y); fx = fy; moved = 1; }
+            }
+        }
+        if (moved) continue;
+        /* nor any pair: every parameter moved the same way, divided first,
+           then multiplied, by the factor - and from the top of every range
+           (an untiled seed), divided by its square and cube too (step 2d) */
+        for (i = -1; i <= 1 && n > 1 && factor > 1.0 && !moved; i += 2) {
+            int rung, rungs = 1;
+            double f = factor;
+            for (k = 0; k < n && servet__tune_step(&d->params[k], x[k], 1) == x[k]; k++) ; /* each at its top */
+            if (k == n && i < 0 && factor >= 4.0) rungs = SERVET__TUNE_DIAG_RUNGS;
+            for (rung = 0; rung < rungs && !moved; rung++, f *= factor) {
+                int64_t y[SERVET_TUNE_MAX_PARAMS];
+                double fy;
+                int changed = 0;
+                for (k = 0; k < n; k++) {
+                    y[k] = servet__tune_snap_move(&d->params[k], i > 0 ? (double)x[k] * f : (double)x[k] / f);
+                    changed += y[k] != x[k];
+                }
+                if (changed < 2) break; /* the range's end: one parameter alone moves */
+                if (servet__tune_find_point(&S, y)) continue;
                 fy = servet__tune_measure(&S, y, S.repeats, NULL);
                 if (fy == -2.0) goto done;
                 if (fy >= 0 && fy < fx) { memcpy(x, y, sizeof y); fx = fy; moved = 1; }
