@@ -14780,16 +14780,18 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
       the factor (divided, then multiplied); from the top of every range (an
       untiled seed: the model found no tile worth its cost) divided by its
       square and cube as well (SERVET__TUNE_DIAG_RUNGS: 4, 16, 64). Why: a
-      tile often pays only when every loop is cut to a cache's scale, and
-      a strip (one loop cut) runs slower than untiled - C = A + B^T over
-      2000^2 doubles, -O3, line-aligned arrays, on the Zen 5 VM: untiled
-      4.65-4.73 ms, 128 x 128 3.77-4.00, 512 x 512 and strips 512 x 2000
-      slower than untiled; from untiled, 12 points, the search without it
-      ended on strips (64 x 2000, 128 x 2000, 512 x 2000) in three runs, with
-      it on 128 x 128 in one of three (the other two left the top on a noisy
-      strip first; an hour whose seeds read 4.9-6.7 ms) -
-      bench_data/tune_diagonal_zen5_2026-12-04.txt. One parameter: no
-      change (make tune-replay as before: 69.9% / 81.4% / 0.9772).
+      tile often pays only when every loop is cut to a cache's scale, which
+      lies far below the extents, and single moves from the extents make
+      strips - C = A + B^T over 2000^2 doubles, -O3, line-aligned arrays,
+      on the Zen 5 VM: untiled 4.65-4.73 ms, 128 x 128 3.77-4.00, 512 x
+      512 no faster than untiled (4.94 against 4.91 side by side); from
+      untiled, 12 points, the search without this step ended on a strip
+      (64, 128, 512 x 2000, each within the noise of the seed) in three
+      runs, with it on 128 x 128 in one of three (the other two first took
+      a strip whose noisy runs beat the seed, and so left the top; an hour
+      whose seeds read 4.9-6.7 ms) - bench_data/tune_diagonal_zen5_2026-
+      12-04.txt. One parameter: no change (make tune-replay as before:
+      69.9% / 81.4% / 0.9772).
    3. Close contenders - the 3 best points within twice the noise of the
       best - and the seed are measured again, 2 x `repeats` runs each (at
       most 16), interleaved (so that a slow spell hits them alike), and

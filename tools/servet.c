@@ -1543,7 +1543,7 @@ static size_t drain_output(int fd, char *out, size_t cap, size_t got, int *eof) 
    (2026-12-04), it woke every 0.2 ms to look: under `taskset -c N servet
    tune ...` the child shares its core with those 5000 wake-ups a second,
    and on the Zen 5 VM a C = A + B^T sweep (2000^2 doubles, 120 x 120 tiles)
-   timed 5.3-5.7 ms under servet tune against 4.1-4.4 run alone
+   timed 5.8-6.7 ms beside it, 4.9-5.3 beside this wait, 4.1-4.4 run alone
    (bench_data/tune_wait_zen5_2026-12-04.txt). */
 static int sigchld_pipe[2] = {-1, -1};
 static void on_sigchld(int sig) {
