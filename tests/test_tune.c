@@ -49,12 +49,12 @@ static double product_valley(void *user, const int64_t *x) {
            0.05 * log2((double)x[0] / 8.0);
 }
 /* a tile that pays only when every loop is cut to a cache's scale (C = A +
-   B^T at 2000^2, -O3 on the Zen 5 VM: 120 x 120 ran 0.8 of untiled, 512 x 512
-   and strips 2000 x 512 slower than untiled; bench_data/tile_outside_turns_
-   codegen_zen5_2026-12-04.txt, tune_diagonal_zen5_2026-12-04.txt): untiled
-   1.0, strips (one loop cut) 1.3, blocks of 256 and more 1.1, below them a
-   bowl at (64, 64). From untiled no single or opposite-pair move helps, nor
-   every loop divided by 4 */
+   B^T at 2000^2, -O3, aligned arrays, on the Zen 5 VM: 128 x 128 in 0.8-0.85
+   of untiled's time, 512 x 512 no faster than untiled; bench_data/tile_
+   outside_turns_codegen_zen5_2026-12-04.txt, tune_diagonal_zen5_2026-12-04
+   .txt), made sharp: untiled 1.0, strips (one loop cut) 1.3, blocks of 256
+   and more 1.1, below them a bowl at (64, 64). From untiled no single or
+   opposite-pair move helps, nor every loop divided by 4 */
 static double cut_both(void *user, const int64_t *x) {
     double a = log2((double)x[0] / 64.0), b = log2((double)x[1] / 64.0);
     ((cost *)user)->calls++;
