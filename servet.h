@@ -15273,7 +15273,7 @@ servet_result servet_tune(const servet_profile *p, const servet_tune_desc *d, se
         }
     }
     for (factor = 4.0; fx >= 0; ) {
-        int moved = 0;
+        int moved = 0, at_top;
         for (k = 0; k < n; k++) {
             int dir;
             for (dir = 1; dir >= -1; dir -= 2) {
@@ -15315,11 +15315,11 @@ servet_result servet_tune(const servet_profile *p, const servet_tune_desc *d, se
         /* nor any pair: every parameter moved the same way, divided first,
            then multiplied, by the factor - and from the top of every range
            (an untiled seed), divided by its square and cube too (step 2d) */
+        for (k = 0; k < n && servet__tune_step(&d->params[k], x[k], 1) == x[k]; k++) ; /* each at its top? */
+        at_top = k == n;
         for (i = -1; i <= 1 && n > 1 && factor > 1.0 && !moved; i += 2) {
-            int rung, rungs = 1;
+            int rung, rungs = at_top && i < 0 && factor >= 4.0 ? SERVET__TUNE_DIAG_RUNGS : 1;
             double f = factor;
-            for (k = 0; k < n && servet__tune_step(&d->params[k], x[k], 1) == x[k]; k++) ; /* each at its top */
-            if (k == n && i < 0 && factor >= 4.0) rungs = SERVET__TUNE_DIAG_RUNGS;
             for (rung = 0; rung < rungs && !moved; rung++, f *= factor) {
                 int64_t y[SERVET_TUNE_MAX_PARAMS];
                 double fy;

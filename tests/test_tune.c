@@ -136,6 +136,25 @@ static double fast_spell(void *user, const int64_t *x) {
     if (n < 4) return x[0] == 64 ? 1.5 : 0.55; /* the search: 64 twice, then 72 twice */
     return (x[0] == 64 ? 1.0 : 1.1) * (((n - 4) / 2) % 2 ? 1.6 : 1.0);
 }
+/* two parameters on grids of 8 from 8, 16 points of 1 run, not saved: the
+   searches' step tests (2b, 2d) */
+static void desc2(servet_tune_desc *d, const char *dir, const char *key, const char *n0, int64_t hi0, const char *n1,
+                  int64_t hi1, int64_t *seed) {
+    memset(d, 0, sizeof *d);
+    d->key = key;
+    d->nparams = 2;
+    d->params[0].name = n0;
+    d->params[1].name = n1;
+    d->params[0].lo = d->params[1].lo = 8;
+    d->params[0].hi = hi0;
+    d->params[1].hi = hi1;
+    d->params[0].step = d->params[1].step = 8;
+    d->seed = seed;
+    d->max_evaluations = 16;
+    d->repeats = 1;
+    d->no_save = 1;
+    d->cache_dir = dir;
+}
 static void desc1(servet_tune_desc *d, const char *dir, const char *key, int64_t *seed) {
     memset(d, 0, sizeof *d);
     d->key = key;
@@ -226,22 +245,7 @@ static void test_search(const char *root) {
         int64_t sd[2] = {16, 256}, b2[2];
         servet_tune_desc d2;
         memset(&c, 0, sizeof c);
-        memset(&d2, 0, sizeof d2);
-        d2.key = "valley";
-        d2.nparams = 2;
-        d2.params[0].name = "tk";
-        d2.params[0].lo = 8;
-        d2.params[0].hi = 64;
-        d2.params[0].step = 8;
-        d2.params[1].name = "tj";
-        d2.params[1].lo = 8;
-        d2.params[1].hi = 4096;
-        d2.params[1].step = 8;
-        d2.seed = sd;
-        d2.max_evaluations = 16;
-        d2.repeats = 1;
-        d2.no_save = 1;
-        d2.cache_dir = dir;
+        desc2(&d2, dir, "valley", "tk", 64, "tj", 4096, sd);
         CHECK(servet_tune(NULL, &d2, product_valley, &c, b2, &info) == SERVET_OK && b2[0] == 8 && b2[1] == 512,
               "a valley along tk x tj: (%lld, %lld) for (8, 512) in %d points", (long long)b2[0], (long long)b2[1],
               info.evaluations);
@@ -251,19 +255,7 @@ static void test_search(const char *root) {
         int64_t sd[2] = {1024, 1024}, b2[2];
         servet_tune_desc d2;
         memset(&c, 0, sizeof c);
-        memset(&d2, 0, sizeof d2);
-        d2.key = "cut both";
-        d2.nparams = 2;
-        d2.params[0].name = "ti";
-        d2.params[1].name = "tj";
-        d2.params[0].lo = d2.params[1].lo = 8;
-        d2.params[0].hi = d2.params[1].hi = 1024;
-        d2.params[0].step = d2.params[1].step = 8;
-        d2.seed = sd;
-        d2.max_evaluations = 16;
-        d2.repeats = 1;
-        d2.no_save = 1;
-        d2.cache_dir = dir;
+        desc2(&d2, dir, "cut both", "ti", 1024, "tj", 1024, sd);
         CHECK(servet_tune(NULL, &d2, cut_both, &c, b2, &info) == SERVET_OK && cut_both(&c, b2) < 0.7,
               "untiled, strips worse, squares better: (%lld, %lld), %.3f, in %d points", (long long)b2[0],
               (long long)b2[1], cut_both(&c, b2), info.evaluations);
