@@ -871,6 +871,13 @@
           turn pay the same figure (whole lines lose as reads): a rank-1
           update A += x y^T at 200 x 400000 200 x 2048 (0.64) -> untiled
           (bench_data/tile_outside_rank1_output_zen5_2026-12-04.txt).
+          servet_tune (>>tune step 2d): when no single or pair move helps,
+          every parameter moves together, from an untiled seed by 4, 16 and
+          64 - a tile that pays only when every loop is cut is reached
+          without the strips between (tests/test_tune.c; one parameter: as
+          before). The servet command's `tune` sleeps while a run goes (it
+          woke every 0.2 ms: pinned with its run, a 4.1-4.4 ms kernel timed
+          5.8-6.7; bench_data/tune_wait_zen5_2026-12-04.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
