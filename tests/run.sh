@@ -218,6 +218,21 @@ f=open("'"$tmp"'/tr16s","w"); f.write("16\n")
   expect_rc 0 "tile of a transpose" ./bin/servet tile --no-probe --loop i=4096 --loop j=4096 --array A:i,j --array B:j,i --elem 8 --all-levels
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert set(j["tile"])=={"i","j"} and j["level"]>=1 and j["working_set_bytes"]<=j["capacity_bytes"] and isinstance(j["warnings"],list) and len(j["levels"])>=1 and j["reason"]; a=j["alternatives"]; assert isinstance(a,list) and len(a)<=4 and all(set(x)=={"i","j"} and x!=j["tile"] for x in a)' "$tmp/out" \
     && ok || { bad "tile JSON"; cat "$tmp/out" >&2; }
+  # its "tune": the servet tune command that refines it, runnable once given a program; its seed on the grid
+  cp "$tmp/out" "$tmp/tile.json"
+  python3 - "$tmp/tile.json" <<'PY' && ok || bad "tile's tune hint: not the command it should be, or servet tune refused it"
+import json, shlex, subprocess, sys
+j = json.load(open(sys.argv[1])); t = j["tile"]; w = shlex.split(j["tune"])
+assert w[:3] == ["servet", "tune", "--key"] and w[-5:] == ["--", "PROGRAM", "ARGS", "{i}", "{j}"], w
+seeds = [x for k, x in zip(w, w[1:]) if k == "--seed"]
+assert seeds[:2] == ["i=%d" % t["i"], "j=%d" % t["j"]], (seeds, t)
+bowl = "echo t=$(( ({i} - 40) * ({i} - 40) + ({j} - 24) * ({j} - 24) + 1 ))"
+cmd = ["./bin/servet"] + w[1:-5] + ["--evals", "4", "--repeats", "1", "--budget", "20", "--time-regex", "t=([0-9]+)", "--", "sh", "-c", bowl]
+r = subprocess.run(cmd, capture_output=True, text=True)
+assert r.returncode == 0, r.stderr
+o = json.loads(r.stdout)
+assert o["seed"] == {"i": t["i"], "j": t["j"]} and set(o["best"]) == {"i", "j"}, o
+PY
   expect_rc 0 "tile of a stencil, square, halo, stream, ld" ./bin/servet tile --no-probe --loop i=4092 --loop j=4092 --array IN:i,j:halo=2:ld=4096 --array OUT:i,j:stream:ld=4096 --elem 8 --square --multiple 8
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; assert t["i"]==t["j"] and (t["i"]%8==0 or t["i"]==4092)' "$tmp/out" \
     && ok || { bad "tile JSON (stencil)"; cat "$tmp/out" >&2; }

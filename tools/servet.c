@@ -45,7 +45,10 @@ static const char *usage_text =
     "                      a loop :untiled is one the kernel does not tile (its tile: its extent);\n"
     "                      --vector LANES: the compiler vectorises the innermost loop (gcc -O3,\n"
     "                      clang -O2: 8 doubles or 16 floats with AVX-512, 4 / 8 with AVX2; not\n"
-    "                      used with a reduce array, whose reduce=N says its lanes)\n"
+    "                      used with a reduce array, whose reduce=N says its lanes);\n"
+    "                      its \"tune\": the servet tune command that refines the tile on the\n"
+    "                      real kernel (the tile and its alternatives as seeds): put the\n"
+    "                      program in place of PROGRAM ARGS\n"
     "  tune --key K --param NAME=LO:HI[:STEP]|NAME=V1,V2,.. [--param ...] [--seed NAME=V ...]\n"
     "       [--budget SECONDS] [--evals N] [--repeats R] [--time-regex RE] [--force] -- COMMAND ARGS\n"
     "                      search the parameters of COMMAND ({NAME} in ARGS is replaced), timing\n"
@@ -1256,6 +1259,66 @@ static void print_tile_json(const servet_tile_desc *d, const int64_t *tile) {
     for (l = 0; l < d->nloops; l++) names[l] = d->loops[l].name;
     print_values_json(names, tile, d->nloops);
 }
+/* "tune": the `servet tune` command that refines this answer on the real
+   kernel, less the program: the tiled loops as parameters (multiples of
+   --multiple, else of a line's elements, up to the extent; --square: one, T),
+   the tile as the seed and the alternatives as more seeds, the key the desc.
+   null where a loop's name could not be a parameter's ({NAME} in a command) */
+static void print_tune_hint(const servet_tile_desc *td, const servet_tile *res, int line, int argc, char **argv) {
+    char cmd[4096], key[SERVET_TUNE_KEY_MAX + 1];
+    const char *pname[SERVET_TILE_MAX_LOOPS];
+    size_t len = 0, kl = 0;
+    int l, i, k, np = 0, idx[SERVET_TILE_MAX_LOOPS];
+    int64_t m = td->multiple > 0 ? td->multiple : (line / td->elem_bytes > 0 ? line / td->elem_bytes : 1), ext = 0;
+    uint64_t h = 1469598103934665603ull;
+#define SERVET_CLI_APPEND(...) \
+    do { int w_ = snprintf(cmd + len, sizeof cmd - len, __VA_ARGS__); if (w_ > 0) len += (size_t)w_; if (len >= sizeof cmd) len = sizeof cmd - 1; } while (0)
+    for (l = 0; l < td->nloops; l++) {
+        const char *c;
+        if (td->loops[l].untiled) continue;
+        for (c = td->loops[l].name; *c; c++)
+            if (!isalnum((unsigned char)*c) && *c != '_') { printf("null"); return; }
+        if (td->loops[l].extent > ext) ext = td->loops[l].extent;
+        pname[np] = td->square ? "T" : td->loops[l].name;
+        idx[np++] = l;
+        if (td->square) break;
+    }
+    if (np == 0) { printf("null"); return; } /* every loop kept whole by the desc: nothing to tune */
+    /* the key: the desc as given (its words, --no-probe and the like left out), a hash past the file's limit */
+    for (i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--no-probe") || !strcmp(a, "--all-levels") || !strcmp(a, "-v") || !strcmp(a, "--verbose")) continue;
+        if (!strcmp(a, "--cache-dir")) { i++; continue; }
+        for (k = 0; a[k]; k++) h = (h ^ (unsigned char)a[k]) * 1099511628211ull;
+        h = (h ^ ' ') * 1099511628211ull;
+        for (k = 0; a[k] && kl < sizeof key - 1; k++) key[kl++] = a[k] == '\'' ? '"' : a[k];
+        if (kl < sizeof key - 1) key[kl++] = ' ';
+    }
+    kl = kl > 0 ? kl - 1 : 0;
+    if (kl > 200) kl = 200 + (size_t)snprintf(key + 200, sizeof key - 200, " #%016llx", (unsigned long long)h);
+    key[kl] = 0;
+    SERVET_CLI_APPEND("servet tune --key 'tile %s'", key);
+    for (i = 0; i < np; i++) {
+        /* a step every seed lies on (a set cap of 12, the extent 4092 under multiples of 8: 4) */
+        int64_t e = td->square ? ext : td->loops[idx[i]].extent, st = m < e ? m : e, a, b, t;
+        for (k = -1; k < res->nalternatives; k++) {
+            a = st;
+            b = (k < 0 ? res->tile : res->alternatives[k])[idx[i]];
+            while (b) { t = a % b; a = b; b = t; }
+            st = a;
+        }
+        SERVET_CLI_APPEND(" --param %s=%lld:%lld:%lld", pname[i], (long long)st, (long long)e, (long long)st);
+    }
+    for (k = -1; k < res->nalternatives; k++) {
+        const int64_t *t = k < 0 ? res->tile : res->alternatives[k];
+        for (i = 0; i < np; i++) SERVET_CLI_APPEND(" --seed %s=%lld", pname[i], (long long)t[idx[i]]);
+    }
+    SERVET_CLI_APPEND(" -- PROGRAM ARGS");
+    for (i = 0; i < np; i++) SERVET_CLI_APPEND(" {%s}", pname[i]);
+#undef SERVET_CLI_APPEND
+    cmd[len] = 0;
+    json_string(cmd);
+}
 static int cmd_tile(int argc, char **argv) {
     servet_tile_desc td;
     servet_tile res;
@@ -1264,7 +1327,7 @@ static int cmd_tile(int argc, char **argv) {
     servet_result r;
     static char names[SERVET_TILE_MAX_LOOPS][64], anames[SERVET_TILE_MAX_ARRAYS][64];
     const char *arrays[SERVET_TILE_MAX_ARRAYS];
-    int i, k, all_levels = 0, narr = 0, verbose = 0, dims_given[SERVET_TILE_MAX_ARRAYS] = {0};
+    int i, k, all_levels = 0, narr = 0, verbose = 0, dims_given[SERVET_TILE_MAX_ARRAYS] = {0}, line = 64;
     memset(&td, 0, sizeof td);
     memset(&d, 0, sizeof d);
     for (i = 0; i < argc; i++) {
@@ -1419,6 +1482,10 @@ static int cmd_tile(int argc, char **argv) {
         return 1;
     }
     r = servet_choose_tile(p, &td, &res);
+    {
+        servet_cache_info ci;
+        if (servet_cache_get(p, 1, &ci) == SERVET_OK && ci.line_bytes > 0) line = ci.line_bytes;
+    }
     servet_close(p);
     if (r != SERVET_OK) { fprintf(stderr, "servet: tile: %s\n", servet_result_string(r)); return 1; }
     printf("{\"level\": %d, \"tile\": ", res.level);
@@ -1438,7 +1505,8 @@ static int cmd_tile(int argc, char **argv) {
         printf("%s", k ? ", " : "");
         print_tile_json(&td, res.alternatives[k]);
     }
-    printf("]");
+    printf("],\n \"tune\": ");
+    print_tune_hint(&td, &res, line, argc, argv);
     if (all_levels) {
         printf(",\n \"levels\": [");
         for (k = 0; k < res.nlevels; k++) {
