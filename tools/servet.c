@@ -1283,6 +1283,10 @@ static void print_tune_hint(const servet_tile_desc *td, const servet_tile *res, 
         idx[np++] = l;
         if (td->square) break;
     }
+    if (td->square) /* the side: the largest loop's tile (each loop's is clipped to its extent) */
+        for (l = 0; l < td->nloops; l++)
+            if (!td->loops[l].untiled && td->loops[l].extent > td->loops[idx[0]].extent) idx[0] = l;
+    if (td->square) ext = td->loops[idx[0]].extent;
     if (np == 0) { printf("null"); return; } /* every loop kept whole by the desc: nothing to tune */
     /* the key: the desc as given (its words, --no-probe and the like left out), a hash past the file's limit */
     for (i = 0; i < argc; i++) {
