@@ -1261,16 +1261,16 @@ static void print_tile_json(const servet_tile_desc *d, const int64_t *tile) {
 }
 /* "tune": the `servet tune` command that refines this answer on the real
    kernel, less the program: the tiled loops as parameters (multiples of
-   --multiple, else of a line's elements, up to the extent; --square: one, T),
-   the tile as the seed and the alternatives as more seeds, the key the desc.
-   null where a loop's name could not be a parameter's ({NAME} in a command) */
+   --multiple, else of a line's elements, up to the extent; --square: one, T,
+   over the largest loop), the tile as the seed and the alternatives as more
+   seeds, the key the desc. null where a loop's name could not be a
+   parameter's ({NAME} in a command) */
 static void print_tune_hint(const servet_tile_desc *td, const servet_tile *res, int line, int argc, char **argv) {
-    char cmd[4096], key[SERVET_TUNE_KEY_MAX + 1];
+    char cmd[4096], key[4096];
     const char *pname[SERVET_TILE_MAX_LOOPS];
     size_t len = 0, kl = 0;
     int l, i, k, np = 0, idx[SERVET_TILE_MAX_LOOPS];
-    int64_t m = td->multiple > 0 ? td->multiple : (line / td->elem_bytes > 0 ? line / td->elem_bytes : 1), ext = 0;
-    uint64_t h = 1469598103934665603ull;
+    int64_t m = td->multiple > 0 ? td->multiple : (line / td->elem_bytes > 0 ? line / td->elem_bytes : 1);
 #define SERVET_CLI_APPEND(...) \
     do { int w_ = snprintf(cmd + len, sizeof cmd - len, __VA_ARGS__); if (w_ > 0) len += (size_t)w_; if (len >= sizeof cmd) len = sizeof cmd - 1; } while (0)
     for (l = 0; l < td->nloops; l++) {
@@ -1278,49 +1278,35 @@ static void print_tune_hint(const servet_tile_desc *td, const servet_tile *res, 
         if (td->loops[l].untiled) continue;
         for (c = td->loops[l].name; *c; c++)
             if (!isalnum((unsigned char)*c) && *c != '_') { printf("null"); return; }
-        if (td->loops[l].extent > ext) ext = td->loops[l].extent;
-        pname[np] = td->square ? "T" : td->loops[l].name;
-        idx[np++] = l;
-        if (td->square) break;
+        if (!td->square) { pname[np] = td->loops[l].name; idx[np++] = l; }
+        else if (np == 0 || td->loops[l].extent > td->loops[idx[0]].extent) { pname[0] = "T"; idx[0] = l; np = 1; }
     }
-    if (td->square) /* the side: the largest loop's tile (each loop's is clipped to its extent) */
-        for (l = 0; l < td->nloops; l++)
-            if (!td->loops[l].untiled && td->loops[l].extent > td->loops[idx[0]].extent) idx[0] = l;
-    if (td->square) ext = td->loops[idx[0]].extent;
     if (np == 0) { printf("null"); return; } /* every loop kept whole by the desc: nothing to tune */
-    /* the key: the desc as given (its words, --no-probe and the like left out), a hash past the file's limit */
+    /* the key: the desc as given (--no-probe and the like left out); past 200 bytes, cut with its hash */
     for (i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--no-probe") || !strcmp(a, "--all-levels") || !strcmp(a, "-v") || !strcmp(a, "--verbose")) continue;
         if (!strcmp(a, "--cache-dir")) { i++; continue; }
-        for (k = 0; a[k]; k++) h = (h ^ (unsigned char)a[k]) * 1099511628211ull;
-        h = (h ^ ' ') * 1099511628211ull;
-        for (k = 0; a[k] && kl < sizeof key - 1; k++) key[kl++] = a[k] == '\'' ? '"' : a[k];
-        if (kl < sizeof key - 1) key[kl++] = ' ';
+        for (k = 0; a[k] && kl < sizeof key - 2; k++) key[kl++] = a[k] == '\'' ? '"' : a[k]; /* inside '' */
+        key[kl++] = ' ';
     }
     kl = kl > 0 ? kl - 1 : 0;
-    if (kl > 200) kl = 200 + (size_t)snprintf(key + 200, sizeof key - 200, " #%016llx", (unsigned long long)h);
+    if (kl > 200) kl = 200 + (size_t)snprintf(key + 200, 20, " #%016llx", (unsigned long long)servet__fnv1a(key, kl));
     key[kl] = 0;
     SERVET_CLI_APPEND("servet tune --key 'tile %s'", key);
     for (i = 0; i < np; i++) {
         /* a step every seed lies on (a set cap of 12, the extent 4092 under multiples of 8: 4) */
-        int64_t e = td->square ? ext : td->loops[idx[i]].extent, st = m < e ? m : e, a, b, t;
-        for (k = -1; k < res->nalternatives; k++) {
-            a = st;
-            b = (k < 0 ? res->tile : res->alternatives[k])[idx[i]];
-            while (b) { t = a % b; a = b; b = t; }
-            st = a;
-        }
+        int64_t e = td->loops[idx[i]].extent, st = m < e ? m : e;
+        for (k = -1; k < res->nalternatives; k++)
+            st = (int64_t)servet__gcd_u64((uint64_t)st, (uint64_t)(k < 0 ? res->tile : res->alternatives[k])[idx[i]]);
         SERVET_CLI_APPEND(" --param %s=%lld:%lld:%lld", pname[i], (long long)st, (long long)e, (long long)st);
     }
-    for (k = -1; k < res->nalternatives; k++) {
-        const int64_t *t = k < 0 ? res->tile : res->alternatives[k];
-        for (i = 0; i < np; i++) SERVET_CLI_APPEND(" --seed %s=%lld", pname[i], (long long)t[idx[i]]);
-    }
+    for (k = -1; k < res->nalternatives; k++)
+        for (i = 0; i < np; i++)
+            SERVET_CLI_APPEND(" --seed %s=%lld", pname[i], (long long)(k < 0 ? res->tile : res->alternatives[k])[idx[i]]);
     SERVET_CLI_APPEND(" -- PROGRAM ARGS");
     for (i = 0; i < np; i++) SERVET_CLI_APPEND(" {%s}", pname[i]);
 #undef SERVET_CLI_APPEND
-    cmd[len] = 0;
     json_string(cmd);
 }
 static int cmd_tile(int argc, char **argv) {
