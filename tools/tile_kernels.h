@@ -5,6 +5,7 @@
    replay decides exactly what the bench measured. Include after servet.h. */
 #ifndef SERVET_TILE_KERNELS_H
 #define SERVET_TILE_KERNELS_H
+#include <stdlib.h>
 #include <string.h>
 
 enum { TRANSPOSE, STENCIL, MATMUL };
@@ -15,6 +16,9 @@ static void tile_kernel_describe(int kernel, long n, long m, long ld, servet_til
     memset(td, 0, sizeof *td);
     td->elem_bytes = 8;
     td->square = 1;
+    /* TILE_KERNEL_VECTOR=N: the kernels built vectorised (KERNEL_CFLAGS
+       with -O3), their innermost loops in N lanes (desc.vector, step 6d) */
+    if (getenv("TILE_KERNEL_VECTOR")) td->vector = atoi(getenv("TILE_KERNEL_VECTOR"));
     if (kernel == TRANSPOSE) {
         td->nloops = 2;
         td->loops[0].name = "i"; td->loops[0].extent = n;

@@ -134,7 +134,8 @@ int main(int argc, char **argv) {
                 printf("\n");
             }
         } else
-            printf("%lld\n", servet_choose_tile(p, &d, &t) == SERVET_OK ? (long long)t.tile[0] : -1LL);
+            /* the bench's tile: matmul's j (its i is clipped to m rows) */
+            printf("%lld\n", servet_choose_tile(p, &d, &t) == SERVET_OK ? (long long)t.tile[!strcmp(k, "matmul") ? 2 : 0] : -1LL);
         fflush(stdout);
     }
     return 0;
