@@ -23,7 +23,7 @@ TOOLS   := bin/servet
 EXAMPLES:= examples/quickstart examples/mbsp_inner_product examples/tile_transpose examples/tile_stencil examples/tile_matmul
 
 FUZZ_SECONDS ?= 60
-.PHONY: bench-accuracy-policies bench-accuracy-lines bench-accuracy-outside bench-aggr bench-map bench-tune tune-replay tile-replay cache-replay bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
+.PHONY: bench-tile-vector bench-accuracy-policies bench-accuracy-lines bench-accuracy-outside bench-aggr bench-map bench-tune tune-replay tile-replay cache-replay bench-tile test-repeat test-cluster bench-comm fuzz test-sanitize test-matrix all lib tools examples tests probe test bench bench-accuracy bench-cache bench-shared bench-mbsp bench-noisy install clean check-deps
 
 all: check-deps lib tools examples tests
 
@@ -115,6 +115,19 @@ BENCH_TILE_ROUNDS ?= 5
 bench-tile: bin/bench_tile bin/servet
 	./bin/servet probe --only cache,shared,memory
 	./bin/bench_tile bench_data/tile.json $(BENCH_TILE_ROUNDS)
+# issue 11: the same bench with the kernels built vectorised (gcc -O3
+# -march=native) and described so: the stencil's and the matmul's inner loops
+# in VECTOR_LANES doubles (desc.vector), read from gcc's own report (64-byte
+# vectors: 8; 32-byte: 4; 4 where it says nothing), the transpose scalar (gcc
+# does not vectorise its strided stores): what `servet tile --vector` is
+# worth on them (~4 min; no tune)
+VECTOR_LANES ?= $(shell $(CC) -std=c99 -O3 -march=native -fopt-info-vec-optimized $(HWLOC_CFLAGS) -c -o /dev/null tools/bench_tile.c 2>&1 | grep 'tile_stencil.c.*vectorized using' | grep -o '[0-9]* byte' | sort -n | tail -1 | awk '{print $$1 / 8}' | grep . || echo 4)
+bin/bench_tile_vector: tools/bench_tile.c tools/tile_run.h tools/bench_cpu.h examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h tools/tile_kernels.h
+	@mkdir -p bin
+	$(CC) -std=c99 $(WARN) -O3 -march=native '-DBENCH_TILE_BUILD="-O3 -march=native"' $(HWLOC_CFLAGS) -pthread -o $@ tools/bench_tile.c $(LDLIBS)
+bench-tile-vector: bin/bench_tile_vector bin/servet
+	./bin/servet probe --only cache,shared,memory
+	TILE_KERNEL_VECTOR=$(VECTOR_LANES) ./bin/bench_tile_vector bench_data/tile_vector.json $(BENCH_TILE_ROUNDS)
 # issue 14: the cache inference again on the curves bench-cache recorded
 # (no probing; seconds). CACHE_RUNS= other recorded files
 CACHE_RUNS ?= bench_data/cache_probe_runs.json
