@@ -45,11 +45,20 @@ def replay_lines(d, cases, mem):
     return ["%s %s %d %d %d\n" % (" ".join(str(x) for x in head), c["kernel"], c["n"], c["m"], c["ld"]) for c in cases]
 
 
-def decide(exe, lines, alternatives=False):
+def decide(exe, lines, alternatives=False, vector=None):
     """tile_replay's tile per line; with alternatives, a list per line: the
-    tile (the kernel's own loop: matmul's j) then the model's near-ties"""
+    tile (the kernel's own loop: matmul's j) then the model's near-ties.
+    vector: the run's kernel_vector (make bench-tile-vector), passed on as
+    TILE_KERNEL_VECTOR so the kernels are described as the run described
+    them; None: the environment's, as it is"""
+    env = None
+    if vector is not None:
+        env = dict(os.environ)
+        env.pop("TILE_KERNEL_VECTOR", None)
+        if vector > 1:
+            env["TILE_KERNEL_VECTOR"] = str(vector)
     r = subprocess.run([exe] + (["--alternatives"] if alternatives else []), input="".join(lines),
-                       capture_output=True, text=True, check=True)
+                       capture_output=True, text=True, check=True, env=env)
     if alternatives:
         return [[int(x) for x in l.split()] for l in r.stdout.splitlines()]
     return [int(x) for x in r.stdout.split()]

@@ -7,7 +7,9 @@ For each run file, the profile it recorded (its cache file, since
 figures (see tools/tile_replay.c) and bin/tile_replay decides every case's tile; the
 score of a tile is its rate in that run's sweep over the sweep's best (a
 tile off the sweep's grid - multiples of 8 up to 512, and the extent - is
-counted apart, unknown). --base: a second tile_replay binary (an older
+counted apart, unknown). A run of make bench-tile-vector is replayed as it
+described its kernels (its kernel_vector); without one, TILE_KERNEL_VECTOR
+from the environment applies. --base: a second tile_replay binary (an older
 model: servet.h as it was, built with this tools/tile_replay.c, whose input
 lines it must read) scored beside it. Per CPU model: the mean score of the
 transposes and matmuls (the stencils are untiled everywhere) and how many
@@ -60,7 +62,7 @@ for f in files:
     cls = machine_class(d)
     row = f.split("/")[-1]
     for name, exe in models:
-        tiles = decide(exe, lines)
+        tiles = decide(exe, lines, vector=d.get("kernel_vector"))  # a run that recorded it: as it described its kernels
         cells = []
         for c, t in zip(cases, tiles):
             s = score(c, t)
