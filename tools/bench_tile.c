@@ -187,8 +187,7 @@ int main(int argc, char **argv) {
     fprintf(f, "{\"benchmark\": \"bench_tile: servet_choose_tile vs an exhaustive tile sweep of the real kernel\",\n");
     /* how the kernels were built and described: make bench-tile-vector
        builds them -O3 and says their lanes (TILE_KERNEL_VECTOR, desc.vector) */
-    fprintf(f, " \"kernel_build\": \"%s\", \"kernel_vector\": %d,\n", BENCH_TILE_BUILD,
-            getenv("TILE_KERNEL_VECTOR") ? atoi(getenv("TILE_KERNEL_VECTOR")) : 0);
+    fprintf(f, " \"kernel_build\": \"%s\", \"kernel_vector\": %d,\n", BENCH_TILE_BUILD, tile_kernel_vector());
     fprintf(f, " \"cpu_model\": \"%s\", \"pus\": %d, \"rounds\": %d, \"statistic\": \"sweep: median over rounds, order shuffled per round; a kernel under 20 ms is repeated to 20 ms per measurement; ratio: servet's tile and the sweep's best re-timed side by side, 15-75 rounds in alternating order (more while the 95%% interval of the median is wider than +-1%%), the median of the rounds' ratios, ratio_ci95 its distribution-free 95%% interval (sweep_ratio: from the sweep's medians); arrays placed so that no two share AMD Zen's L1 utag (array_shift_pages: pages past malloc's address, tools/tile_run.h)\",\n",
             cpu, mi.pus, rounds);
     fprintf(f, " \"caches\": [");

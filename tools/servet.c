@@ -1268,9 +1268,9 @@ static void print_tile_json(const servet_tile_desc *d, const int64_t *tile) {
    seeds, the key the desc. null where a loop's name could not be a
    parameter's ({NAME} in a command) */
 static void print_tune_hint(const servet_tile_desc *td, const servet_tile *res, int line, int argc, char **argv) {
-    char cmd[4096], key[4096];
+    char cmd[4096], *key;
     const char *pname[SERVET_TILE_MAX_LOOPS];
-    size_t len = 0, kl = 0;
+    size_t len = 0, kl = 0, cap = 32;
     int l, i, k, np = 0, idx[SERVET_TILE_MAX_LOOPS];
     int64_t m = td->multiple > 0 ? td->multiple : (line / td->elem_bytes > 0 ? line / td->elem_bytes : 1);
 #define SERVET_CLI_APPEND(...) \
@@ -1284,18 +1284,23 @@ static void print_tune_hint(const servet_tile_desc *td, const servet_tile *res, 
         else if (np == 0 || td->loops[l].extent > td->loops[idx[0]].extent) { pname[0] = "T"; idx[0] = l; np = 1; }
     }
     if (np == 0) { printf("null"); return; } /* every loop kept whole by the desc: nothing to tune */
-    /* the key: the desc as given (--no-probe and the like left out); past 200 bytes, cut with its hash */
+    /* the key: the desc as given (--no-probe and the like left out), all of
+       it hashed (a desc repeats options without bound); past 200 bytes, cut
+       with its hash */
+    for (i = 0; i < argc; i++) cap += strlen(argv[i]) + 1;
+    if (!(key = (char *)malloc(cap))) { printf("null"); return; }
     for (i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--no-probe") || !strcmp(a, "--all-levels") || !strcmp(a, "-v") || !strcmp(a, "--verbose")) continue;
         if (!strcmp(a, "--cache-dir")) { i++; continue; }
-        for (k = 0; a[k] && kl < sizeof key - 2; k++) key[kl++] = a[k] == '\'' ? '"' : a[k]; /* inside '' */
+        for (k = 0; a[k]; k++) key[kl++] = a[k] == '\'' ? '"' : a[k]; /* inside '' */
         key[kl++] = ' ';
     }
     kl = kl > 0 ? kl - 1 : 0;
     if (kl > 200) kl = 200 + (size_t)snprintf(key + 200, 20, " #%016llx", (unsigned long long)servet__fnv1a(key, kl));
     key[kl] = 0;
     SERVET_CLI_APPEND("servet tune --key 'tile %s'", key);
+    free(key);
     for (i = 0; i < np; i++) {
         /* a step every seed lies on (a set cap of 12, the extent 4092 under multiples of 8: 4) */
         int64_t e = td->loops[idx[i]].extent, st = m < e ? m : e;

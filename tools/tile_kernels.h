@@ -10,17 +10,23 @@
 
 enum { TRANSPOSE, STENCIL, MATMUL };
 
+/* TILE_KERNEL_VECTOR=N: the kernels built vectorised (make
+   bench-tile-vector: -O3), the stencil's and the matmul's innermost loops in
+   N lanes (desc.vector, step 6d); 0 when unset */
+static int tile_kernel_vector(void) {
+    const char *v = getenv("TILE_KERNEL_VECTOR");
+    return v ? atoi(v) : 0;
+}
+
 /* n x n (transpose, stencil: its interior n - 4); matmul: m rows of C,
    n x n B, ld the leading dimension of the arrays that are not packed */
 static void tile_kernel_describe(int kernel, long n, long m, long ld, servet_tile_desc *td) {
     memset(td, 0, sizeof *td);
     td->elem_bytes = 8;
     td->square = 1;
-    /* TILE_KERNEL_VECTOR=N: the kernels built vectorised (make
-       bench-tile-vector: -O3), the stencil's and the matmul's innermost loops
-       in N lanes (desc.vector, step 6d); the transpose's stays scalar (its
-       stores are strided: gcc -O3 -fopt-info-vec reports no vector loop) */
-    if (kernel != TRANSPOSE && getenv("TILE_KERNEL_VECTOR")) td->vector = atoi(getenv("TILE_KERNEL_VECTOR"));
+    /* the transpose's loop stays scalar (its stores are strided: gcc -O3
+       -fopt-info-vec reports no vector loop) */
+    if (kernel != TRANSPOSE) td->vector = tile_kernel_vector();
     if (kernel == TRANSPOSE) {
         td->nloops = 2;
         td->loops[0].name = "i"; td->loops[0].extent = n;
