@@ -250,6 +250,9 @@ PY
   expect_rc 0 "tile of a packed matmul, vectorised" ./bin/servet tile --no-probe --loop i=128 --loop k=2000 --loop j=2000 --array A:i,k:packed --array B:k,j:packed --array C:i,j --elem 8 --square --vector 8
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; assert set(t)=={"i","k","j"} and "the innermost loop vectorised, 8 lanes" in j["reason"]' "$tmp/out" \
     && ok || { bad "tile JSON (vector 8)"; cat "$tmp/out" >&2; }
+  # --square: one parameter, T, over the largest extent, seeded with the side (i's tile is clipped to 128)
+  python3 -c 'import json,shlex,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; w=shlex.split(j["tune"]); p=[x for k,x in zip(w,w[1:]) if k=="--param"]; s=[x for k,x in zip(w,w[1:]) if k=="--seed"]; lo,hi,st=map(int,p[0][2:].split(":")); side=max(t.values()); assert len(p)==1 and p[0].startswith("T=") and hi==2000 and s[0]=="T=%d"%side and side%st==0 and w[-1]=="{T}", w' "$tmp/out" \
+    && ok || { bad "tile's tune hint (--square)"; cat "$tmp/out" >&2; }
   # the hint's key hashes the whole desc, however long: options repeated past 4 KiB (a fixed buffer overflowed there,
   # and hashed only its first 4 KiB), two descs that differ only at their end get two keys
   rep=$(for r in $(seq 600); do printf -- '--elem 8 '; done)
@@ -258,9 +261,6 @@ PY
   expect_rc 0 "tile, a desc past 4 KiB (another end)" ./bin/servet tile --no-probe --loop i=100 --loop j=100 --array A:i,j $rep --threads 2
   python3 -c 'import json,re,sys; k=[re.search(r"--key \x27([^\x27]*)\x27", json.load(open(f))["tune"]).group(1) for f in sys.argv[1:]]; assert k[0] != k[1] and all(len(x) < 230 and re.search(r" #[0-9a-f]{16}$", x) for x in k), k' "$tmp/long1" "$tmp/out" \
     && ok || { bad "tile's tune hint: keys of long descs"; cat "$tmp/out" >&2; }
-  # --square: one parameter, T, over the largest extent, seeded with the side (i's tile is clipped to 128)
-  python3 -c 'import json,shlex,sys; j=json.load(open(sys.argv[1])); t=j["tile"]; w=shlex.split(j["tune"]); p=[x for k,x in zip(w,w[1:]) if k=="--param"]; s=[x for k,x in zip(w,w[1:]) if k=="--seed"]; lo,hi,st=map(int,p[0][2:].split(":")); side=max(t.values()); assert len(p)==1 and p[0].startswith("T=") and hi==2000 and s[0]=="T=%d"%side and side%st==0 and w[-1]=="{T}", w' "$tmp/out" \
-    && ok || { bad "tile's tune hint (--square)"; cat "$tmp/out" >&2; }
   expect_rc 2 "tile, --vector takes lanes from 1" ./bin/servet tile --loop i=100 --array A:i --elem 8 --vector 0
   expect_rc 2 "tile, --vector past 1024 lanes" ./bin/servet tile --loop i=100 --array A:i --elem 8 --vector 2000
   grep -qF -- "--vector takes the elements the innermost loop does an instruction, 1 to 1024" "$tmp/err" && ok || { bad "tile, --vector out of range: no clear message"; cat "$tmp/err" >&2; }
