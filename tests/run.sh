@@ -261,6 +261,15 @@ PY
   expect_rc 0 "tile, a desc past 4 KiB (another end)" ./bin/servet tile --no-probe --loop i=100 --loop j=100 --array A:i,j $rep --threads 2
   python3 -c 'import json,re,sys; k=[re.search(r"--key \x27([^\x27]*)\x27", json.load(open(f))["tune"]).group(1) for f in sys.argv[1:]]; assert k[0] != k[1] and all(len(x) < 230 and re.search(r" #[0-9a-f]{16}$", x) for x in k), k' "$tmp/long1" "$tmp/out" \
     && ok || { bad "tile's tune hint: keys of long descs"; cat "$tmp/out" >&2; }
+  # a loop that is no array's contiguous dimension (j of B[k][j][i] = A[i][j][k]) is offered tiles of 1, 2 and 4 by
+  # the model: its hint's range starts at 1 (it started at the gcd of the seeds, 2 at 256^3, whose best j is 1);
+  # the contiguous loops keep a step every seed lies on; --multiple 8 keeps j on multiples of 8
+  expect_rc 0 "tile of a 3D transpose" ./bin/servet tile --no-probe --loop i=256 --loop j=256 --loop k=256 --array A:i,j,k --array B:k,j,i --elem 8
+  python3 -c 'import json,shlex,sys; j=json.load(open(sys.argv[1])); w=shlex.split(j["tune"]); p=dict(x.split("=") for k,x in zip(w,w[1:]) if k=="--param"); s=[x.split("=") for k,x in zip(w,w[1:]) if k=="--seed"]; r={n: list(map(int, v.split(":"))) for n, v in p.items()}; assert r["j"] == [1, 256, 1] and all(r[n][0] == r[n][2] and r[n][1] == 256 for n in "ik"), r; assert all(int(v) % r[n][2] == 0 for n, v in s), (s, r)' "$tmp/out" \
+    && ok || { bad "tile's tune hint: the range of a loop no array is contiguous in"; cat "$tmp/out" >&2; }
+  expect_rc 0 "tile of a 3D transpose, multiples of 8" ./bin/servet tile --no-probe --loop i=256 --loop j=256 --loop k=256 --array A:i,j,k --array B:k,j,i --elem 8 --multiple 8
+  python3 -c 'import json,shlex,sys; j=json.load(open(sys.argv[1])); w=shlex.split(j["tune"]); p=[x for k,x in zip(w,w[1:]) if k=="--param"]; assert "j=8:256:8" in p, p' "$tmp/out" \
+    && ok || { bad "tile's tune hint: --multiple keeps the range on its multiples"; cat "$tmp/out" >&2; }
   expect_rc 2 "tile, --vector takes lanes from 1" ./bin/servet tile --loop i=100 --array A:i --elem 8 --vector 0
   expect_rc 2 "tile, --vector past 1024 lanes" ./bin/servet tile --loop i=100 --array A:i --elem 8 --vector 2000
   grep -qF -- "--vector takes the elements the innermost loop does an instruction, 1 to 1024" "$tmp/err" && ok || { bad "tile, --vector out of range: no clear message"; cat "$tmp/err" >&2; }

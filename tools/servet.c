@@ -1263,10 +1263,25 @@ static void print_tile_json(const servet_tile_desc *d, const int64_t *tile) {
 }
 /* "tune": the `servet tune` command that refines this answer on the real
    kernel, less the program: the tiled loops as parameters (multiples of
-   --multiple, else of a line's elements, up to the extent; --square: one, T,
+   --multiple, else of a line's elements, up to the extent - from 1 by 1 for a
+   loop no array is contiguous in, unless --multiple; --square: one, T,
    over the largest loop), the tile as the seed and the alternatives as more
    seeds, the key the desc. null where a loop's name could not be a
    parameter's ({NAME} in a command) */
+/* some array (not packed) has loop l as its contiguous dimension, other than
+   a sum kept in a register (servet.h's servet__tile_contiguous: the loops the
+   tile search offers 1, 2 and 4 are the others) */
+static int tile_loop_contiguous(const servet_tile_desc *td, int l) {
+    int a, dd, in_nest;
+    for (a = 0; a < td->narrays; a++) {
+        const servet_tile_array *A = &td->arrays[a];
+        if (A->packed || A->nloops < 1 || A->loops[A->nloops - 1] != l) continue;
+        for (dd = 0, in_nest = 0; dd < A->nloops; dd++) in_nest |= A->loops[dd] == td->nloops - 1;
+        if (A->reduce > 0 && !in_nest) continue; /* a register sum */
+        return 1;
+    }
+    return 0;
+}
 static void print_tune_hint(const servet_tile_desc *td, const servet_tile *res, int line, int argc, char **argv) {
     char cmd[4096], *key;
     const char *pname[SERVET_TILE_MAX_LOOPS];
@@ -1306,6 +1321,11 @@ static void print_tune_hint(const servet_tile_desc *td, const servet_tile *res, 
         int64_t e = td->loops[idx[i]].extent, st = m < e ? m : e;
         for (k = -1; k < res->nalternatives; k++)
             st = (int64_t)servet__gcd_u64((uint64_t)st, (uint64_t)(k < 0 ? res->tile : res->alternatives[k])[idx[i]]);
+        /* a loop that is no array's contiguous dimension: the model's tiles
+           of 1, 2 and 4 too (>>decide, the search), so the range starts at
+           1 - from 2 (the gcd of a seed of 2 and 8) a 256^3 3D transpose
+           B[k][j][i] = A[i][j][k] could never reach its best j = 1 */
+        if (!td->multiple && !td->square && !tile_loop_contiguous(td, idx[i])) st = 1;
         SERVET_CLI_APPEND(" --param %s=%lld:%lld:%lld", pname[i], (long long)st, (long long)e, (long long)st);
     }
     for (k = -1; k < res->nalternatives; k++)
