@@ -1261,13 +1261,6 @@ static void print_tile_json(const servet_tile_desc *d, const int64_t *tile) {
     for (l = 0; l < d->nloops; l++) names[l] = d->loops[l].name;
     print_values_json(names, tile, d->nloops);
 }
-/* "tune": the `servet tune` command that refines this answer on the real
-   kernel, less the program: the tiled loops as parameters (multiples of
-   --multiple, else of a line's elements, up to the extent - from 1 by 1 for a
-   loop no array is contiguous in, unless --multiple; --square: one, T,
-   over the largest loop), the tile as the seed and the alternatives as more
-   seeds, the key the desc. null where a loop's name could not be a
-   parameter's ({NAME} in a command) */
 /* some array (not packed) has loop l as its contiguous dimension, other than
    a sum kept in a register (servet.h's servet__tile_contiguous: the loops the
    tile search offers 1, 2 and 4 are the others) */
@@ -1282,6 +1275,13 @@ static int tile_loop_contiguous(const servet_tile_desc *td, int l) {
     }
     return 0;
 }
+/* "tune": the `servet tune` command that refines this answer on the real
+   kernel, less the program: the tiled loops as parameters (multiples of
+   --multiple, else of a line's elements, up to the extent - from 1 by 1 for a
+   loop no array is contiguous in, unless --multiple; --square: one, T,
+   over the largest loop), the tile as the seed and the alternatives as more
+   seeds, the key the desc. null where a loop's name could not be a
+   parameter's ({NAME} in a command) */
 static void print_tune_hint(const servet_tile_desc *td, const servet_tile *res, int line, int argc, char **argv) {
     char cmd[4096], *key;
     const char *pname[SERVET_TILE_MAX_LOOPS];
