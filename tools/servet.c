@@ -1261,18 +1261,15 @@ static void print_tile_json(const servet_tile_desc *d, const int64_t *tile) {
     for (l = 0; l < d->nloops; l++) names[l] = d->loops[l].name;
     print_values_json(names, tile, d->nloops);
 }
-/* some array (not packed) has loop l as its contiguous dimension, other than
-   a sum kept in a register (servet.h's servet__tile_contiguous: the loops the
-   tile search offers 1, 2 and 4 are the others) */
+/* some array (not packed, not a sum kept in a register) has loop l as its
+   contiguous dimension: servet.h's servet__tile_contiguous on the desc (the
+   loops the tile search offers 1, 2 and 4 are the others) */
 static int tile_loop_contiguous(const servet_tile_desc *td, int l) {
-    int a, dd, in_nest;
-    for (a = 0; a < td->narrays; a++) {
-        const servet_tile_array *A = &td->arrays[a];
-        if (A->packed || A->nloops < 1 || A->loops[A->nloops - 1] != l) continue;
-        for (dd = 0, in_nest = 0; dd < A->nloops; dd++) in_nest |= A->loops[dd] == td->nloops - 1;
-        if (A->reduce > 0 && !in_nest) continue; /* a register sum */
-        return 1;
-    }
+    int a;
+    for (a = 0; a < td->narrays; a++)
+        if (!td->arrays[a].packed && td->arrays[a].loops[td->arrays[a].nloops - 1] == l &&
+            !servet__tile_register_sum(td, a))
+            return 1;
     return 0;
 }
 /* "tune": the `servet tune` command that refines this answer on the real
