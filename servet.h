@@ -14880,6 +14880,10 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
 #define SERVET__TUNE_CONTENDERS 4 /* measured again at the end: the seed and the 3 best */
 #define SERVET__TUNE_FINAL 2      /* ... each 2 x repeats runs, more (to 16) while the two best are within the noise */
 #define SERVET__TUNE_PAIRED_ROUNDS 4 /* ... and paired when at least this many rounds ran (step 3) */
+/* ... which may run this share of the budget past it; `servet tune` kills a
+   run only past that (it killed every re-run at the budget itself, so a
+   search that spent its budget never had its contenders measured again) */
+#define SERVET__TUNE_GRACE 0.25
 #define SERVET__TUNE_ROUND_WINDOW 1.25 /* a move's target may go this far (a factor) to a rounder value (step 2c) */
 #define SERVET__TUNE_ROUND_GAP 2       /* ... one with this many more factors of two than the nearest */
 #define SERVET__TUNE_DIAG_RUNGS 3      /* every parameter moved together: by 4, 16 and 64 (step 2d) */
@@ -15382,11 +15386,17 @@ done:
     {
         /* the contenders and the seed (pts[0]) measured again, their runs
            interleaved; each one's figure the lower median of these runs and
-           of all its runs; the lowest wins. A run that fails here drops its
-           point; when that leaves none (2026-11-26: `servet tune` killed the
-           re-runs of all three contenders at the end of its budget), the
-           best of the search stands: its runs did succeed. */
-        double lim = S.pts[bi].med * (1.0 + 2.0 * noise), fresh[16][16], fm = 0.0, med0 = S.pts[bi].med;
+           of all its runs; the lowest wins. A run that fails here ends the
+           re-measurement and drops no point: its runs in the search did
+           succeed, and a failure this late is most often the budget's end
+           (`servet tune` kills the runs past it). The rounds every
+           contender completed decide; with none, the best of the search
+           stands. Until 2026-12-05 the failing point was dropped, and
+           where every contender's re-run was killed the best of the rest
+           won: an 8000^2 column sum (1.5 s a run) tuned through servet
+           tune to 8000 x 32 at 51 ms, its seed 8000 x 16 at 38
+           (bench_data/tune_outside_colsum_zen5_2026-12-05.txt). */
+        double lim = S.pts[bi].med * (1.0 + 2.0 * noise), fresh[16][16], fm = 0.0;
         double close = noise > 0.02 ? noise : 0.02; /* two figures within it: more rounds */
         int cont[16], nf[16], nc = 0, r, c, bi0 = bi;
         int rounds = SERVET__TUNE_FINAL * S.repeats < 16 ? SERVET__TUNE_FINAL * S.repeats : 16;
@@ -15399,23 +15409,22 @@ done:
         if (nc > SERVET__TUNE_CONTENDERS) nc = SERVET__TUNE_CONTENDERS;
         for (r = 0; r < 16 && nc > 1; r++) {
             double f1 = 1e300, f2 = 1e300;
-            int whole = 1;
-            for (k = 0; k < nc && servet__now() < S.deadline + 0.25 * (S.deadline - t0); k++) {
+            int whole = 1, failed = 0;
+            for (k = 0; k < nc && servet__now() < S.deadline + SERVET__TUNE_GRACE * (S.deadline - t0); k++) {
                 double t;
                 c = (k + r) % nc;
-                if (nf[c] < 0) continue;
                 t = S.run(S.user, S.pts[cont[c]].v);
                 S.runs++;
-                if (!(t >= 0.0) || !isfinite(t)) { nf[c] = -1; S.pts[cont[c]].med = -1.0; continue; }
+                if (!(t >= 0.0) || !isfinite(t)) { failed = 1; break; }
                 fresh[c][nf[c]++] = t;
             }
+            if (failed) break;
             if (r + 1 < rounds) continue;
             /* past the rounds asked, more while the two best are within the
                noise of each other (at least 2%), to 16 (SERVET__TUNE_FINAL
                says why) */
             for (c = 0; c < nc; c++) {
                 double m;
-                if (nf[c] < 0) continue;
                 if (nf[c] != r + 1) { whole = 0; break; }
                 m = servet__tune_figure(&S.pts[cont[c]], fresh[c], nf[c]);
                 if (m < f1) { f2 = f1; f1 = m; }
@@ -15423,11 +15432,11 @@ done:
             }
             if (!whole || !(f2 < f1 * (1.0 + close))) break;
         }
-        /* the rounds every live contender completed: a budget that cut a
-           round leaves some one run ahead, and comparing those runs would
-           pick whichever ran last */
+        /* the rounds every contender completed: a budget (or a failed run)
+           that cut a round leaves some one run ahead, and comparing those
+           runs would pick whichever ran last */
         for (c = 0, rounds = nc > 1 ? 16 : 0; c < nc; c++)
-            if (nf[c] >= 0 && nf[c] < rounds) rounds = nf[c];
+            if (nf[c] < rounds) rounds = nf[c];
         {
             /* paired: a contender slower than another in 3/5 or more of the
                rounds (4 or more) is out - a round runs them back to back, so
@@ -15452,13 +15461,7 @@ done:
                         if (bi < 0 || m < fm) { bi = cont[c]; fm = m; }
                     }
         }
-        if (bi < 0) /* no complete re-measurement (the budget ran out): the medians so far */
-            for (i = 0; i < S.npts; i++)
-                if (S.pts[i].med >= 0 && (bi < 0 || S.pts[i].med < S.pts[bi].med)) bi = i;
-        if (bi < 0) {
-            bi = bi0;
-            S.pts[bi].med = med0;
-        }
+        if (bi < 0) bi = bi0; /* no complete re-measurement (the budget ran out): the best of the search */
     }
     P = &S.pts[bi];
     for (k = 0; k < n; k++) best[k] = P->v[k];

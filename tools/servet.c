@@ -1549,7 +1549,7 @@ typedef struct tune_cmd {
     const servet_tune_desc *td;
     regex_t re;
     int use_re;
-    double deadline;             /* the whole budget's end: a run past it is killed */
+    double deadline;             /* the budget's end and its grace (SERVET__TUNE_GRACE): a run past it is killed */
     int failures, timeouts;
     /* why runs failed, for the message when none succeeded */
     int exited, last_status, signalled, last_signal, nomatch, notime;
@@ -2168,7 +2168,9 @@ static int cmd_tune(int argc, char **argv) {
             fprintf(stderr, "servet: tune: warning: %s is in no argument of the command, so every value of --param %s "
                             "runs the same command\n", ph, td.params[k].name);
     }
-    T.deadline = mono() + (td.budget_seconds > 0 ? td.budget_seconds : 60.0);
+    /* the search stops at the budget, the contenders' re-measurement a
+       quarter later (SERVET__TUNE_GRACE): a run still going then is killed */
+    T.deadline = mono() + (1.0 + SERVET__TUNE_GRACE) * (td.budget_seconds > 0 ? td.budget_seconds : 60.0);
     r = servet_tune(NULL, &td, run_command, &T, best, &info);
     if (T.use_re) regfree(&T.re);
     if (r != SERVET_OK) {
