@@ -878,6 +878,15 @@
           before). The servet command's `tune` sleeps while a run goes (it
           woke every 0.2 ms: pinned with its run, a 4.1-4.4 ms kernel timed
           5.8-6.7; bench_data/tune_wait_zen5_2026-12-04.txt).
+          Fixed: servet_tune dropped a contender whose re-run failed at the
+          end, and `servet tune` killed every run past the budget, so where
+          the search spent the budget the best of the points never
+          re-measured won (an 8000^2 column sum, 1.5 s a run: 8000 x 32 at
+          51 ms over its seed's 38). The re-measurement may now run a
+          quarter of the budget past it (SERVET__TUNE_GRACE; the command
+          kills a run only then) and a failed re-run ends it, dropping no
+          point (bench_data/tune_outside_colsum_zen5_2026-12-05.txt: 8000
+          x 4, 36.5 ms).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -14806,7 +14815,9 @@ servet_result servet_choose_aggregation(const servet_profile *p, const servet_ag
       most 16), interleaved (so that a slow spell hits them alike), and
       more rounds, to 16, while the two best figures are within the noise
       (at least 2%) of each other (where the budget ends inside a round,
-      the rounds every contender completed); each one's figure
+      the rounds every contender completed; they may run a quarter of
+      the budget past it, SERVET__TUNE_GRACE, and a re-run that fails
+      ends them, dropping no point); each one's figure
       is the lower of two medians, of these runs and of all its runs (the
       search's too), and the lowest wins: more runs where the machine was
       steady, the fresh ones alone where the search's fell in a slow spell.
