@@ -1429,7 +1429,7 @@ typedef struct servet_tune_desc {
     const int64_t *more_seeds; /* nmore_seeds more points, nparams values each (e.g. servet_tile.alternatives):
                                   measured after the seed, the search starts from the best of them */
     int nmore_seeds;
-    double budget_seconds;   /* 0 -> 60: the search stops when it is spent */
+    double budget_seconds;   /* 0 -> 60: the search stops when it is spent (the contenders' re-runs: a quarter more) */
     int max_evaluations;     /* 0 -> 40 points */
     int repeats;             /* runs per point, median kept; 0 -> 3 */
     int force;               /* tune again even when the file has the key */
