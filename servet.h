@@ -887,6 +887,15 @@
           kills a run only then) and a failed re-run ends it, dropping no
           point (bench_data/tune_outside_colsum_zen5_2026-12-05.txt: 8000
           x 4, 36.5 ms).
+          Tile model, chains (>>decide step 6b): a chain that holds the
+          window (reduce, one lane) overlaps nothing - the core's time and
+          the memory's add - and a run of an innermost loop that walks no
+          array along its rows costs its start alone (SERVET__TILE_LOOP_
+          RUN_NS, 0.4 ns; measured 0.3-0.45). A strip-mined column sum told
+          its sum: 16 -> 8 rows at 2000^2-8000^2 (0.71-0.82 -> 0.95-1.00 of
+          the best measured); 21 of 178 outside descs move, i,j,k matmuls
+          with C reduced, the same or 4-8% faster; make tile-replay
+          unchanged.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10335,6 +10344,21 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       the innermost loop does not index gets a warning that asks (in i,k,j
       order the same structure is A[i][k], a value read once a row: only
       the desc knows which).
+      A chain that holds the window overlaps nothing: the core's time and
+      the deeper levels' bound add, where a chain-free nest takes the larger
+      (step 6). A strip-mined column sum (S[j] += A[i][j], j outside, i
+      inside, tiled N x TI) out of memory ran, a point, about what it runs
+      in L2 plus the memory's time: 2000^2 on the Zen 5 VM, TI 8 0.42 ns
+      (0.21 in L2), 16 0.52 (0.20), 88 0.67 (0.37); where the two
+      overlapped, the model took 16 (0.71-0.82 of 4-8 at 2000^2-8000^2),
+      now 8 (0.95-1.00; 1000^2: 24 -> 16, 0.95 -> 0.98). It moves 21 of
+      the 178 outside descs, all i,j,k matmuls with C reduced, to smaller i
+      tiles; side by side (mm.c of the 2026-11-27 file, gcc -O3): 1536^3
+      176 x 1536 x 8 -> 112 x 512 x 8 1.00 -> 0.92 s, 2048^3 512 x 2048 x 8
+      -> 112 x 512 x 8 2.40 -> 2.25, 2000^3 1000 x 2000 x 16 -> 128 x 2000
+      x 16 1.95 -> 1.85, 1000^3 and two float sizes within the noise
+      (bench_data/tune_outside_colsum_zen5_2026-12-05.txt); make
+      tile-replay unchanged (no reduce there).
    6c. Reads and stores in turn (the memory probe's interleaved_read_
       bytes_per_s). Out of memory, an array read as one sequential stream moves
       faster than the same lines read as rows in turn: on the Zen 5 VM one
@@ -10582,6 +10606,15 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    matmul means 0.816 -> 0.875 (Zen 1), 0.906 -> 0.908 (Zen 3), 0.921 ->
    0.923 (Zen 4), the rest as before; 3 ns took the Zen 3 to 0.873 */
 #define SERVET__TILE_RUN_NS 2.0
+/* ... where the innermost loop walks no array along its rows (every array
+   it indexes, it crosses: a column sum's strip, S[j] += A[i][j] over i),
+   no row's stream restarts with a run: a run is the loop's start and a
+   predicted exit. Measured on the Zen 5 VM: a strip-mined column sum of a
+   256 x 256 matrix in L2 ran 0.63 ns a point with runs of 1, 0.35 of 2,
+   0.27 of 4, 0.21 of 8 - 0.3-0.45 ns a run (bench_data/
+   tune_outside_colsum_zen5_2026-12-05.txt). At 2 ns the model sent the
+   column sum's strips to 16 rows, over the 8 that ran best */
+#define SERVET__TILE_LOOP_RUN_NS 0.4
 /* a run of a vectorised innermost loop (desc: vector), in ns: its vector
    body does the work of `vector` iterations in one, and what a run costs
    besides (the exit branch, the peeled head, a tail of up to a few vectors'
@@ -11379,7 +11412,11 @@ static double servet__tile_work_ns(const servet_tile_desc *d) {
     return SERVET__TILE_WORK_NS / (double)servet__tile_vector(d);
 }
 static double servet__tile_run_ns(const servet_tile_desc *d) {
-    return servet__tile_vector(d) > 1 ? SERVET__TILE_VECTOR_RUN_NS : SERVET__TILE_RUN_NS;
+    int a;
+    if (servet__tile_vector(d) > 1) return SERVET__TILE_VECTOR_RUN_NS;
+    for (a = 0; a < d->narrays; a++) /* an array the innermost loop walks along its rows */
+        if (d->arrays[a].loops[d->arrays[a].nloops - 1] == d->nloops - 1) return SERVET__TILE_RUN_NS;
+    return SERVET__TILE_LOOP_RUN_NS;
 }
 /* a chain that holds the core's window (step 6b): a sum in one lane; a
    vectorised sum's short chains leave the nest's runs as a chain-free
@@ -11963,6 +12000,10 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
        bounds the time, a twentieth of the smaller adds (step 6) */
     over = bound > core ? bound : core;
     under = bound > core ? core : bound;
+    if (holds) { /* a chain that holds the window overlaps nothing: the two add (step 6b) */
+        over = core + bound;
+        under = 0.0;
+    }
     {
         /* a tile that splits lines along an array's contiguous dimension (not a
            multiple of a line: the set caps) must win by the margin, as a tile

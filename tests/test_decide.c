@@ -853,6 +853,56 @@ static void test_tile_reduce_chain(void) {
     three_level_model(&Q, &q);
     CHECK(servet__tile_chain(&Q, T3) == 32.0 * 16.0, "a chain over the two inner loops: %g (512)", servet__tile_chain(&Q, T3));
 }
+/* a strip-mined column sum, S[j] += A[i][j] with j outside and i inside (in
+   the desc: loop 0 outside, loop 1 inside, A over 1,0, S over 0): the
+   innermost loop walks no array along its rows, so a run is the loop's start
+   alone (SERVET__TILE_LOOP_RUN_NS), and the chain into S holds the window,
+   so the core's time adds to the memory's (>>decide step 6b). On the Zen 5
+   VM (bench_data/tune_outside_colsum_zen5_2026-12-05.txt) strips of 4-8
+   rows ran best at 2000^2-8000^2, 16 at 0.7-0.8 of them. */
+static void test_tile_column_sum(void) {
+    servet_tile_desc q;
+    servet__tmodel Q;
+    servet_profile *p = two_core_profile(1);
+    servet_tile t;
+    int64_t T8[2] = {2000, 8}, T16[2] = {2000, 16};
+    double loose, held;
+    loops(&q, 2, 2000);
+    q.narrays = 2;
+    array2(&q.arrays[0], "A", 1, 0);
+    memset(&q.arrays[1], 0, sizeof q.arrays[1]);
+    q.arrays[1].name = "S";
+    q.arrays[1].nloops = 1;
+    q.arrays[1].loops[0] = 0;
+    q.arrays[1].reduce = 1;
+    CHECK(servet__tile_run_ns(&q) == SERVET__TILE_LOOP_RUN_NS, "column sum: a run is the loop's start (%g ns)",
+          servet__tile_run_ns(&q));
+    transpose_desc(&q, 2000);
+    CHECK(servet__tile_run_ns(&q) == SERVET__TILE_RUN_NS, "transpose: a run restarts A's row (%g ns)", servet__tile_run_ns(&q));
+    q.vector = 8;
+    CHECK(servet__tile_run_ns(&q) == SERVET__TILE_VECTOR_RUN_NS, "vectorised: a vector loop's run (%g ns)",
+          servet__tile_run_ns(&q));
+    loops(&q, 2, 2000);
+    q.narrays = 2;
+    array2(&q.arrays[0], "A", 1, 0);
+    memset(&q.arrays[1], 0, sizeof q.arrays[1]);
+    q.arrays[1].name = "S";
+    q.arrays[1].nloops = 1;
+    q.arrays[1].loops[0] = 0;
+    q.arrays[1].reduce = 1;
+    three_level_model(&Q, &q);
+    CHECK(servet__tile_chain_holds(&Q, T8) && servet__tile_chain(&Q, T16) == 16.0, "column sum: chains of the strip's rows");
+    held = servet__tile_cost_priced(&Q, T16);
+    q.arrays[1].reduce = 0;
+    three_level_model(&Q, &q);
+    loose = servet__tile_cost_priced(&Q, T16);
+    /* 4 M adds in chains of 16 (0.5 x 16 / 48 ns each: 0.67 ms) and the memory's 32 MB, added */
+    CHECK(held >= loose + 0.5e6, "the chain holds the window: %.4g ns, chain-free %.4g", held, loose);
+    q.arrays[1].reduce = 1;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.tile[0] == 2000 && t.tile[1] <= 8,
+          "column sum 2000^2, S reduced: strips of 8 rows or fewer (%lld x %lld)", (long long)t.tile[0], (long long)t.tile[1]);
+    drop(p);
+}
 /* a vectorised sum (reduce = its lanes: gcc -O3 -ffast-math keeps one vector
    of 8 doubles with AVX-512) is that many chains of the innermost tile /
    lanes, side by side; their share adds to the work (SERVET__TILE_CHAIN_NS
@@ -2154,6 +2204,7 @@ int main(void) {
     test_tile_memo_same_answer();
     test_tile_reduce_chain();
     test_tile_reduce_lanes();
+    test_tile_column_sum();
     test_tile_vector();
     test_tile_reduce_split_lines();
     test_tile_reduce_hint_names_output();
