@@ -320,6 +320,14 @@ PY
   t0=$(date +%s)
   expect_rc 1 "tune, a command that hangs past the budget" ./bin/servet tune --key hangs --param n=1:4 --budget 2 -- sleep 60
   [ $(( $(date +%s) - t0 )) -le 10 ] && ok || bad "tune: a hanging command was not killed at the budget"
+  # a slow program (0.4 s a run) whose search spends the budget: its contenders (the seed, 32, the best, and the
+  # three nearest) are still run again side by side after it, in the budget's grace (SERVET__TUNE_GRACE), and none
+  # is dropped when a re-run is killed at its end (until 2026-12-05 every re-run was killed at the budget, the
+  # contenders dropped, and a point never re-measured won: 8 here)
+  expect_rc 0 "tune, a slow program that spends the budget" ./bin/servet tune --force --key "slow bowl" --param T=8:512:8 --seed T=32 \
+    --budget 3 --repeats 1 --time-regex 't=([0-9]+)' -- sh -c 'sleep 0.4; echo t=$(( 1000 + ($1 > 32 ? $1 - 32 : 32 - $1) ))' sh {T}
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["best"]["T"] == 32 and j["seconds"] == 1000, j' "$tmp/out" \
+    && ok || { bad "tune: the budget's end chose a point never re-measured"; cat "$tmp/out" "$tmp/err" >&2; }
   # servet waits for a run asleep, not by waking every 0.2 ms on the run's own core: pinned with it to one
   # PU, a busy loop of ~0.1 s reports its involuntary context switches as its "time" (waking: ~380; a
   # task sharing the PU the whole time, at the scheduler's few ms a slice: ~30)
