@@ -860,6 +860,16 @@ static void test_tile_reduce_chain(void) {
    so the core's time adds to the memory's (>>decide step 6b). On the Zen 5
    VM (bench_data/tune_outside_colsum_zen5_2026-12-05.txt) strips of 4-8
    rows ran best at 2000^2-8000^2, 16 at 0.7-0.8 of them. */
+static void colsum_desc(servet_tile_desc *q, int64_t n) {
+    loops(q, 2, n);
+    q->narrays = 2;
+    array2(&q->arrays[0], "A", 1, 0);
+    memset(&q->arrays[1], 0, sizeof q->arrays[1]);
+    q->arrays[1].name = "S";
+    q->arrays[1].nloops = 1;
+    q->arrays[1].loops[0] = 0;
+    q->arrays[1].reduce = 1;
+}
 static void test_tile_column_sum(void) {
     servet_tile_desc q;
     servet__tmodel Q;
@@ -867,14 +877,7 @@ static void test_tile_column_sum(void) {
     servet_tile t;
     int64_t T8[2] = {2000, 8}, T16[2] = {2000, 16};
     double loose, held;
-    loops(&q, 2, 2000);
-    q.narrays = 2;
-    array2(&q.arrays[0], "A", 1, 0);
-    memset(&q.arrays[1], 0, sizeof q.arrays[1]);
-    q.arrays[1].name = "S";
-    q.arrays[1].nloops = 1;
-    q.arrays[1].loops[0] = 0;
-    q.arrays[1].reduce = 1;
+    colsum_desc(&q, 2000);
     CHECK(servet__tile_run_ns(&q) == SERVET__TILE_LOOP_RUN_NS, "column sum: a run is the loop's start (%g ns)",
           servet__tile_run_ns(&q));
     transpose_desc(&q, 2000);
@@ -882,14 +885,7 @@ static void test_tile_column_sum(void) {
     q.vector = 8;
     CHECK(servet__tile_run_ns(&q) == SERVET__TILE_VECTOR_RUN_NS, "vectorised: a vector loop's run (%g ns)",
           servet__tile_run_ns(&q));
-    loops(&q, 2, 2000);
-    q.narrays = 2;
-    array2(&q.arrays[0], "A", 1, 0);
-    memset(&q.arrays[1], 0, sizeof q.arrays[1]);
-    q.arrays[1].name = "S";
-    q.arrays[1].nloops = 1;
-    q.arrays[1].loops[0] = 0;
-    q.arrays[1].reduce = 1;
+    colsum_desc(&q, 2000);
     three_level_model(&Q, &q);
     CHECK(servet__tile_chain_holds(&Q, T8) && servet__tile_chain(&Q, T16) == 16.0, "column sum: chains of the strip's rows");
     held = servet__tile_cost_priced(&Q, T16);
