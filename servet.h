@@ -12052,14 +12052,14 @@ static int servet__tile_candidates(int64_t N, int64_t m, int64_t *out, int max) 
    lines costs little (C of C = A B^T in floats: 112 x 16 x 256 and 112 x
    12 x 256 ran 0.048 s, 112 x 8 x 256 0.042, 16 of B's rows in 16 sets
    of the 12-way L1 against 8; 8 floats was no candidate) */
-static int servet__tile_contiguous(const servet__tmodel *M, int l) {
+static int servet__tile_contiguous_in(const servet_tile_desc *d, int l) {
     int a;
-    for (a = 0; a < M->d->narrays; a++)
-        if (!M->d->arrays[a].packed && M->d->arrays[a].loops[M->d->arrays[a].nloops - 1] == l &&
-            !servet__tile_register_sum(M->d, a))
+    for (a = 0; a < d->narrays; a++)
+        if (!d->arrays[a].packed && d->arrays[a].loops[d->arrays[a].nloops - 1] == l && !servet__tile_register_sum(d, a))
             return 1;
     return 0;
 }
+static int servet__tile_contiguous(const servet__tmodel *M, int l) { return servet__tile_contiguous_in(M->d, l); }
 /* v into the sorted candidates (below N, not there yet) */
 static int servet__tile_insert(int64_t *out, int n, int max, int64_t v) {
     int i;

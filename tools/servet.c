@@ -1261,21 +1261,11 @@ static void print_tile_json(const servet_tile_desc *d, const int64_t *tile) {
     for (l = 0; l < d->nloops; l++) names[l] = d->loops[l].name;
     print_values_json(names, tile, d->nloops);
 }
-/* some array (not packed, not a sum kept in a register) has loop l as its
-   contiguous dimension: servet.h's servet__tile_contiguous on the desc (the
-   loops the tile search offers 1, 2 and 4 are the others) */
-static int tile_loop_contiguous(const servet_tile_desc *td, int l) {
-    int a;
-    for (a = 0; a < td->narrays; a++)
-        if (!td->arrays[a].packed && td->arrays[a].loops[td->arrays[a].nloops - 1] == l &&
-            !servet__tile_register_sum(td, a))
-            return 1;
-    return 0;
-}
 /* "tune": the `servet tune` command that refines this answer on the real
    kernel, less the program: the tiled loops as parameters (multiples of
    --multiple, else of a line's elements, up to the extent - from 1 by 1 for a
-   loop no array is contiguous in, unless --multiple; --square: one, T,
+   loop no array is contiguous in (servet.h's servet__tile_contiguous_in, the
+   tile search's test: it offers such a loop 1, 2 and 4), unless --multiple; --square: one, T,
    over the largest loop), the tile as the seed and the alternatives as more
    seeds, the key the desc. null where a loop's name could not be a
    parameter's ({NAME} in a command) */
@@ -1322,7 +1312,7 @@ static void print_tune_hint(const servet_tile_desc *td, const servet_tile *res, 
            of 1, 2 and 4 too (>>decide, the search), so the range starts at
            1 - from 2 (the gcd of a seed of 2 and 8) a 256^3 3D transpose
            B[k][j][i] = A[i][j][k] could never reach its best j = 1 */
-        if (!td->multiple && !td->square && !tile_loop_contiguous(td, idx[i])) st = 1;
+        if (!td->multiple && !td->square && !servet__tile_contiguous_in(td, idx[i])) st = 1;
         SERVET_CLI_APPEND(" --param %s=%lld:%lld:%lld", pname[i], (long long)st, (long long)e, (long long)st);
     }
     for (k = -1; k < res->nalternatives; k++)
