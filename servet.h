@@ -10457,7 +10457,16 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    there reads and stores in turn cost 1.1-4x a stream's (bench_data/
    tile_outside_stencil3d_reads_in_turn_zen4_2026-12-03.txt): a nest whose
    data lies between the two sizes is warned (servet__tile_shared_llc_
-   warning), and servet tune is its answer.
+   warning), and servet tune is its answer. Nor one size in time: the
+   share the other tenants leave changes within minutes, and the best
+   tile with it - the Zen 5 VM's 1000^2 double transpose (16 MB) ran best
+   at 16 while part of the L3 was its own (a 4 MiB walk at 55-70 ns a
+   step) and at 88 while none was (100-136 ns, memory's latency), each
+   0.87-0.92 of the best in the other state, in one process, ASLR on or
+   off; no tile was within 0.95 of the best in both (bench_data/
+   tile_transpose1000_host_l3_zen5_2026-12-05.txt). A profile probed once
+   cannot follow that, and a decision does not measure; make bench-tile
+   records the walk beside each case (host_llc_chase_ns).
    A physically indexed level's page-offset "sets" (step 4) lose the
    binomial's share of what overflows them; until 2026-12-02 every line
    past the usable capacity was lost at the whole step, which overpriced

@@ -6,7 +6,9 @@ best tiles, ratio (servet's tile against the sweep's best, re-timed side by
 side) min / median / max and how many runs fell under 0.95, the medians of
 tiles 32, 64 and untiled over each sweep's best; with --tune, servet_tune's
 tuned / best min / median, how many under 0.98 and the most points it used.
-Then the counts over every case, decision and warm lookup times. The README
+Then the counts over every case, decision and warm lookup times, and each
+tile miss with the host's state its run recorded (host_llc_chase_ns, since
+run 141). The README
 (Tile size, Measured) quotes it for runs 111-128 and 130-140 on the Zen 5 VM (125: a log only):
     python3 tools/tile_summary.py bench_data/tile_run1{11..24}_zen5.json bench_data/tile_run1{26,27,28,30,31,32,33,34,35,36,37,38,39,40}_zen5.json \\
         --tune bench_data/tune_run{98..111}_zen5.json bench_data/tune_run11{3,4,5,7,8,9}_zen5.json bench_data/tune_run12{0,1,2,3,4,5,6,7}_zen5.json"""
@@ -29,6 +31,7 @@ def load(files):
     cases, order = {}, []
     for f in files:
         for c in json.load(open(f)).get("cases", []):
+            c["_file"] = f
             k = (c["kernel"], c["n"], c.get("m", 0))
             if k not in cases:
                 order.append(k)
@@ -72,3 +75,13 @@ print()
 if tu_total:
     print("tune: %d of %d within 2%%; warm lookups %.0f-%.0f us" % (
         tu_total - tu_under, tu_total, 1e6 * min(warm), 1e6 * max(warm)))
+# each miss with the host's state its run recorded (bench_tile.c's walk over
+# the last level's size, ns a step: near the L3's latency where the host let
+# the VM keep its share, near memory's where other tenants took it)
+for k in order:
+    for c in T[k]:
+        if c["ratio"] < 0.95:
+            g = c.get("host_llc_chase_ns")
+            print("  miss: %s %d %d, %s: servet %d, best %d, %.3f%s" % (
+                k[0], k[1], k[2], c["_file"], c["servet_tile"], c["best_tile"], c["ratio"],
+                "; last-level walk %.0f / %.0f ns before / after" % (g[0], g[1]) if g else ""))
