@@ -166,51 +166,6 @@ static void side_by_side(const bcase *c, arrays *x, const long *cand, int nc, ch
     }
 }
 
-/* The host's state beside each case: a dependent random walk over a
-   buffer the size of the last level the probe measured, one line a step,
-   ns a step (host_llc_chase_ns: before the sweep and after the check;
-   tune.json: after its check). Why: on the Zen 5 VM the 1000^2
-   transpose's best tile follows the share of the host's L3 the other
-   tenants leave, which changes within minutes - in one process, 8000
-   rounds, a 4 MiB walk at 55-70 ns a step (part of the L3 ours) had tile
-   16 the best in 85% of rounds and the model's 88 at 0.87 of it, and at
-   100-136 ns (next to none) 88 the best and 16 at 0.92 (bench_data/
-   tile_transpose1000_host_l3_zen5_2026-12-05.txt). The walk says which
-   of the two a check ran in; the profile's L3 and memory latencies are
-   the scale (caches, memory_latency_ns). */
-static long *gauge_next; /* line i's successor, one long a line (the rest of the line unused) */
-static long gauge_lines;
-static void gauge_init(double bytes) {
-    long i, *order;
-    uint64_t s = 0x2545f4914f6cdd1dull;
-    gauge_lines = (long)(bytes / 64.0);
-    if (gauge_lines < 16384) gauge_lines = 16384; /* 1 MiB at least */
-    gauge_next = (long *)malloc((size_t)gauge_lines * 64);
-    order = (long *)malloc((size_t)gauge_lines * sizeof *order);
-    if (!gauge_next || !order) { free(gauge_next); free(order); gauge_next = NULL; return; }
-    for (i = 0; i < gauge_lines; i++) order[i] = i;
-    for (i = gauge_lines - 1; i > 0; i--) { /* a random cycle through every line */
-        long j, tmp;
-        s ^= s << 13; s ^= s >> 7; s ^= s << 17;
-        j = (long)(s % (uint64_t)(i + 1));
-        tmp = order[i]; order[i] = order[j]; order[j] = tmp;
-    }
-    for (i = 0; i < gauge_lines; i++) gauge_next[order[i] * 8] = order[(i + 1) % gauge_lines] * 8;
-    free(order);
-}
-static double gauge_ns(void) {
-    long p = 0, k, steps = 150000;
-    volatile long sink;
-    double t0;
-    if (!gauge_next) return 0.0;
-    for (k = 0; k < gauge_lines; k++) p = gauge_next[p]; /* one lap: the walk's lines where the host lets them stay */
-    t0 = now_s();
-    for (k = 0; k < steps; k++) p = gauge_next[p];
-    sink = p;
-    (void)sink;
-    return (now_s() - t0) / (double)steps * 1e9;
-}
-
 int main(int argc, char **argv) {
     const char *outpath = argc > 1 ? argv[1] : "bench_data/tile.json", *filter = argc > 3 && argv[3][0] ? argv[3] : NULL;
     const char *tunepath = argc > 4 ? argv[4] : NULL;
@@ -259,9 +214,9 @@ int main(int argc, char **argv) {
     {
         servet_cache_info last;
         int nl = servet_cache_count(prof);
-        gauge_init(nl > 0 && servet_cache_get(prof, nl, &last) == SERVET_OK ? (double)last.size_bytes : 0.0);
+        tile_gauge_init(nl > 0 && servet_cache_get(prof, nl, &last) == SERVET_OK ? (double)last.size_bytes : 0.0);
         fprintf(f, ",\n \"host_gauge\": \"host_llc_chase_ns: a dependent random walk over %.0f bytes (the last level measured), ns a step, before the sweep and after the check (tune.json: after its check): where the host lets this VM keep its L3 share, near the L3's latency; where other tenants take it, near memory_latency_ns\"",
-                (double)gauge_lines * 64.0);
+                (double)tile_gauge_lines * 64.0);
     }
     {
         /* the profile itself, the cache file's bytes in hex: make tile-replay
@@ -308,7 +263,7 @@ int main(int argc, char **argv) {
         tiles[nt++] = c->kernel == MATMUL ? (c->n > c->m ? c->n : c->m) : extent; /* untiled */
         for (i = 0; i < nt; i++) if (tiles[i] == servet_t) si = (int)i;
         if (si < 0) { si = (int)nt; tiles[nt++] = servet_t; }
-        gauge_before = gauge_ns();
+        gauge_before = tile_gauge_ns();
         if (tile_arrays_alloc(c->kernel, c->n, c->m, c->ld, &x)) return 1;
         inner = 1;
         run_once(c, &x, 64); /* warm-up: pages touched, frequency up */
@@ -348,7 +303,7 @@ int main(int argc, char **argv) {
             side_by_side(c, &x, pair, 2, &chk);
         }
         h2h = chk.ratio[1];
-        gauge_after = gauge_ns();
+        gauge_after = tile_gauge_ns();
         fprintf(f, "%s  {\"kernel\": \"%s\", \"case\": \"%s\", \"m\": %ld, \"n\": %ld, \"ld\": %ld,\n", first ? "" : ",\n",
                 kname[c->kernel], c->label, c->m, c->n, c->ld);
         fprintf(f, "   \"best_tile\": %ld, \"best_rate\": %.4g, \"servet_tile\": %ld, \"servet_rate\": %.4g, \"ratio\": %.4f, \"ratio_ci95\": [%.4f, %.4f], \"check_rounds\": %d, \"sweep_ratio\": %.4f,\n",
@@ -441,7 +396,7 @@ int main(int argc, char **argv) {
                     tchk.ratio[1], tchk.lo[1], tchk.hi[1], tchk.ratio[2], tchk.lo[2], tchk.hi[2], tchk.rounds);
             fprintf(tf, "   \"tune_points\": %d, \"tune_runs\": %d, \"sweep_points\": %ld, \"sweep_runs\": %ld,\n",
                     ti.evaluations, ti.runs, nt, nt * (long)rounds);
-            tune_gauge = gauge_ns();
+            tune_gauge = tile_gauge_ns();
             fprintf(tf, "   \"tune_seconds\": %.2f, \"sweep_seconds\": %.1f, \"warm_lookup_seconds\": %.3g, \"warm_from_cache\": %s, \"host_llc_chase_ns\": %.1f}",
                     ti.tune_seconds, sweep_s, warm_s, warm.from_cache ? "true" : "false", tune_gauge);
             fflush(tf);
@@ -466,7 +421,7 @@ int main(int argc, char **argv) {
         snprintf(cmd, sizeof cmd, "rm -rf %s", tunedir);
         if (system(cmd) != 0) fprintf(stderr, "bench_tile: could not remove %s\n", tunedir);
     }
-    free(gauge_next);
+    tile_gauge_free();
     servet_close(prof);
     return 0;
 }

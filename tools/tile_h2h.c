@@ -60,7 +60,7 @@ int main(int argc, char **argv) {
     static double times[H2H_MAX_TILES][H2H_MAX_ROUNDS], ratios[H2H_MAX_TILES][H2H_MAX_ROUNDS];
     long tiles[H2H_MAX_TILES], tiles_j[H2H_MAX_TILES], i, servet_t = 0;
     int nt = 0, rounds, pu, r, k, si = -1;
-    double work;
+    double work, llc_bytes = 0.0, walk_before, walk_after;
     uint64_t rng = 0x9e3779b97f4a7c15ull;
     servet_profile *prof = NULL;
     servet_desc d;
@@ -95,6 +95,11 @@ int main(int argc, char **argv) {
     if (servet_open(&prof, &d) == SERVET_OK) {
         tile_kernel_describe(kernel, n, m, ld, &td);
         if (servet_choose_tile(prof, &td, &res) == SERVET_OK) servet_t = (long)res.tile[kernel == MATMUL ? 2 : 0];
+        {
+            servet_cache_info last;
+            int nl = servet_cache_count(prof);
+            if (nl > 0 && servet_cache_get(prof, nl, &last) == SERVET_OK) llc_bytes = (double)last.size_bytes;
+        }
         servet_close(prof);
     }
     if (servet_t > 0) {
@@ -103,6 +108,8 @@ int main(int argc, char **argv) {
     }
     if (nt == 0) { fprintf(stderr, "tile_h2h: no tiles\n"); return 2; }
     tile_place_malloc = getenv("TILE_PLACE") && !strcmp(getenv("TILE_PLACE"), "malloc");
+    tile_gauge_init(llc_bytes); /* the host's state, before and after the rounds (tools/tile_run.h) */
+    walk_before = tile_gauge_ns();
     if (tile_arrays_alloc(kernel, n, m, ld, &arr)) { fprintf(stderr, "tile_h2h: out of memory\n"); return 1; }
     work = tile_kernel_work(kernel, n, m);
     run_once(64, 64);
@@ -127,12 +134,15 @@ int main(int argc, char **argv) {
         }
         for (k = 0; k < nt; k++) ratios[k][r] = fastest / times[k][r];
     }
+    walk_after = tile_gauge_ns();
     printf("# %s n=%ld m=%ld ld=%ld, %d rounds, pinned to PU %d, %d runs per measurement; servet's tile %ld\n",
            argv[1], n, m, ld, rounds, pu, inner, servet_t);
     printf("# arrays %s; pages past malloc's address: %d %d %d %d %d; the second array lies %+ld bytes from the first\n",
            tile_place_malloc ? "where malloc put them (TILE_PLACE=malloc)" : "placed apart in AMD Zen's L1 utag",
            arr.shift_pages[0], arr.shift_pages[1], arr.shift_pages[2], arr.shift_pages[3], arr.shift_pages[4],
            (long)((char *)arr.b - (char *)arr.a));
+    printf("# the host: a walk over %.0f bytes (the last level measured) at %.1f ns a step before the rounds, %.1f after\n",
+           (double)tile_gauge_lines * 64.0, walk_before, walk_after);
     printf("#    tile  median_ms  rate(%s)  rel_median  rel_min  rel_max\n", kernel == TRANSPOSE ? "GB/s" : "GFlop/s");
     for (k = 0; k < nt; k++) {
         double med = h2h_median(times[k], rounds), rel = h2h_median(ratios[k], rounds);
@@ -143,5 +153,6 @@ int main(int argc, char **argv) {
                ratios[k][rounds - 1], k == si ? "  servet" : "");
     }
     tile_arrays_free(&arr);
+    tile_gauge_free();
     return 0;
 }

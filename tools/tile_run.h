@@ -8,6 +8,7 @@
 #define SERVET_TILE_RUN_H
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct tile_arrays {
     double *a, *b, *c, *pa, *pb;
@@ -93,4 +94,60 @@ static double tile_kernel_work(int kernel, long n, long m) {
     if (kernel == STENCIL) return 17.0 * (double)(n - 4) * (double)(n - 4);
     return 2.0 * (double)m * (double)n * (double)n;
 }
+static double tile_gauge_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+/* The host's state beside each case: a dependent random walk over a
+   buffer the size of the last level the probe measured, one line a step,
+   ns a step (make bench-tile's host_llc_chase_ns: before the sweep and
+   after the check, tune.json: after its check; tile_h2h: before and
+   after its rounds). Why: on the Zen 5 VM the 1000^2 transpose's best tile follows the share of the host's L3 the other
+   tenants leave, which changes within minutes - in one process, 8000
+   rounds, a 4 MiB walk at 55-70 ns a step (part of the L3 ours) had tile
+   16 the best in 85% of rounds and the model's 88 at 0.87 of it, and at
+   100-136 ns (next to none) 88 the best and 16 at 0.92 (bench_data/
+   tile_transpose1000_host_l3_zen5_2026-12-05.txt). The walk moves with
+   the state (over 1500 rounds its time and the round's 88/16 correlated
+   at -0.5, at the last level's size as at 4 or 8 MiB): a hint of which
+   state a measurement ran in, not a verdict; the profile's L3 and
+   memory latencies are the scale (caches, memory_latency_ns). */
+static long *tile_gauge_next; /* line i's successor, one long a line (the rest of the line unused) */
+static long tile_gauge_lines;
+static void tile_gauge_init(double bytes) {
+    long i, *order;
+    uint64_t s = 0x2545f4914f6cdd1dull;
+    tile_gauge_lines = (long)(bytes / 64.0);
+    if (tile_gauge_lines < 16384) tile_gauge_lines = 16384; /* 1 MiB at least */
+    tile_gauge_next = (long *)malloc((size_t)tile_gauge_lines * 64);
+    order = (long *)malloc((size_t)tile_gauge_lines * sizeof *order);
+    if (!tile_gauge_next || !order) { free(tile_gauge_next); free(order); tile_gauge_next = NULL; return; }
+    for (i = 0; i < tile_gauge_lines; i++) order[i] = i;
+    for (i = tile_gauge_lines - 1; i > 0; i--) { /* a random cycle through every line */
+        long j, tmp;
+        s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+        j = (long)(s % (uint64_t)(i + 1));
+        tmp = order[i]; order[i] = order[j]; order[j] = tmp;
+    }
+    for (i = 0; i < tile_gauge_lines; i++) tile_gauge_next[order[i] * 8] = order[(i + 1) % tile_gauge_lines] * 8;
+    free(order);
+}
+static double tile_gauge_ns(void) {
+    long p = 0, k, steps = 150000;
+    volatile long sink;
+    double t0;
+    if (!tile_gauge_next) return 0.0;
+    for (k = 0; k < tile_gauge_lines; k++) p = tile_gauge_next[p]; /* one lap: the walk's lines where the host lets them stay */
+    t0 = tile_gauge_now();
+    for (k = 0; k < steps; k++) p = tile_gauge_next[p];
+    sink = p;
+    (void)sink;
+    return (tile_gauge_now() - t0) / (double)steps * 1e9;
+}
+static void tile_gauge_free(void) {
+    free(tile_gauge_next);
+    tile_gauge_next = NULL;
+}
+
 #endif
