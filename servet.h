@@ -896,6 +896,17 @@
           the best measured); 21 of 178 outside descs move, i,j,k matmuls
           with C reduced, the same or 4-8% faster; make tile-replay
           unchanged.
+          Tile model, a halo's loads (>>decide step 6, short pieces): a
+          stencil's loads shorten the core's window (servet__tile_window_of:
+          1 + 2 R d a haloed array, the star's, against 1), and where it
+          spans 4 lines or less, any row piece of a loop the tile cuts,
+          among more than 16 rows, restarts at every visit. A 3D radius-4
+          star (an RTM kernel) built -O2 had k cut to 32-64, 0.49-0.60 of
+          keeping it whole (~170 ns each start of k); now k whole,
+          0.92-0.97 (radius 2 at 256^3: 0.91 -> 0.96); told --vector the
+          window is the lanes' wider and nothing moves. None of the 178
+          outside descs moves; make tile-replay: a Zen 3 run's stencils
+          from half-row strips (0.85, 0.83) to untiled (1.00).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10247,6 +10258,23 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       lines); pieces of half a line or less bring a new line for all their
       rows at once, every few tiles, and are not short
       (servet__tile_short_pieces, servet__tile_demand_mlp).
+      A stencil's loads fill the window too: a haloed array of radius R
+      over d loops is read at 1 + 2 R d points an iteration (a star's, the
+      fewest), the window holds narrays / loads of the iterations (times a
+      vector's lanes; servet__tile_window_of), and where so shortened it
+      spans 4 lines or less, a piece of any length that cuts a loop's row
+      restarts too: no prefetcher follows hundreds of rows in turn, and the
+      few iterations in flight cannot overlap the piece's first misses. A
+      3D radius-4 star (25 loads; RTM's kernel) built -O2 on the Zen 5 VM
+      paid ~170 ns at every start of its k loop whatever the piece's length
+      (48 x 8 x k, 256^3: 178, 140, 116, 93 ms at k = 32, 64, 128, 256),
+      where the model, the pieces continuing in the L2, cut k to 32-64
+      (0.49-0.60 of k whole at 200^3-320^3); now 16 x 8 x 256, 24 x 2 x
+      200, 160 x 16 x 320: 0.92-0.97; a radius-2 one at 256^3 0.91 -> 0.96.
+      Whole rows stream on (the 2D stencils stay untiled); vectorised
+      (-O3) a start costs ~14 ns, and told --vector 8 the window spans 8
+      lines and the rule is off (bench_data/
+      tile_outside_stencil3d_r4_zen5_2026-12-05.txt).
       Measured here (4096 x 4096, ti x tj, best of 7; model in brackets,
       on a profile with L3 read at 3.7 MiB): 8 x 8 40-54 ms (38), 12 x 12
       31 (32), 16 x 16 46 (34: its L1 conflicts are underpriced), 12 x 8
@@ -10664,7 +10692,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    reorder buffer of 256-512 micro-ops, 2-4 an iteration): the demand misses
    of short pieces (an array walked along its rows by that loop, step 6)
    that can be in flight at once are the lines those iterations span: 2 of
-   bytes. See servet__tile_window_lines, servet__tile_demand_mlp */
+   bytes; fewer where a stencil's loads fill it, servet__tile_window_of.
+   See servet__tile_window_lines, servet__tile_demand_mlp */
 #define SERVET__TILE_WINDOW 128.0
 typedef struct servet__tcache {
     int level, ways, line, sets, deterministic, sharers;
@@ -10697,6 +10726,8 @@ typedef struct servet__tmodel {
     int ncache;                        /* c[0..ncache) caches, then the TLBs */
     double restart_ns;                 /* a stream's restart: the latency of the level above L1 */
     double mem_line_ns;                /* a prefetched line from memory: line / measured bandwidth (0: unknown) */
+    double window;                     /* the innermost loop's elements in the core's window (step 6: SERVET__TILE_WINDOW,
+                                          fewer where a halo's loads fill it) */
     double mem_interleave;             /* its reads as rows in turn cost this much more (step 6c; 1: unknown) */
     int seq_untiled[SERVET_TILE_MAX_ARRAYS]; /* a read array the untiled nest reads as one stream (step 6c) */
     double mem_ns;                     /* memory's latency */
@@ -11562,8 +11593,8 @@ static double servet__tile_tlb_crowding(const servet__tcache *C, double vpn_stri
    x 64, 80-90 ms with 4 KiB pages); a software prefetch of A's next piece
    took them to 42 (bench_data/tile_short_pieces_zen4_2026-12-03.txt) */
 /* The lines of an array walked along its rows in pieces of `piece`
-   elements that the window's iterations (SERVET__TILE_WINDOW) span: the
-   window's share of a row (W x elem / line), or where pieces are half a
+   elements that the window's iterations (M->window, servet__tile_window_of)
+   span: the window's share of a row (W x elem / line), or where pieces are half a
    line or less, a line for each of the W / piece pieces it holds: the
    rows' lines then all start in the same tile, a new line every few tiles
    (a 1-byte 4096^2 transpose at 1408 x 8 ran 15 ms on the Zen 4 VM, as
@@ -11571,14 +11602,35 @@ static double servet__tile_tlb_crowding(const servet__tcache *C, double vpn_stri
 static double servet__tile_window_lines(const servet__tmodel *M, double piece) {
     double elem = (double)M->elem, line = (double)M->line;
     if (piece < 1.0) piece = 1.0;
-    return piece * elem > line / 2.0 ? SERVET__TILE_WINDOW * elem / line : SERVET__TILE_WINDOW / piece;
+    double w = M->window > 0.0 ? M->window : SERVET__TILE_WINDOW; /* 0: a model built without it */
+    return piece * elem > line / 2.0 ? w * elem / line : w / piece;
+}
+/* The innermost loop's elements in the core's window: SERVET__TILE_WINDOW,
+   less where a halo's loads fill it - a stencil of radius R over d
+   dimensions reads at least 1 + 2 R d points (a star's) where another
+   array reads one, so the window holds narrays / loads of the iterations
+   it would (times the vector's lanes: a vectorised iteration is that many
+   elements), at most SERVET__TILE_WINDOW (step 6, short pieces) */
+static double servet__tile_window_of(const servet_tile_desc *d) {
+    double loads = 0.0, w;
+    int a;
+    for (a = 0; a < d->narrays; a++)
+        loads += d->arrays[a].halo > 0 ? 1.0 + 2.0 * (double)d->arrays[a].halo * (double)d->arrays[a].nloops : 1.0;
+    if (!(loads > (double)d->narrays)) return SERVET__TILE_WINDOW;
+    w = SERVET__TILE_WINDOW * (double)d->narrays / loads * (double)servet__tile_vector(d);
+    return w < SERVET__TILE_WINDOW ? w : SERVET__TILE_WINDOW;
 }
 static int servet__tile_short_pieces(const servet__tmodel *M, const servet__tgeom *G, int k, int a) {
     const servet_tile_array *A = &M->d->arrays[a];
     int last = A->loops[A->nloops - 1];
+    double piece = G->in[k][last];
+    /* short: 3 lines or less; or, where a halo's loads shorten the window,
+       any piece of a loop the tile cuts (a whole row streams on) */
+    int short_piece = piece * (double)M->elem <= 3.0 * (double)M->line ||
+                      (M->window > 0.0 && M->window < SERVET__TILE_WINDOW && piece < (double)M->d->loops[last].extent);
     if (A->packed) return 0;
-    return G->in[k][last] * (double)M->elem <= 3.0 * (double)M->line && G->rows_in[k][a] > SERVET__TILE_STREAMS &&
-           servet__tile_window_lines(M, G->in[k][last]) <= SERVET__TILE_SHORT_WINDOW;
+    return short_piece && G->rows_in[k][a] > SERVET__TILE_STREAMS &&
+           servet__tile_window_lines(M, piece) <= SERVET__TILE_SHORT_WINDOW;
 }
 static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, const servet__tgeom *G,
                                      double *window, int *conflict_sets, double *per_array, double *conflict_per_array,
@@ -12648,6 +12700,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     /* the arrays the untiled nest reads as one stream (step 6c): only a
        tile's own cutting of them is priced */
     M.mem_interleave = 1.0;
+    M.window = servet__tile_window_of(d);
     if (M.mem_line_ns > 0.0 && p->memory && p->memory->interleave > 0.0 && p->memory->interleave < p->memory->ref_bw) {
         servet__tgeom *G = (servet__tgeom *)servet__alloc(&p->ctx, sizeof *G);
         if (G) {

@@ -899,6 +899,65 @@ static void test_tile_column_sum(void) {
           "column sum 2000^2, S reduced: strips of 8 rows or fewer (%lld x %lld)", (long long)t.tile[0], (long long)t.tile[1]);
     drop(p);
 }
+/* a halo's loads shorten the core's window (servet__tile_window_of): a
+   radius-4 3D star stencil (25 loads and a store a point) keeps 128 x 2 / 26
+   of its iterations there, and its pieces that cut a row restart at every
+   visit (servet__tile_short_pieces). Measured on the Zen 5 VM (bench_data/
+   tile_outside_stencil3d_r4_zen5_2026-12-05.txt, -O2): the old model cut k
+   to 32 at 256^3 (48 x 8 x 32, 0.51 of keeping k whole), each start of the k
+   loop ~170 ns */
+static void test_tile_halo_window(void) {
+    servet_tile_desc q;
+    servet__tmodel Q;
+    servet_profile *p = two_core_profile(1);
+    servet_tile t;
+    int64_t Tcut[3] = {48, 8, 32}, Twhole[3] = {48, 8, 256};
+    double cut, whole, cut_before, whole_before;
+    int a, l;
+    transpose_desc(&q, 1000);
+    CHECK(servet__tile_window_of(&q) == SERVET__TILE_WINDOW, "no halo: the whole window (%g)", servet__tile_window_of(&q));
+    stencil3d_desc(&q, 256, 4);
+    CHECK(fabs(servet__tile_window_of(&q) - SERVET__TILE_WINDOW * 2.0 / 26.0) < 1e-9,
+          "radius 4 in 3D: 2 / 26 of the window (%g)", servet__tile_window_of(&q));
+    q.vector = 8;
+    CHECK(fabs(servet__tile_window_of(&q) - SERVET__TILE_WINDOW * 16.0 / 26.0) < 1e-9,
+          "vectorised by 8: 8x the elements (%g)", servet__tile_window_of(&q));
+    q.vector = 64;
+    CHECK(servet__tile_window_of(&q) == SERVET__TILE_WINDOW, "never more than the window (%g)", servet__tile_window_of(&q));
+    /* the kernel as measured: arrays (n + 8)^3, OUT written */
+    stencil3d_desc(&q, 256, 4);
+    q.arrays[1].streamed = 0;
+    q.arrays[1].output = 1;
+    for (a = 0; a < 2; a++)
+        for (l = 0; l < 3; l++) q.arrays[a].dims[l] = 264;
+    three_level_model(&Q, &q);
+    Q.window = SERVET__TILE_WINDOW; /* as before: the pieces continue */
+    cut_before = servet__tile_cost_priced(&Q, Tcut);
+    whole_before = servet__tile_cost_priced(&Q, Twhole);
+    Q.window = servet__tile_window_of(&q);
+    cut = servet__tile_cost_priced(&Q, Tcut);
+    whole = servet__tile_cost_priced(&Q, Twhole);
+    /* 524288 starts of k at 48 x 8 x 32 (256^2 x 8), each a restart out of memory: at least a tenth of memory's
+       latency more each (measured: 1.3x it) */
+    CHECK(cut >= cut_before + 524288.0 * 0.1 * Q.mem_ns, "k cut to 32: its restarts priced (%.4g ns, were %.4g)", cut,
+          cut_before);
+    CHECK(fabs(whole - whole_before) <= 1e-6 * whole, "k whole: its rows stream on, the cost unchanged (%.4g, %.4g)", whole,
+          whole_before);
+    CHECK(whole < cut, "k whole cheaper than k cut to 32 (%.4g, %.4g)", whole, cut);
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.tile[2] == 256,
+          "radius-4 stencil 256^3, scalar: k whole (%lld x %lld x %lld)", (long long)t.tile[0], (long long)t.tile[1],
+          (long long)t.tile[2]);
+    /* a radius-2 2D stencil stays untiled: its whole rows stream on */
+    loops(&q, 2, 4000);
+    q.narrays = 2;
+    array2(&q.arrays[0], "IN", 0, 1);
+    array2(&q.arrays[1], "OUT", 0, 1);
+    q.arrays[0].halo = 2;
+    q.arrays[1].streamed = 1;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.untiled, "radius-2 stencil 4000^2: untiled (%lld x %lld)",
+          (long long)t.tile[0], (long long)t.tile[1]);
+    drop(p);
+}
 /* a vectorised sum (reduce = its lanes: gcc -O3 -ffast-math keeps one vector
    of 8 doubles with AVX-512) is that many chains of the innermost tile /
    lanes, side by side; their share adds to the work (SERVET__TILE_CHAIN_NS
@@ -2201,6 +2260,7 @@ int main(void) {
     test_tile_reduce_chain();
     test_tile_reduce_lanes();
     test_tile_column_sum();
+    test_tile_halo_window();
     test_tile_vector();
     test_tile_reduce_split_lines();
     test_tile_reduce_hint_names_output();
