@@ -103,11 +103,12 @@ static double tile_gauge_now(void) {
    buffer the size of the last level the probe measured, one line a step,
    ns a step (make bench-tile's host_llc_chase_ns: before the sweep and
    after the check, tune.json: after its check; tile_h2h: before and
-   after its rounds). Why: on the Zen 5 VM the 1000^2 transpose's best tile follows the share of the host's L3 the other
-   tenants leave, which changes within minutes - in one process, 8000
-   rounds, a 4 MiB walk at 55-70 ns a step (part of the L3 ours) had tile
-   16 the best in 85% of rounds and the model's 88 at 0.87 of it, and at
-   100-136 ns (next to none) 88 the best and 16 at 0.92 (bench_data/
+   after its rounds). Why: on the Zen 5 VM the 1000^2 transpose's best
+   tile follows the share of the host's L3 the other tenants leave, which
+   changes within minutes - in one process, 8000 rounds, a 4 MiB walk at
+   55-70 ns a step (part of the L3 ours) had tile 16 the best in 85% of
+   rounds and the model's 88 at 0.87 of it, and at 100-136 ns (next to
+   none) 88 the best and 16 at 0.92 (bench_data/
    tile_transpose1000_host_l3_zen5_2026-12-05.txt). The walk moves with
    the state (over 1500 rounds its time and the round's 88/16 correlated
    at -0.5, at the last level's size as at 4 or 8 MiB): a hint of which
