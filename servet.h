@@ -11602,8 +11602,7 @@ static double servet__tile_tlb_crowding(const servet__tcache *C, double vpn_stri
 static double servet__tile_window_lines(const servet__tmodel *M, double piece) {
     double elem = (double)M->elem, line = (double)M->line;
     if (piece < 1.0) piece = 1.0;
-    double w = M->window > 0.0 ? M->window : SERVET__TILE_WINDOW; /* 0: a model built without it */
-    return piece * elem > line / 2.0 ? w * elem / line : w / piece;
+    return piece * elem > line / 2.0 ? M->window * elem / line : M->window / piece;
 }
 /* The innermost loop's elements in the core's window: SERVET__TILE_WINDOW,
    less where a halo's loads fill it - a stencil of radius R over d
@@ -11627,7 +11626,7 @@ static int servet__tile_short_pieces(const servet__tmodel *M, const servet__tgeo
     /* short: 3 lines or less; or, where a halo's loads shorten the window,
        any piece of a loop the tile cuts (a whole row streams on) */
     int short_piece = piece * (double)M->elem <= 3.0 * (double)M->line ||
-                      (M->window > 0.0 && M->window < SERVET__TILE_WINDOW && piece < (double)M->d->loops[last].extent);
+                      (M->window < SERVET__TILE_WINDOW && piece < (double)M->d->loops[last].extent);
     if (A->packed) return 0;
     return short_piece && G->rows_in[k][a] > SERVET__TILE_STREAMS &&
            servet__tile_window_lines(M, piece) <= SERVET__TILE_SHORT_WINDOW;

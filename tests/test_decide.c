@@ -295,6 +295,7 @@ static void tile_model(servet__tmodel *M, const servet_tile_desc *d) {
     memset(M, 0, sizeof *M);
     M->scratch = &tile_scratch;
     M->d = d; M->n = d->nloops; M->elem = d->elem_bytes; M->line = 64; M->only = -1;
+    M->window = servet__tile_window_of(d); /* as servet_choose_tile builds it */
     for (a = 0; a < d->narrays; a++) {
         const servet_tile_array *A = &d->arrays[a];
         double st = (double)d->elem_bytes;
