@@ -57,11 +57,6 @@ static const bcase cases[] = {
 };
 static const char *kname[] = {"transpose", "stencil", "matmul"};
 
-static double now_s(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 static int cmp_d(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -94,10 +89,10 @@ static double tune_run(void *user, const int64_t *params) {
    result), the time of one */
 static int inner = 1;
 static double run_once(const bcase *c, arrays *x, long t) {
-    double t0 = now_s();
+    double t0 = tile_now_s();
     int k;
     for (k = 0; k < inner; k++) tile_kernel_run(c->kernel, c->n, c->m, c->ld, x, t, t);
-    return (now_s() - t0) / inner;
+    return (tile_now_s() - t0) / inner;
 }
 /* work per run: bytes moved (transpose), flops (stencil, matmul) */
 static double work(const bcase *c) { return tile_kernel_work(c->kernel, c->n, c->m); }
@@ -248,7 +243,7 @@ int main(int argc, char **argv) {
         servet_tile res;
         arrays x;
         long tiles[80], nt = 0, t, i, r, extent = c->kernel == STENCIL ? c->n - 4 : c->n, servet_t;
-        double times[80][16], med[80], t0 = now_s(), sweep_s, best = 1e30, dec_s = 1e30, h2h;
+        double times[80][16], med[80], t0 = tile_now_s(), sweep_s, best = 1e30, dec_s = 1e30, h2h;
         check_result chk;
         double gauge_before, gauge_after;
         int bi = 0, si = -1, i32 = -1, i64 = -1, iun = -1, k;
@@ -277,7 +272,7 @@ int main(int argc, char **argv) {
             for (i = nt - 1; i > 0; i--) { long j = (long)(next_rand() % (uint64_t)(i + 1)), tmp = order[i]; order[i] = order[j]; order[j] = tmp; }
             for (i = 0; i < nt; i++) times[order[i]][r] = run_once(c, &x, tiles[order[i]]);
         }
-        sweep_s = now_s() - t0;
+        sweep_s = tile_now_s() - t0;
         for (i = 0; i < nt; i++) {
             double v[16];
             memcpy(v, times[i], sizeof(double) * (size_t)(rounds < 16 ? rounds : 16));
@@ -368,9 +363,9 @@ int main(int argc, char **argv) {
             if (servet_tune(prof, &dd, tune_run, &tc, tbest, &ti) != SERVET_OK) { fprintf(stderr, "bench_tile: tune failed\n"); return 1; }
             dd.force = 0;
             for (q = 0; q < 20; q++) { /* the warm lookup: read back from the file */
-                w0 = now_s();
+                w0 = tile_now_s();
                 servet_tune(prof, &dd, tune_run, &tc, tbest, &warm);
-                if (now_s() - w0 < warm_s) warm_s = now_s() - w0;
+                if (tile_now_s() - w0 < warm_s) warm_s = tile_now_s() - w0;
             }
             /* the check (side_by_side): cand[0] the sweep's best, [1] the
                tuned tile, [2] the seed; rates from the medians, the two ratios
