@@ -907,6 +907,14 @@
           window is the lanes' wider and nothing moves. None of the 178
           outside descs moves; make tile-replay: a Zen 3 run's stencils
           from half-row strips (0.85, 0.83) to untiled (1.00).
+          Tile model, one nest one answer (>>decide step 0,
+          servet__tile_canon): a loop of extent 1 is dropped and an
+          innermost loop over an element's parts is folded into the
+          element, so a 4D permutation B[a][c][b][d] = A[a][b][c][d]
+          described with d as a loop gets its 2D transpose's tile: 1024^2 x
+          4 doubles 256 x 64 -> 256 x 12 (0.39 -> 1.00 of the best seen),
+          2048^2 x 2 0.14 -> 0.92, 4096^2 x 1 0.09 -> 1.00. None of the 178
+          outside descs moves.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10008,6 +10016,12 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    dimensions).
 
    THE MODEL, one screen:
+   0. One nest, one answer: a loop of extent 1 is dropped, and an innermost
+      loop that only walks an element's parts (untiled or under a line,
+      every array's contiguous dimension, allocated exactly) is folded into
+      the element - a 4D permutation B[a][c][b][d] = A[a][b][c][d] of
+      4-double blocks is the transpose of 32-byte elements it is in memory
+      (servet__tile_canon; the tiles of those loops are their extents).
    1. The tiled nest is 2n loops: the n tile loops (trip ceil(N/T)), then the
       n element loops (trip T), in the desc's order. For each array and each
       of these loops the footprint of one iteration follows from which loops
@@ -12566,6 +12580,89 @@ static void servet__tile_shared_llc_warning(const servet_profile *p, const serve
              of_reuse ? "what the untiled nest reuses" : "the nest's arrays", (of_reuse ? reuse : arrays) / 1048576.0,
              L->usable / 1048576.0);
 }
+/* Step 0, one nest one answer: two descriptions of the same accesses are
+   priced as one. (a) A loop of extent 1 is no loop (an outer a of 1 made
+   the whole 512 x 12 tile of a 4096^2 transpose look like one iteration
+   inside a tile, and its rows' pile-up in the L2's page offsets a
+   conflict: 512 x 8, 0.79 of 512 x 12). (b) An innermost loop that only
+   walks an element's parts - a 4D permutation B[a][c][b][d] =
+   A[a][b][c][d], d whole and contiguous in every array - makes the
+   accesses of the same nest over elements D times as large: priced as
+   that one. Foldable: untiled (or shorter than a line: tiling it only
+   splits lines), every array's contiguous dimension, allocated exactly
+   (no ld or dims past its extent, no halo), no array sums along it
+   (reduce), no vector lanes said of it. Each array keeps a loop. Fills *f
+   and from[] (f's loop i is d's loop from[i]); returns 1 where anything
+   changed. Measured: bench_data/tile_outside_tensor_permute_zen5_2026-12-05.txt */
+static int servet__tile_canon(const servet_tile_desc *d, servet_tile_desc *f, int *from) {
+    int a, l, dd, changed = 0;
+    *f = *d;
+    for (l = 0; l < d->nloops; l++) from[l] = l;
+    for (l = f->nloops - 1; l >= 0 && f->nloops > 1; l--) { /* (a) loops of extent 1 */
+        int ok = f->loops[l].extent == 1 && !(l == f->nloops - 1 && f->vector > 1);
+        for (a = 0; a < f->narrays && ok; a++) {
+            const servet_tile_array *A = &f->arrays[a];
+            for (dd = 0; dd < A->nloops; dd++)
+                if (A->loops[dd] == l)
+                    ok = A->nloops > 1 && !A->halo && A->dims[dd] <= 1 && !(dd == A->nloops - 1 && (A->ld > 1 || A->reduce)) &&
+                         !(l == f->nloops - 1 && A->reduce);
+        }
+        if (!ok) continue;
+        for (a = 0; a < f->narrays; a++) {
+            servet_tile_array *A = &f->arrays[a];
+            int o = 0;
+            for (dd = 0; dd < A->nloops; dd++) {
+                if (A->loops[dd] == l) continue;
+                A->loops[o] = A->loops[dd] > l ? A->loops[dd] - 1 : A->loops[dd];
+                A->dims[o++] = A->dims[dd];
+            }
+            if (o < A->nloops) {
+                if (o < A->nloops && A->loops[A->nloops - 1] == l) A->ld = 0; /* its last dimension was the dropped one */
+                A->loops[o] = 0;
+                A->dims[o] = 0;
+                A->nloops = o;
+            }
+        }
+        memmove(&f->loops[l], &f->loops[l + 1], sizeof f->loops[0] * (size_t)(f->nloops - 1 - l));
+        memmove(&from[l], &from[l + 1], sizeof from[0] * (size_t)(f->nloops - 1 - l));
+        f->nloops--;
+        changed = 1;
+    }
+    for (;;) { /* (b) the innermost loop over an element's parts */
+        int ok;
+        int64_t D;
+        l = f->nloops - 1;
+        D = f->loops[l].extent;
+        ok = f->nloops > 1 && f->vector <= 1 && (f->loops[l].untiled || D * (int64_t)f->elem_bytes <= 64) &&
+             D * (int64_t)f->elem_bytes <= (int64_t)1 << 20;
+        for (a = 0; a < f->narrays && ok; a++) {
+            const servet_tile_array *A = &f->arrays[a];
+            int last = A->nloops - 1;
+            ok = A->nloops > 1 && A->loops[last] == l && !A->halo && !A->reduce && (!A->ld || A->ld == D) &&
+                 (!A->dims[last] || A->dims[last] == D);
+        }
+        if (!ok) break;
+        f->nloops = l;
+        f->elem_bytes = (int)(D * (int64_t)f->elem_bytes);
+        for (a = 0; a < f->narrays; a++) {
+            servet_tile_array *A = &f->arrays[a];
+            A->nloops--;
+            A->loops[A->nloops] = 0;
+            A->dims[A->nloops] = 0;
+            A->ld = 0; /* the new last dimension's allocation: its dims, else its extent */
+        }
+        changed = 1;
+    }
+    return changed;
+}
+/* d's tiles from f's (servet__tile_canon): a loop f lacks keeps its extent */
+static void servet__tile_uncanon(const servet_tile_desc *d, const servet_tile_desc *f, const int *from, int64_t *tile) {
+    int64_t t[SERVET_TILE_MAX_LOOPS];
+    int l;
+    for (l = 0; l < d->nloops; l++) t[l] = d->loops[l].extent;
+    for (l = 0; l < f->nloops; l++) t[from[l]] = tile[l];
+    for (l = 0; l < SERVET_TILE_MAX_LOOPS; l++) tile[l] = l < d->nloops ? t[l] : 0;
+}
 servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc *d, servet_tile *out) {
     servet__tmodel M;
     double t0 = servet__now(), prev_lat = 0.0, ws;
@@ -12595,6 +12692,20 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             if (A->dims[dd] < 0 || A->dims[dd] > SERVET_TILE_MAX_EXTENT ||
                 (A->dims[dd] && A->dims[dd] < d->loops[A->loops[dd]].extent + 2 * (int64_t)A->halo))
                 return SERVET_ERROR_INVALID_ARGUMENT;
+    }
+    {
+        /* step 0: one nest, one answer (servet__tile_canon) */
+        servet_tile_desc f;
+        int from[SERVET_TILE_MAX_LOOPS], k;
+        if (servet__tile_canon(d, &f, from)) {
+            servet_result r = servet_choose_tile(p, &f, out);
+            if (r != SERVET_OK) return r;
+            servet__tile_uncanon(d, &f, from, out->tile);
+            for (k = 0; k < out->nlevels && k < 8; k++) servet__tile_uncanon(d, &f, from, out->levels[k].tile);
+            for (k = 0; k < out->nalternatives && k < SERVET_TILE_MAX_ALTERNATIVES; k++)
+                servet__tile_uncanon(d, &f, from, out->alternatives[k]);
+            return SERVET_OK;
+        }
     }
     memset(&M, 0, sizeof M);
     M.d = d;

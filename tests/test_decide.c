@@ -959,6 +959,80 @@ static void test_tile_halo_window(void) {
           (long long)t.tile[0], (long long)t.tile[1]);
     drop(p);
 }
+/* step 0, one nest one answer (servet__tile_canon): a loop of extent 1 is
+   no loop, and an innermost loop over an element's parts (a 4D permutation
+   B[a][c][b][d] = A[a][b][c][d], d whole and contiguous) is the element.
+   Measured on the Zen 5 VM (bench_data/
+   tile_outside_tensor_permute_zen5_2026-12-05.txt): described with d as a
+   loop, a 1024^2 permutation of 4-double blocks got 256 x 64, 0.26 of the
+   256 x 12 its 32-byte description gets (the best measured) */
+static void permute_desc(servet_tile_desc *q, int64_t outer, int64_t n, int64_t parts) {
+    static const char *names[] = {"a", "b", "c", "d"};
+    int l, a;
+    memset(q, 0, sizeof *q);
+    q->nloops = 4;
+    for (l = 0; l < 4; l++) { q->loops[l].name = names[l]; q->loops[l].extent = l == 0 ? outer : l == 3 ? parts : n; }
+    q->loops[0].untiled = q->loops[3].untiled = 1;
+    q->elem_bytes = 8;
+    q->narrays = 2;
+    for (a = 0; a < 2; a++) {
+        q->arrays[a].nloops = 4;
+        q->arrays[a].loops[0] = 0; q->arrays[a].loops[1] = a ? 2 : 1; q->arrays[a].loops[2] = a ? 1 : 2; q->arrays[a].loops[3] = 3;
+    }
+    q->arrays[0].name = "A"; q->arrays[1].name = "B";
+}
+static void test_tile_one_nest(void) {
+    servet_tile_desc q, f;
+    servet_profile *p = two_core_profile(1);
+    servet_tile t2, t4;
+    int from[SERVET_TILE_MAX_LOOPS], parts, l;
+    for (parts = 1; parts <= 4; parts *= 2) {
+        transpose_desc(&q, 1024);
+        q.elem_bytes = 8 * parts;
+        CHECK(servet_choose_tile(p, &q, &t2) == SERVET_OK, "2D, elements of %d bytes", 8 * parts);
+        permute_desc(&q, 1, 1024, parts);
+        CHECK(servet__tile_canon(&q, &f, from) && f.nloops == 2 && f.elem_bytes == 8 * parts && from[0] == 1 && from[1] == 2 &&
+                  f.arrays[0].nloops == 2 && f.arrays[1].loops[0] == 1 && f.arrays[1].loops[1] == 0,
+              "a of 1 dropped, d of %d folded: b, c over %d-byte elements (%d loops, %d bytes)", parts, 8 * parts, f.nloops,
+              f.elem_bytes);
+        CHECK(servet_choose_tile(p, &q, &t4) == SERVET_OK && t4.tile[0] == 1 && t4.tile[1] == t2.tile[0] &&
+                  t4.tile[2] == t2.tile[1] && t4.tile[3] == parts,
+              "4D with d of %d: the 2D tile %lld x %lld (got %lld x %lld x %lld x %lld)", parts, (long long)t2.tile[0],
+              (long long)t2.tile[1], (long long)t4.tile[0], (long long)t4.tile[1], (long long)t4.tile[2],
+              (long long)t4.tile[3]);
+    }
+    /* not folded: d padded (B's rows of 4 parts allocated 5 apart), d tiled and longer than a line, a halo along d,
+       a sum along it; not dropped: an array over the extent-1 loop alone */
+    permute_desc(&q, 2, 512, 4);
+    q.arrays[1].dims[3] = 5;
+    CHECK(!servet__tile_canon(&q, &f, from), "d padded in B: not folded");
+    permute_desc(&q, 2, 512, 16);
+    q.loops[3].untiled = 0;
+    CHECK(!servet__tile_canon(&q, &f, from), "d of 16 doubles, tileable: not folded");
+    q.loops[3].untiled = 1;
+    q.arrays[0].halo = 1;
+    CHECK(!servet__tile_canon(&q, &f, from), "a halo along d: not folded");
+    q.arrays[0].halo = 0;
+    q.arrays[1].reduce = 1;
+    CHECK(!servet__tile_canon(&q, &f, from), "a sum along d: not folded");
+    transpose_desc(&q, 64);
+    q.loops[0].extent = 1;
+    q.narrays = 3;
+    memset(&q.arrays[2], 0, sizeof q.arrays[2]);
+    q.arrays[2].nloops = 1;
+    q.arrays[2].loops[0] = 0;
+    CHECK(!servet__tile_canon(&q, &f, from), "an array over the extent-1 loop alone: kept");
+    /* the tiles of loops the canonical nest lacks are their extents, in alternatives and levels too */
+    permute_desc(&q, 1, 2048, 2);
+    q.all_levels = 1;
+    CHECK(servet_choose_tile(p, &q, &t4) == SERVET_OK && t4.nlevels > 0, "4D, every level");
+    for (l = 0; l < t4.nlevels; l++)
+        CHECK(t4.levels[l].tile[0] == 1 && t4.levels[l].tile[3] == 2 && t4.levels[l].tile[1] > 0 && t4.levels[l].tile[2] > 0,
+              "level %d: a 1, d 2 (%lld, %lld)", t4.levels[l].level, (long long)t4.levels[l].tile[0], (long long)t4.levels[l].tile[3]);
+    for (l = 0; l < t4.nalternatives; l++)
+        CHECK(t4.alternatives[l][0] == 1 && t4.alternatives[l][3] == 2, "alternative %d: a 1, d 2", l);
+    drop(p);
+}
 /* a vectorised sum (reduce = its lanes: gcc -O3 -ffast-math keeps one vector
    of 8 doubles with AVX-512) is that many chains of the innermost tile /
    lanes, side by side; their share adds to the work (SERVET__TILE_CHAIN_NS
@@ -2262,6 +2336,7 @@ int main(void) {
     test_tile_reduce_lanes();
     test_tile_column_sum();
     test_tile_halo_window();
+    test_tile_one_nest();
     test_tile_vector();
     test_tile_reduce_split_lines();
     test_tile_reduce_hint_names_output();
