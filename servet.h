@@ -12701,6 +12701,11 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             servet_result r = servet_choose_tile(p, &f, out);
             if (r != SERVET_OK) return r;
             servet__tile_uncanon(d, &f, from, out->tile);
+            if (f.elem_bytes != d->elem_bytes) { /* the warnings' elements and leading dimensions are the folded ones */
+                size_t len = strlen(out->reason);
+                snprintf(out->reason + len, sizeof out->reason - len, "; inner loops folded into %d-byte elements",
+                         f.elem_bytes);
+            }
             for (k = 0; k < out->nlevels && k < 8; k++) servet__tile_uncanon(d, &f, from, out->levels[k].tile);
             for (k = 0; k < out->nalternatives && k < SERVET_TILE_MAX_ALTERNATIVES; k++)
                 servet__tile_uncanon(d, &f, from, out->alternatives[k]);

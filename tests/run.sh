@@ -270,6 +270,13 @@ PY
   expect_rc 0 "tile of a 3D transpose, multiples of 8" ./bin/servet tile --no-probe --loop i=256 --loop j=256 --loop k=256 --array A:i,j,k --array B:k,j,i --elem 8 --multiple 8
   python3 -c 'import json,shlex,sys; j=json.load(open(sys.argv[1])); w=shlex.split(j["tune"]); p=[x for k,x in zip(w,w[1:]) if k=="--param"]; assert "j=8:256:8" in p, p' "$tmp/out" \
     && ok || { bad "tile's tune hint: --multiple keeps the range on its multiples"; cat "$tmp/out" >&2; }
+  # one nest, one answer (>>decide step 0): a 4D permutation B[a][c][b][d] = A[a][b][c][d] with a of 1 and d of 4
+  # doubles is the transpose of 32-byte elements: the same tile, and a hint over b and c alone on steps of 2
+  expect_rc 0 "tile of a 2D transpose of 32-byte elements" ./bin/servet tile --no-probe --loop b=1024 --loop c=1024 --array A:b,c --array B:c,b --elem 32
+  cp "$tmp/out" "$tmp/t2d.json"
+  expect_rc 0 "tile of the same as a 4D permutation" ./bin/servet tile --no-probe --loop a=1 --loop b=1024 --loop c=1024 --loop d=4 --array A:a,b,c,d --array B:a,c,b,d --elem 8
+  python3 -c 'import json,shlex,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); w=shlex.split(b["tune"]); p=[x for k,x in zip(w,w[1:]) if k=="--param"]; assert b["tile"] == dict(a["tile"], a=1, d=4), (a["tile"], b["tile"]); assert [x.split("=")[0] for x in p] == ["b", "c"] and all(x.endswith(":1024:2") for x in p), p' "$tmp/t2d.json" "$tmp/out" \
+    && ok || { bad "tile: a 4D permutation's tile and hint are not its 2D transpose's"; cat "$tmp/out" >&2; }
   expect_rc 2 "tile, --vector takes lanes from 1" ./bin/servet tile --loop i=100 --array A:i --elem 8 --vector 0
   expect_rc 2 "tile, --vector past 1024 lanes" ./bin/servet tile --loop i=100 --array A:i --elem 8 --vector 2000
   grep -qF -- "--vector takes the elements the innermost loop does an instruction, 1 to 1024" "$tmp/err" && ok || { bad "tile, --vector out of range: no clear message"; cat "$tmp/err" >&2; }

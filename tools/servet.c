@@ -1273,13 +1273,24 @@ static void print_tune_hint(const servet_tile_desc *td, const servet_tile *res, 
     char cmd[4096], *key;
     const char *pname[SERVET_TILE_MAX_LOOPS];
     size_t len = 0, kl = 0, cap = 32;
-    int l, i, k, np = 0, idx[SERVET_TILE_MAX_LOOPS];
-    int64_t m = td->multiple > 0 ? td->multiple : (line / td->elem_bytes > 0 ? line / td->elem_bytes : 1);
+    int l, i, k, np = 0, idx[SERVET_TILE_MAX_LOOPS], from[SERVET_TILE_MAX_LOOPS], in_c[SERVET_TILE_MAX_LOOPS];
+    int64_t m;
+    /* the nest as the model priced it (>>decide step 0): a loop of extent 1
+       or one folded into the element is no parameter */
+    servet_tile_desc canon;
+    const servet_tile_desc *cd = td;
+    for (l = 0; l < SERVET_TILE_MAX_LOOPS; l++) in_c[l] = l;
+    if (servet__tile_canon(td, &canon, from)) {
+        cd = &canon;
+        for (l = 0; l < SERVET_TILE_MAX_LOOPS; l++) in_c[l] = -1;
+        for (l = 0; l < canon.nloops; l++) in_c[from[l]] = l;
+    }
+    m = td->multiple > 0 ? td->multiple : (line / cd->elem_bytes > 0 ? line / cd->elem_bytes : 1);
 #define SERVET_CLI_APPEND(...) \
     do { int w_ = snprintf(cmd + len, sizeof cmd - len, __VA_ARGS__); if (w_ > 0) len += (size_t)w_; if (len >= sizeof cmd) len = sizeof cmd - 1; } while (0)
     for (l = 0; l < td->nloops; l++) {
         const char *c;
-        if (td->loops[l].untiled) continue;
+        if (td->loops[l].untiled || in_c[l] < 0) continue;
         for (c = td->loops[l].name; *c; c++)
             if (!isalnum((unsigned char)*c) && *c != '_') { printf("null"); return; }
         if (!td->square) { pname[np] = td->loops[l].name; idx[np++] = l; }
@@ -1312,7 +1323,7 @@ static void print_tune_hint(const servet_tile_desc *td, const servet_tile *res, 
            of 1, 2 and 4 too (>>decide, the search), so the range starts at
            1 - from 2 (the gcd of a seed of 2 and 8) a 256^3 3D transpose
            B[k][j][i] = A[i][j][k] could never reach its best j = 1 */
-        if (!td->multiple && !td->square && !servet__tile_contiguous_in(td, idx[i])) st = 1;
+        if (!td->multiple && !td->square && !servet__tile_contiguous_in(cd, in_c[idx[i]])) st = 1;
         SERVET_CLI_APPEND(" --param %s=%lld:%lld:%lld", pname[i], (long long)st, (long long)e, (long long)st);
     }
     for (k = -1; k < res->nalternatives; k++)
