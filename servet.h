@@ -12617,7 +12617,7 @@ static int servet__tile_canon(const servet_tile_desc *d, servet_tile_desc *f, in
                 A->dims[o++] = A->dims[dd];
             }
             if (o < A->nloops) {
-                if (o < A->nloops && A->loops[A->nloops - 1] == l) A->ld = 0; /* its last dimension was the dropped one */
+                if (A->loops[A->nloops - 1] == l) A->ld = 0; /* its last dimension was the dropped one */
                 A->loops[o] = 0;
                 A->dims[o] = 0;
                 A->nloops = o;
