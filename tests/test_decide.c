@@ -1022,6 +1022,36 @@ static void test_tile_one_nest(void) {
     q.arrays[2].nloops = 1;
     q.arrays[2].loops[0] = 0;
     CHECK(!servet__tile_canon(&q, &f, from), "an array over the extent-1 loop alone: kept");
+    /* (c) time steps: an outer untiled loop no array indexes repeats the nest (a 2D 5-point sweep of 2000^2: the
+       2n-loop nest ran its 10 steps inside each tile, as a temporal blocking, and took 2 x 1000) */
+    {
+        servet_tile_desc s2, s3;
+        loops(&s2, 2, 2000);
+        s2.narrays = 2;
+        array2(&s2.arrays[0], "U", 0, 1);
+        array2(&s2.arrays[1], "V", 0, 1);
+        s2.arrays[0].halo = 1;
+        s2.arrays[1].output = 1;
+        memset(&s3, 0, sizeof s3);
+        s3 = s2;
+        s3.nloops = 3;
+        s3.loops[0].name = "t"; s3.loops[0].extent = 10; s3.loops[0].untiled = 1;
+        for (l = 1; l < 3; l++) s3.loops[l] = s2.loops[l - 1];
+        for (l = 0; l < 2; l++) { s3.arrays[l].loops[0] = 1; s3.arrays[l].loops[1] = 2; }
+        CHECK(servet__tile_canon(&s3, &f, from) && f.nloops == 2 && from[0] == 1 && from[1] == 2 && f.arrays[0].loops[0] == 0 &&
+                  f.arrays[1].loops[1] == 1,
+              "time loop dropped: i, j over U and V (%d loops)", f.nloops);
+        CHECK(servet_choose_tile(p, &s2, &t2) == SERVET_OK && servet_choose_tile(p, &s3, &t4) == SERVET_OK && t4.tile[0] == 10 &&
+                  t4.tile[1] == t2.tile[0] && t4.tile[2] == t2.tile[1],
+              "10 sweeps get one sweep's tile %lld x %lld (got %lld x %lld x %lld)", (long long)t2.tile[0],
+              (long long)t2.tile[1], (long long)t4.tile[0], (long long)t4.tile[1], (long long)t4.tile[2]);
+        s3.loops[0].untiled = 0;
+        CHECK(!servet__tile_canon(&s3, &f, from), "a time loop the kernel tiles (temporal blocking): kept");
+        s3.loops[0].untiled = 1;
+        s3.arrays[1].nloops = 3;
+        s3.arrays[1].loops[0] = 0; s3.arrays[1].loops[1] = 1; s3.arrays[1].loops[2] = 2;
+        CHECK(!servet__tile_canon(&s3, &f, from), "an untiled outer loop an array is indexed by: kept");
+    }
     /* the tiles of loops the canonical nest lacks are their extents, in alternatives and levels too */
     permute_desc(&q, 1, 2048, 2);
     q.all_levels = 1;
