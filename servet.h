@@ -12964,6 +12964,20 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     if (out->capacity_from_os && out->nwarnings < SERVET_TILE_MAX_WARNINGS)
         snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
                  "no measured cache sizes in the profile: the OS-reported sizes were used (run the cache probe)");
+    /* a loop no array indexes (time steps) that the desc lets the model
+       tile runs inside the tiles: a temporal blocking (step 0 (c)) */
+    for (l = 0; l < d->nloops && out->nwarnings < SERVET_TILE_MAX_WARNINGS; l++) {
+        int used = 0;
+        if (d->loops[l].untiled) continue;
+        for (a = 0; a < d->narrays && !used; a++) used = servet__tile_indexed(&M, a, l);
+        if (used) continue;
+        snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
+                 "loop %s indexes no array: priced as a temporal blocking, its %lld iterations inside each tile; if the "
+                 "kernel runs them one after another (time steps), mark it untiled (%s=%lld:untiled)",
+                 d->loops[l].name ? d->loops[l].name : "", (long long)d->loops[l].extent, d->loops[l].name ? d->loops[l].name : "L",
+                 (long long)d->loops[l].extent);
+        break;
+    }
     /* an array the innermost loop does not index may be a sum kept in a
        register (step 6b): only the desc can say, so ask - of the array the
        nest writes (marked output, else the last listed, as `output` says):

@@ -1047,6 +1047,12 @@ static void test_tile_one_nest(void) {
               (long long)t2.tile[1], (long long)t4.tile[0], (long long)t4.tile[1], (long long)t4.tile[2]);
         s3.loops[0].untiled = 0;
         CHECK(!servet__tile_canon(&s3, &f, from), "a time loop the kernel tiles (temporal blocking): kept");
+        {
+            int w, said = 0;
+            CHECK(servet_choose_tile(p, &s3, &t4) == SERVET_OK, "a tileable time loop: decided");
+            for (w = 0; w < t4.nwarnings; w++) said |= strstr(t4.warnings[w], "t indexes no array") != NULL;
+            CHECK(said, "a tileable time loop: the warning asks whether it is time steps (%d warnings)", t4.nwarnings);
+        }
         s3.loops[0].untiled = 1;
         s3.arrays[1].nloops = 3;
         s3.arrays[1].loops[0] = 0; s3.arrays[1].loops[1] = 1; s3.arrays[1].loops[2] = 2;
