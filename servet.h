@@ -12593,8 +12593,8 @@ static void servet__tile_shared_llc_warning(const servet_profile *p, const serve
    walks an element's parts - a 4D permutation B[a][c][b][d] =
    A[a][b][c][d], d whole and contiguous in every array - makes the
    accesses of the same nest over elements D times as large: priced as
-   that one. Foldable: untiled (or shorter than a line: tiling it only
-   splits lines), every array's contiguous dimension, allocated exactly
+   that one. Foldable: untiled (or shorter than a line, where no square
+   asks one size of it: tiling it only splits lines), every array's contiguous dimension, allocated exactly
    (no ld or dims past its extent, no halo), no array sums along it
    (reduce), no vector lanes said of it. (c) An outer untiled loop that
    indexes no array (a time loop: sweeps one after the other) repeats the
@@ -12657,7 +12657,7 @@ static int servet__tile_canon(const servet_tile_desc *d, servet_tile_desc *f, in
         int64_t D;
         l = f->nloops - 1;
         D = f->loops[l].extent;
-        ok = f->nloops > 1 && f->vector <= 1 && (f->loops[l].untiled || D * (int64_t)f->elem_bytes <= 64) &&
+        ok = f->nloops > 1 && f->vector <= 1 && (f->loops[l].untiled || (!f->square && D * (int64_t)f->elem_bytes <= 64)) &&
              D * (int64_t)f->elem_bytes <= (int64_t)1 << 20;
         for (a = 0; a < f->narrays && ok; a++) {
             const servet_tile_array *A = &f->arrays[a];
