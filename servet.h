@@ -916,7 +916,9 @@
           2048^2 x 2 0.14 -> 0.92, 4096^2 x 1 0.09 -> 1.00; and an outer
           untiled loop no array indexes (time steps) is priced once, not
           run inside each tile: 10 sweeps of a 2000^2 heat stencil 2 x 1000
-          -> untiled (0.74 -> 1.00; 4000^2 0.89 -> 0.98). None of the 178
+          -> untiled (0.74 -> 1.00; 4000^2 0.89 -> 0.98); so is one over
+          problems that share no line (a batch of 4 transposes of 2048^2:
+          256 x 8 -> 512 x 12, one's tile, 0.81 -> 1.00). None of the 178
           outside descs moves.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
@@ -10024,9 +10026,9 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       every array's contiguous dimension, allocated exactly) is folded into
       the element - a 4D permutation B[a][c][b][d] = A[a][b][c][d] of
       4-double blocks is the transpose of 32-byte elements it is in memory;
-      an outer untiled loop no array indexes (time steps) repeats the nest
-      and is priced once (servet__tile_canon; the tiles of those loops are
-      their extents).
+      an outer untiled loop no array indexes (time steps), or one over
+      problems that share no line (a batch), repeats the nest and is priced
+      once (servet__tile_canon; the tiles of those loops are their extents).
    1. The tiled nest is 2n loops: the n tile loops (trip ceil(N/T)), then the
       n element loops (trip T), in the desc's order. For each array and each
       of these loops the footprint of one iteration follows from which loops
@@ -12597,11 +12599,16 @@ static void servet__tile_shared_llc_warning(const servet_profile *p, const serve
    asks one size of it: tiling it only splits lines), every array's contiguous dimension, allocated exactly
    (no ld or dims past its extent, no halo), no array sums along it
    (reduce), no vector lanes said of it. (c) An outer untiled loop that
-   indexes no array (a time loop: sweeps one after the other) repeats the
-   nest: priced once - in the 2n-loop nest (step 1) it would run inside
-   the tiles, a temporal blocking the kernel does not do (a 2000^2
-   5-point sweep under `--loop t=10:untiled` got 2 x 1000, untiled
-   without it). Each array keeps a loop. Fills *f
+   indexes no array (a time loop: sweeps one after the other) or indexes
+   every array a line or more apart with no halo (a batch of problems
+   that share no line) repeats the nest: priced once - in the 2n-loop
+   nest (step 1) it would run inside the tiles, a temporal blocking the
+   kernel does not do (a 2000^2 5-point sweep under `--loop t=10:untiled`
+   got 2 x 1000, untiled without it), or the batch's slices in turn in
+   each tile, their rows crowding the L2 and the TLB together (2 x 4096^2
+   transposes 256 x 8, one 512 x 12). A halo, or a loop some array is
+   contiguous in, shares lines between iterations: kept (a 3D stencil
+   tiled in j and k streams i inside the tile). Each array keeps a loop. Fills *f
    and from[] (f's loop i is d's loop from[i]); returns 1 where anything
    changed. Measured: bench_data/tile_outside_tensor_permute_zen5_2026-12-05.txt */
 /* f without its loop l (servet__tile_canon): no array may index it but as a
@@ -12644,11 +12651,29 @@ static int servet__tile_canon(const servet_tile_desc *d, servet_tile_desc *f, in
         servet__tile_drop_loop(f, from, l);
         changed = 1;
     }
-    while (f->nloops > 1 && f->loops[0].untiled) { /* (c) sweeps of the whole nest, one after the other */
-        int used = 0;
-        for (a = 0; a < f->narrays && !used; a++)
-            for (dd = 0; dd < f->arrays[a].nloops; dd++) used |= f->arrays[a].loops[dd] == 0;
-        if (used) break;
+    while (f->nloops > 1 && f->loops[0].untiled) { /* (c) the whole nest again, one after the other */
+        int used = 0, apart = 1;
+        for (a = 0; a < f->narrays; a++) {
+            const servet_tile_array *A = &f->arrays[a];
+            int here = 0;
+            for (dd = 0; dd < A->nloops; dd++)
+                if (A->loops[dd] == 0) {
+                    /* its rows this far apart: the stride of dimension dd, in bytes */
+                    double st = (double)f->elem_bytes;
+                    int e;
+                    for (e = A->nloops - 1; e > dd; e--)
+                        st *= (double)(A->dims[e] ? A->dims[e]
+                                                  : e == A->nloops - 1 && A->ld ? A->ld
+                                                                                 : f->loops[A->loops[e]].extent + 2 * A->halo);
+                    here = 1;
+                    if (A->halo || A->nloops < 2 || st < 64.0) apart = 0;
+                }
+            used |= here;
+            if (!here) apart = 0;
+        }
+        /* time steps (no array), or a batch of problems that share no line
+           (every array, no halo, a line or more apart) */
+        if (used && !apart) break;
         servet__tile_drop_loop(f, from, 0);
         changed = 1;
     }
