@@ -12661,10 +12661,10 @@ static int servet__tile_canon(const servet_tile_desc *d, servet_tile_desc *f, in
                     /* its rows this far apart: the stride of dimension dd, in bytes */
                     double st = (double)f->elem_bytes;
                     int e;
-                    for (e = A->nloops - 1; e > dd; e--)
-                        st *= (double)(A->dims[e] ? A->dims[e]
-                                                  : e == A->nloops - 1 && A->ld ? A->ld
-                                                                                 : f->loops[A->loops[e]].extent + 2 * A->halo);
+                    for (e = A->nloops - 1; e > dd; e--) /* as the model's dimensions: ld, else dims, else the extent */
+                        st *= (double)(e == A->nloops - 1 && A->ld ? A->ld
+                                       : A->dims[e]               ? A->dims[e]
+                                                                  : f->loops[A->loops[e]].extent + 2 * A->halo);
                     here = 1;
                     if (A->halo || A->nloops < 2 || st < 64.0) apart = 0;
                 }
