@@ -900,6 +900,14 @@ static void test_tile_column_sum(void) {
           "column sum 2000^2, S reduced: strips of 8 rows or fewer (%lld x %lld)", (long long)t.tile[0], (long long)t.tile[1]);
     drop(p);
 }
+/* a 2D stencil over n^2: IN (halo) read, OUT written, both over i,j */
+static void stencil2d_desc(servet_tile_desc *q, int64_t n, int halo, const char *in, const char *out) {
+    loops(q, 2, n);
+    q->narrays = 2;
+    array2(&q->arrays[0], in, 0, 1);
+    array2(&q->arrays[1], out, 0, 1);
+    q->arrays[0].halo = halo;
+}
 /* a halo's loads shorten the core's window (servet__tile_window_of): a
    radius-4 3D star stencil (25 loads and a store a point) keeps 128 x 2 / 26
    of its iterations there, and its pieces that cut a row restart at every
@@ -949,11 +957,7 @@ static void test_tile_halo_window(void) {
           "radius-4 stencil 256^3, scalar: k whole (%lld x %lld x %lld)", (long long)t.tile[0], (long long)t.tile[1],
           (long long)t.tile[2]);
     /* a radius-2 2D stencil stays untiled: its whole rows stream on */
-    loops(&q, 2, 4000);
-    q.narrays = 2;
-    array2(&q.arrays[0], "IN", 0, 1);
-    array2(&q.arrays[1], "OUT", 0, 1);
-    q.arrays[0].halo = 2;
+    stencil2d_desc(&q, 4000, 2, "IN", "OUT");
     q.arrays[1].streamed = 1;
     CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.untiled, "radius-2 stencil 4000^2: untiled (%lld x %lld)",
           (long long)t.tile[0], (long long)t.tile[1]);
@@ -1027,13 +1031,8 @@ static void test_tile_one_nest(void) {
        2n-loop nest ran its 10 steps inside each tile, as a temporal blocking, and took 2 x 1000) */
     {
         servet_tile_desc s2, s3;
-        loops(&s2, 2, 2000);
-        s2.narrays = 2;
-        array2(&s2.arrays[0], "U", 0, 1);
-        array2(&s2.arrays[1], "V", 0, 1);
-        s2.arrays[0].halo = 1;
+        stencil2d_desc(&s2, 2000, 1, "U", "V");
         s2.arrays[1].output = 1;
-        memset(&s3, 0, sizeof s3);
         s3 = s2;
         s3.nloops = 3;
         s3.loops[0].name = "t"; s3.loops[0].extent = 10; s3.loops[0].untiled = 1;
