@@ -10484,6 +10484,25 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       zmm); the L2's usable share (from its measured ways) decides the
       rest: clang's loop ran 288-320 best where the model keeps 256 in L2
       (bench_data/tile_outside_vector_zen5_2026-12-04.txt).
+   6e. Fills in flight crowd one set. An array the innermost loop walks
+      across its rows (a column) with elements of a line or more - every
+      visit a new line, none reused - has no conflict misses to price, yet
+      where its rows start in few of L1's sets, every line it brings needs
+      a way of those sets while its load or store waits: no more than
+      their ways are in flight, and no prefetcher follows rows a line a
+      visit. Where the rows the innermost loop walks outnumber those ways,
+      each of its lines out of memory is a demand miss, the latency over
+      the ways (servet__tile_crowded_walk), not a stream's line. Measured
+      on the Zen 5 VM (bench_data/tile_outside_transpose64_zen5_
+      2026-12-05.txt): B = A^T of 64-byte elements (8 doubles, one zmm
+      copy), 512^2, untiled 3.2-3.5 ms with B's rows 4 KiB multiples
+      apart (ld 512, 576, 768, 1024 elements) and 1.07-1.10 with ld 513 or
+      520, while 128 x 8 ran 1.1-1.4 at every ld; 128 x TJ at ld 512: TJ
+      12-16 1.27, 24 1.44, 32 1.61, 64 2.22 - the cost rises past the
+      ways, which the rule prices whole from the first row over them (the
+      tiles under it are as good). The model took untiled there (0.31-0.33
+      of 128 x 8: 2 x 512^2 as a 4D permutation with d = 8); elements
+      under a line reuse the column's lines and pay as conflicts (step 4).
    7. The level reported is the smallest whose traffic the tile at least
       halves against no tiling; its working set, the largest footprint of one
       loop iteration that the level keeps (the reuse it holds: for a square
@@ -11919,6 +11938,35 @@ static double servet__tile_demand_mlp(const servet__tmodel *M, const servet__tge
     mlp = servet__tile_window_lines(M, G->in[M->n - 1][A->loops[A->nloops - 1]]);
     return mlp < 1.0 ? 1.0 : mlp > SERVET__TILE_DEMAND_MLP ? SERVET__TILE_DEMAND_MLP : mlp;
 }
+/* Step 6e: the misses in flight that array a's column walk keeps, where
+   its lines crowd L1's sets - the ways of the sets the innermost loop's
+   rows start in - or 0 where the rule does not hold: elements under a
+   line (their lines are reused: conflicts, step 4), a walk along the rows,
+   a level not set-indexed, as many rows as ways, or ways enough for the
+   core's miss buffers (SERVET__TILE_DEMAND_MLP). A way of each set is the
+   other arrays' (their lines pass through every set): 64-byte transposes
+   of 256^2 ran 0.09 ms at 64 x 4 to 64 x 8, 0.10 at 64 x 10, 0.12 at 64 x 12 */
+static double servet__tile_crowded_walk(const servet__tmodel *M, const int64_t *T, int a) {
+    const servet_tile_array *A = &M->d->arrays[a];
+    const servet__tcache *C = &M->c[0];
+    int n = M->n, dd, last = A->nloops - 1;
+    double W, r, g, starts, rows, inflight;
+    if (M->ncache < 1 || C->tlb || !C->deterministic || C->sets < 1 || M->elem < M->line || A->packed || last < 1 ||
+        A->loops[last] == n - 1)
+        return 0.0;
+    for (dd = 0; dd < last && A->loops[dd] != n - 1; dd++) ;
+    if (dd >= last) return 0.0; /* the innermost loop does not index a */
+    rows = (double)T[n - 1] < (double)M->dim[a][dd] ? (double)T[n - 1] : (double)M->dim[a][dd];
+    W = (double)C->sets * (double)C->line;
+    r = fmod(M->stride[a][dd], W);
+    g = r < 1.0 ? W : (double)servet__gcd_u64((uint64_t)W, (uint64_t)r);
+    starts = W / (g > (double)C->line ? g : (double)C->line);
+    if (starts > rows) starts = rows;
+    /* less a way for each other array: its lines pass through every set */
+    inflight = ((double)C->ways - (double)(M->d->narrays - 1)) * starts;
+    if (inflight < starts) inflight = starts;
+    return rows > inflight && inflight < SERVET__TILE_DEMAND_MLP ? inflight : 0.0;
+}
 static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T) {
     double cost = 0.0, tiles = 1.0, runs = 1.0, points = 1.0, cover[SERVET_TILE_MAX_LOOPS], stream, bound = 0.0, core,
            lookups = 0.0;
@@ -12028,7 +12076,12 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
                         /* a vectorised sum's chains (lanes > 1) hold it their share of the time */
                         double held = chain > 0.0 ? chain / (chain + SERVET__TILE_CHAIN_WINDOW) : 0.0;
                         cost += held * rn[a] * M->mem_ns * SERVET__TILE_CHAIN_EXPOSED;
-                        stream += (1.0 - held) * SERVET__TILE_TRAIN * rn[a] * (M->mem_ns / servet__tile_demand_mlp(M, &G, a) - line_ns);
+                        double restart = (1.0 - held) * SERVET__TILE_TRAIN * rn[a] * (M->mem_ns / servet__tile_demand_mlp(M, &G, a) - line_ns);
+                        /* or every line a demand miss, the ways of the sets it
+                           crowds in flight (step 6e) */
+                        double crowd = servet__tile_crowded_walk(M, T, a), walk;
+                        if (crowd > 0.0 && (walk = (ld[a] - cf[a]) * (M->mem_ns / crowd - line_ns)) > restart) restart = walk;
+                        stream += restart;
                     }
                 }
             }

@@ -985,6 +985,35 @@ static void permute_desc(servet_tile_desc *q, int64_t outer, int64_t n, int64_t 
     }
     q->arrays[0].name = "A"; q->arrays[1].name = "B";
 }
+/* step 6e: a column walk of elements a line or more long whose rows crowd
+   one set of L1 keeps no more misses in flight than its ways: B = A^T of
+   64-byte elements at 512^2 (rows 32 KiB apart, one set) ran untiled at
+   0.31 of 128 x 8 on the Zen 5 VM, which the model took; rows spread over
+   the sets (ld 513) stream untiled as fast as any tile */
+static void test_tile_crowded_walk(void) {
+    servet_tile_desc q;
+    servet_profile *p = two_core_profile(1);
+    servet_tile t;
+    p->memory = (servet__memory *)calloc(1, sizeof *p->memory);
+    p->memory->ref_bw = 35e9;
+    p->memory->interleave = 35e9 / 2.0;
+    transpose_desc(&q, 512);
+    q.elem_bytes = 64;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !t.untiled && t.tile[1] < 12,
+          "64-byte elements, B's rows in one set: a tile under L1's 12 ways across B's rows (%lld x %lld)",
+          (long long)t.tile[0], (long long)t.tile[1]);
+    q.elem_bytes = 128;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !t.untiled && t.tile[1] < 12,
+          "128-byte elements: the same (%lld x %lld)", (long long)t.tile[0], (long long)t.tile[1]);
+    q.elem_bytes = 64;
+    q.arrays[1].dims[1] = 513;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && (t.untiled || t.tile[1] >= 12),
+          "B's rows padded to 513 elements (every set): no cap, more rows than the ways (%lld x %lld)",
+          (long long)t.tile[0], (long long)t.tile[1]);
+    free(p->memory);
+    p->memory = NULL;
+    drop(p);
+}
 static void test_tile_one_nest(void) {
     servet_tile_desc q, f;
     servet_profile *p = two_core_profile(1);
@@ -2402,6 +2431,7 @@ int main(void) {
     test_tile_column_sum();
     test_tile_halo_window();
     test_tile_one_nest();
+    test_tile_crowded_walk();
     test_tile_vector();
     test_tile_reduce_split_lines();
     test_tile_reduce_hint_names_output();
