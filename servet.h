@@ -12407,7 +12407,7 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
             }
     }
     if (!M->d->square) {
-        int starts[3], nstart = 0, j, k, ncoarse[SERVET_TILE_MAX_LOOPS];
+        int starts[4], nstart = 0, j, k, ncoarse[SERVET_TILE_MAX_LOOPS];
         int64_t coarse[SERVET_TILE_MAX_LOOPS][80], from[SERVET_TILE_MAX_LOOPS];
         double from_cost = best;
         memcpy(from, T, sizeof T[0] * (size_t)n);
@@ -12464,6 +12464,19 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
             for (k = (nstart < 3 ? nstart : 2); k > j; k--) starts[k] = starts[k - 1];
             starts[j] = i;
             if (nstart < 3) nstart++;
+        }
+        /* and where the squares chose no tile, from the smallest square
+           (a line in every loop) if no valley starts there: a tile that
+           must cut two loops at once to leave the untiled valley is out of
+           reach of a descent that moves one.
+           AoS -> SoA, OUT[f][i] = IN[i][f] over 4M particles x 16 doubles,
+           OUT's rows 32 MB apart (one L1 set): untiled (f whole) thrashes
+           the set, i alone cannot help and f alone at 8 reads IN twice, but
+           4096 x 8 is half the cost (163-218 ms untiled, 64 x 8 92 on the
+           Zen 5 VM; bench_data/tile_outside_aos_soa_zen5_2026-12-05.txt) */
+        if (untiled && nstart < 4) {
+            for (j = 0; j < nstart && starts[j] != 0; j++) {}
+            if (j == nstart) starts[nstart++] = 0;
         }
         /* on the octaves' candidates (2^k and 3 x 2^k multiples, and the
            extent): a descent on all of them from each start took a 3D
