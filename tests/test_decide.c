@@ -1014,6 +1014,32 @@ static void test_tile_crowded_walk(void) {
     p->memory = NULL;
     drop(p);
 }
+/* the search: where the squares choose no tile, a tile that must cut two
+   loops at once is reached from the smallest square. AoS -> SoA, OUT[f][i]
+   = IN[i][f] over 4M x 16 doubles, OUT's 16 rows 32 MB apart in one L1
+   set: untiled thrashes it, i alone cannot help, f alone reads IN twice */
+static void test_tile_search_two_loops(void) {
+    servet_tile_desc q;
+    servet_profile *p = two_core_profile(1);
+    servet_tile t;
+    p->memory = (servet__memory *)calloc(1, sizeof *p->memory);
+    p->memory->ref_bw = 35e9;
+    p->memory->interleave = 35e9 / 2.0;
+    loops(&q, 2, 4194304);
+    q.loops[1].extent = 16;
+    q.narrays = 2;
+    array2(&q.arrays[0], "IN", 0, 1);
+    array2(&q.arrays[1], "OUT", 1, 0);
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !t.untiled && t.tile[0] < 4194304 && t.tile[1] < 16,
+          "AoS -> SoA 4M x 16, OUT's rows in one set: both loops cut (%lld x %lld)", (long long)t.tile[0],
+          (long long)t.tile[1]);
+    q.arrays[1].dims[1] = 4194312;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.tile[1] == 16,
+          "OUT's rows spread (ld 4194312): f whole (%lld x %lld)", (long long)t.tile[0], (long long)t.tile[1]);
+    free(p->memory);
+    p->memory = NULL;
+    drop(p);
+}
 static void test_tile_one_nest(void) {
     servet_tile_desc q, f;
     servet_profile *p = two_core_profile(1);
@@ -2432,6 +2458,7 @@ int main(void) {
     test_tile_halo_window();
     test_tile_one_nest();
     test_tile_crowded_walk();
+    test_tile_search_two_loops();
     test_tile_vector();
     test_tile_reduce_split_lines();
     test_tile_reduce_hint_names_output();
