@@ -1014,17 +1014,48 @@ static void test_tile_crowded_walk(void) {
     p->memory = NULL;
     drop(p);
 }
+/* A profile as a machine's probe left it: tests/data/zen5_vm_2026-12-05.prof
+   is the cache file of the Zen 5 KVM VM of 2026-12-05 (session 79; L1 48
+   KiB, L2 1 MiB, L3 3.45 MiB measured, TLB steps, memory probe), read as
+   tools/tile_replay.c reads a run's, against the fingerprint it carries.
+   NULL where it cannot be read (a format the file predates: record anew) */
+static servet_profile *recorded_profile(const char *file) {
+    servet_profile *p = (servet_profile *)calloc(1, sizeof *p);
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    uint32_t fplen = 0;
+    char path[256], fp[SERVET__FP_MAX + 1];
+    const char *why = "";
+    int ok;
+    if (!p) return NULL;
+    snprintf(path, sizeof path, "tests/data/%s", file);
+    ok = servet__read_file(&p->ctx, path, &buf, &len) == SERVET_OK && len >= SERVET__HEADER;
+    if (ok) memcpy(&fplen, buf + 20, 4); /* the fingerprint's length, where servet__parse_image reads it */
+    ok = ok && fplen <= SERVET__FP_MAX && fplen <= len - SERVET__HEADER;
+    if (ok) {
+        memcpy(fp, buf + SERVET__HEADER, fplen);
+        fp[fplen] = 0;
+        ok = servet__parse(p, buf, len, fp, &why) == SERVET_OK;
+    }
+    servet__free(&p->ctx, buf);
+    if (!ok) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
 /* the search: where the squares choose no tile, a tile that must cut two
    loops at once is reached from the smallest square. AoS -> SoA, OUT[f][i]
    = IN[i][f] over 4M x 16 doubles, OUT's 16 rows 32 MB apart in one L1
-   set: untiled thrashes it, i alone cannot help, f alone reads IN twice */
+   set: untiled thrashes it, i alone cannot help, f alone reads IN twice.
+   On the recorded Zen 5 VM profile (the synthetic one's search finds it
+   from its squares' valleys) */
 static void test_tile_search_two_loops(void) {
     servet_tile_desc q;
-    servet_profile *p = two_core_profile(1);
+    servet_profile *p = recorded_profile("zen5_vm_2026-12-05.prof");
     servet_tile t;
-    p->memory = (servet__memory *)calloc(1, sizeof *p->memory);
-    p->memory->ref_bw = 35e9;
-    p->memory->interleave = 35e9 / 2.0;
+    CHECK(p != NULL, "tests/data/zen5_vm_2026-12-05.prof: read as a cache file (run from the repository root)");
+    if (!p) return;
     loops(&q, 2, 4194304);
     q.loops[1].extent = 16;
     q.narrays = 2;
@@ -1036,8 +1067,12 @@ static void test_tile_search_two_loops(void) {
     q.arrays[1].dims[1] = 4194312;
     CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.tile[1] == 16,
           "OUT's rows spread (ld 4194312): f whole (%lld x %lld)", (long long)t.tile[0], (long long)t.tile[1]);
-    free(p->memory);
-    p->memory = NULL;
+    /* step 6e on the same profile: 64-byte elements down B's column, rows in one set */
+    transpose_desc(&q, 512);
+    q.elem_bytes = 64;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !t.untiled && t.tile[1] < 12,
+          "recorded profile, 64-byte transpose 512^2: under the 12 ways (%lld x %lld)", (long long)t.tile[0],
+          (long long)t.tile[1]);
     drop(p);
 }
 static void test_tile_one_nest(void) {
