@@ -10501,7 +10501,13 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       12-16 1.27, 24 1.44, 32 1.61, 64 2.22 - the cost rises past the
       ways, which the rule prices whole from the first row over them (the
       tiles under it are as good). The model took untiled there (0.31-0.33
-      of 128 x 8: 2 x 512^2 as a 4D permutation with d = 8); elements
+      of 128 x 8: 2 x 512^2 as a 4D permutation with d = 8); now 64 x 11,
+      0.92-1.00 at 512^2-2048^2. The rows counted are those the core's
+      window walks: the innermost loop's, and the loops' around it while
+      the window reaches past them, their strides together deciding the
+      sets (a 3D transpose of 64-byte elements at 64^3: B's j rows 4 KiB
+      apart land in the set of its k planes; 64 x 6 x 11, the innermost
+      loop's count, 0.56-0.61 of the best; 64 x 2 x 5, 0.90). Elements
       under a line reuse the column's lines and pay as conflicts (step 4).
    7. The level reported is the smallest whose traffic the tile at least
       halves against no tiling; its working set, the largest footprint of one
@@ -11949,17 +11955,32 @@ static double servet__tile_demand_mlp(const servet__tmodel *M, const servet__tge
 static double servet__tile_crowded_walk(const servet__tmodel *M, const int64_t *T, int a) {
     const servet_tile_array *A = &M->d->arrays[a];
     const servet__tcache *C = &M->c[0];
-    int n = M->n, dd, last = A->nloops - 1;
-    double W, r, g, starts, rows, inflight;
-    if (M->ncache < 1 || C->tlb || !C->deterministic || C->sets < 1 || M->elem < M->line || A->packed || last < 1 ||
-        A->loops[last] == n - 1)
+    int n = M->n, dd, l, last = A->nloops - 1;
+    double W, r, g, starts, rows = 1.0, iters = 1.0, inflight;
+    if (M->ncache < 1 || C->tlb || !C->deterministic || C->sets < 1 || M->elem < M->line || A->packed || last < 1)
         return 0.0;
-    for (dd = 0; dd < last && A->loops[dd] != n - 1; dd++) ;
-    if (dd >= last) return 0.0; /* the innermost loop does not index a */
-    rows = (double)T[n - 1] < (double)M->dim[a][dd] ? (double)T[n - 1] : (double)M->dim[a][dd];
     W = (double)C->sets * (double)C->line;
-    r = fmod(M->stride[a][dd], W);
-    g = r < 1.0 ? W : (double)servet__gcd_u64((uint64_t)W, (uint64_t)r);
+    g = W;
+    /* the rows the window's iterations walk: the innermost loop's, and
+       those of the loops around it while the window reaches past them
+       (B[k][j][i] = A[i][j][k] of 64-byte elements at 64^3: B's j rows,
+       4 KiB apart, pile into the set of its k planes - a tile of 64 x 6
+       x 11 walks 66 lines of one set for each i and ran 1.60 ms, 64 x 1
+       x 8 0.98); a loop along a's rows or one that does not index it
+       ends them (a stream; the same lines again) */
+    for (l = n - 1; l >= 0; l--) {
+        double t = (double)T[l];
+        if (l < n - 1 && iters >= M->window) break;
+        for (dd = 0; dd <= last && A->loops[dd] != l; dd++) ;
+        if (dd >= last) break;
+        if (t > (double)M->dim[a][dd]) t = (double)M->dim[a][dd];
+        rows *= t;
+        iters *= (double)T[l];
+        r = fmod(M->stride[a][dd], W);
+        if (r >= 1.0) g = (double)servet__gcd_u64((uint64_t)g, (uint64_t)r);
+    }
+    if (l == n - 1) return 0.0; /* the innermost loop walks along a's rows, or not over a */
+    /* the rows start in the sets of the offsets their strides reach */
     starts = W / (g > (double)C->line ? g : (double)C->line);
     if (starts > rows) starts = rows;
     /* less a way for each other array: its lines pass through every set */

@@ -1073,6 +1073,12 @@ static void test_tile_search_two_loops(void) {
     CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !t.untiled && t.tile[1] < 12,
           "recorded profile, 64-byte transpose 512^2: under the 12 ways (%lld x %lld)", (long long)t.tile[0],
           (long long)t.tile[1]);
+    /* and its 3D form: B's j rows (4 KiB apart at 64^3) pile into the set of its k planes, within the window */
+    transpose3d_desc(&q, 64);
+    q.elem_bytes = 64;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !t.untiled && t.tile[1] * t.tile[2] < 12,
+          "recorded profile, 64-byte 3D transpose 64^3: j x k rows under the 12 ways (%lld x %lld x %lld)",
+          (long long)t.tile[0], (long long)t.tile[1], (long long)t.tile[2]);
     drop(p);
 }
 static void test_tile_one_nest(void) {
