@@ -920,6 +920,18 @@
           problems that share no line (a batch of 4 transposes of 2048^2:
           256 x 8 -> 512 x 12, one's tile, 0.81 -> 1.00). None of the 178
           outside descs moves.
+          Tile model, fills in flight crowd one set (>>decide step 6e): a
+          column walk of elements a line or more long whose rows start in
+          few L1 sets keeps no more misses in flight than those sets' ways.
+          B = A^T of 64-byte elements with rows 4 KiB multiples apart:
+          untiled (0.27-0.35 of the best) -> 64 x 11 at 512^2 (0.94-0.96),
+          1024^2-2048^2 0.62-0.66 -> 0.92-0.99, as a 4D permutation 0.33 ->
+          0.92-1.00; 3D 64^3 0.35 -> 0.90 (bench_data/tile_outside_
+          transpose64_zen5_2026-12-05.txt). Tile search: where the squares
+          chose no tile, the smallest square is a start too (AoS -> SoA, 4M
+          x 16 doubles, untiled 0.33-0.49 -> 4096 x 8, 0.60-0.73; bench_
+          data/tile_outside_aos_soa_zen5_2026-12-05.txt). None of the 178
+          outside descs moves; make tile-replay unchanged.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10321,7 +10333,10 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       grows as the other shrinks: a footprint over two loops fits a level
       along k x j <= capacity, a valley one loop at a time cannot follow);
       and again from the squares' other valleys (their three cheapest local
-      minima: each level a square fits makes one), keeping the cheapest end
+      minima: each level a square fits makes one) and, where the squares
+      chose no tile, from the smallest square (a tile that must cut two
+      loops at once to leave the untiled valley: AoS -> SoA with OUT's
+      rows in one set), keeping the cheapest end
       (from an untiled choice, a tile must win by the margin below); from
       the best square also innermost loop first, whose end must win by the
       margin (the loops' order picks the valley: C = A B^T, the sum in a
