@@ -10505,8 +10505,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       where its rows start in few of L1's sets, every line it brings needs
       a way of those sets while its load or store waits: no more than
       their ways are in flight, and no prefetcher follows rows a line a
-      visit. Where the rows the innermost loop walks outnumber those ways,
-      each of its lines out of memory is a demand miss, the latency over
+      visit. Where the rows the core's window walks (below) outnumber those
+      ways, each of its lines out of memory is a demand miss, the latency over
       the ways (servet__tile_crowded_walk), not a stream's line. Measured
       on the Zen 5 VM (bench_data/tile_outside_transpose64_zen5_
       2026-12-05.txt): B = A^T of 64-byte elements (8 doubles, one zmm
@@ -11960,10 +11960,10 @@ static double servet__tile_demand_mlp(const servet__tmodel *M, const servet__tge
     return mlp < 1.0 ? 1.0 : mlp > SERVET__TILE_DEMAND_MLP ? SERVET__TILE_DEMAND_MLP : mlp;
 }
 /* Step 6e: the misses in flight that array a's column walk keeps, where
-   its lines crowd L1's sets - the ways of the sets the innermost loop's
-   rows start in - or 0 where the rule does not hold: elements under a
+   its lines crowd L1's sets - the ways of the sets the rows the window
+   walks start in - or 0 where the rule does not hold: elements under a
    line (their lines are reused: conflicts, step 4), a walk along the rows,
-   a level not set-indexed, as many rows as ways, or ways enough for the
+   a level not set-indexed, no more rows than ways, or ways enough for the
    core's miss buffers (SERVET__TILE_DEMAND_MLP). A way of each set is the
    other arrays' (their lines pass through every set): 64-byte transposes
    of 256^2 ran 0.09 ms at 64 x 4 to 64 x 8, 0.10 at 64 x 10, 0.12 at 64 x 12 */
