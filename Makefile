@@ -67,7 +67,7 @@ $(SINGLE_FILE_TOOLS): bin/%: tools/%.c servet.h
 	@mkdir -p bin
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 bin/bench_accuracy: tools/cachesim.h tools/bench_cpu.h
-bin/tile_replay: tools/tile_kernels.h
+bin/tile_replay: tools/tile_kernels.h tools/recorded_profile.h
 bin/cache_replay: tools/replay_text.h
 # issue 14: the walk's time, sample by sample (bench_data/cache_smt_interference_*.txt)
 bin/interference_trace: tools/interference_trace.c
@@ -166,7 +166,7 @@ tests/test_tune: tests/test_tune.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(TEST_ALL_CFLAGS) -o $@ tests/test_tune.c $(LDLIBS)
 tests/test_map: tests/test_map.c tests/harness.h tests/helpers.h servet.h
 	$(CC) $(TEST_ALL_CFLAGS) -o $@ tests/test_map.c $(LDLIBS)
-tests/test_decide: tests/test_decide.c tests/harness.h tests/helpers.h servet.h
+tests/test_decide: tests/test_decide.c tests/harness.h tests/helpers.h tools/recorded_profile.h servet.h
 	$(CC) $(TEST_ALL_CFLAGS) -o $@ tests/test_decide.c $(LDLIBS)
 tests/test_mbsp: tests/test_mbsp.c tests/harness.h servet.h
 	$(CC) $(TEST_ALL_CFLAGS) -o $@ tests/test_mbsp.c $(LDLIBS)

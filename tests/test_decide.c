@@ -4,6 +4,7 @@
 #include "../servet.h"
 #include "harness.h"
 #include "helpers.h"
+#include "../tools/recorded_profile.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -1017,40 +1018,22 @@ static void test_tile_crowded_walk(void) {
 /* A profile as a machine's probe left it: tests/data/zen5_vm_2026-12-05.prof
    is the cache file of the Zen 5 KVM VM of 2026-12-05 (session 79; L1 48
    KiB, L2 1 MiB, L3 3.45 MiB measured, TLB steps, memory probe), read as
-   tools/tile_replay.c reads a run's, against the fingerprint it carries.
-   NULL where it cannot be read (a format the file predates: record anew) */
+   tools/tile_replay.c reads a run's (tools/recorded_profile.h), against
+   the fingerprint it carries. NULL where it cannot be read (a format the
+   file predates: record anew) */
 static servet_profile *recorded_profile(const char *file) {
-    servet_profile *p = (servet_profile *)calloc(1, sizeof *p);
-    unsigned char *buf = NULL;
-    size_t len = 0;
-    uint32_t fplen = 0;
-    char path[256], fp[SERVET__FP_MAX + 1];
-    const char *why = "";
-    int ok;
-    if (!p) return NULL;
+    char path[256];
     snprintf(path, sizeof path, "tests/data/%s", file);
-    ok = servet__read_file(&p->ctx, path, &buf, &len) == SERVET_OK && len >= SERVET__HEADER;
-    if (ok) memcpy(&fplen, buf + 20, 4); /* the fingerprint's length, where servet__parse_image reads it */
-    ok = ok && fplen <= SERVET__FP_MAX && fplen <= len - SERVET__HEADER;
-    if (ok) {
-        memcpy(fp, buf + SERVET__HEADER, fplen);
-        fp[fplen] = 0;
-        ok = servet__parse(p, buf, len, fp, &why) == SERVET_OK;
-    }
-    servet__free(&p->ctx, buf);
-    if (!ok) {
-        free(p);
-        return NULL;
-    }
-    return p;
+    return recorded_profile_read(path, NULL);
 }
-/* the search: where the squares choose no tile, a tile that must cut two
-   loops at once is reached from the smallest square. AoS -> SoA, OUT[f][i]
-   = IN[i][f] over 4M x 16 doubles, OUT's 16 rows 32 MB apart in one L1
-   set: untiled thrashes it, i alone cannot help, f alone reads IN twice.
-   On the recorded Zen 5 VM profile (the synthetic one's search finds it
-   from its squares' valleys) */
-static void test_tile_search_two_loops(void) {
+/* On the recorded Zen 5 VM profile (where the synthetic one cannot show
+   them): the search - where the squares choose no tile, a tile that must
+   cut two loops at once is reached from the smallest square (AoS -> SoA,
+   OUT[f][i] = IN[i][f] over 4M x 16 doubles, OUT's 16 rows 32 MB apart in
+   one L1 set: untiled thrashes it, i alone cannot help, f alone reads IN
+   twice; the synthetic profile's search finds it from its squares'
+   valleys) - and step 6e over the window's rows (the 3D transpose) */
+static void test_tile_on_recorded_profile(void) {
     servet_tile_desc q;
     servet_profile *p = recorded_profile("zen5_vm_2026-12-05.prof");
     servet_tile t;
@@ -2499,7 +2482,7 @@ int main(void) {
     test_tile_halo_window();
     test_tile_one_nest();
     test_tile_crowded_walk();
-    test_tile_search_two_loops();
+    test_tile_on_recorded_profile();
     test_tile_vector();
     test_tile_reduce_split_lines();
     test_tile_reduce_hint_names_output();

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tile_kernels.h"
+#include "recorded_profile.h"
 
 static servet_profile *rebuilt(const double *size, const double *os, const double *ways, const double *lat, double mem,
                                double bw, double tlb0, double tlb1, double interleave) {
@@ -70,28 +71,12 @@ static servet_profile *rebuilt(const double *size, const double *os, const doubl
 }
 
 /* the profile a run recorded (its cache file, written out by
-   tools/tile_record.py): read as servet_open reads it, against the
-   fingerprint the file carries (the machine it came from, not this one) */
+   tools/tile_record.py), read against the fingerprint it carries; a file
+   that fails the parser's checks says why */
 static servet_profile *recorded(const char *path) {
-    servet_profile *p = (servet_profile *)calloc(1, sizeof *p);
-    unsigned char *buf = NULL;
-    size_t len = 0;
-    uint32_t fplen;
-    char fp[SERVET__FP_MAX + 1];
     const char *why = "";
-    int ok;
-    if (!p) return NULL;
-    ok = servet__read_file(&p->ctx, path, &buf, &len) == SERVET_OK && len >= SERVET__HEADER;
-    if (ok) memcpy(&fplen, buf + 20, 4); /* the fingerprint's length, where servet__parse_image reads it */
-    ok = ok && fplen <= SERVET__FP_MAX && fplen <= len - SERVET__HEADER;
-    if (ok) {
-        memcpy(fp, buf + SERVET__HEADER, fplen);
-        fp[fplen] = 0;
-        ok = servet__parse(p, buf, len, fp, &why) == SERVET_OK;
-        if (!ok) fprintf(stderr, "tile_replay: %s: %s\n", path, why);
-    }
-    servet__free(&p->ctx, buf);
-    if (!ok) { free(p); return NULL; }
+    servet_profile *p = recorded_profile_read(path, &why);
+    if (!p && why[0]) fprintf(stderr, "tile_replay: %s: %s\n", path, why);
     return p;
 }
 
