@@ -932,6 +932,15 @@
           x 16 doubles, untiled 0.33-0.49 -> 4096 x 8, 0.60-0.73; bench_
           data/tile_outside_aos_soa_zen5_2026-12-05.txt). None of the 178
           outside descs moves; make tile-replay unchanged.
+          Tile model, pieces that skip half of short rows (>>decide step
+          6f): a tile that reads every other line of an array's rows of 8
+          lines or less is priced as restarts, not one stream; and where
+          the squares chose no tile, the search starts from the cheapest
+          set cap's square too. AoS -> SoA at 4M x 16 doubles, OUT's rows
+          in one set: 4096 x 8 (0.57-0.63 of the best seen) -> 4096 x 12
+          (0.93-0.96); 2M x 16 0.73 -> 0.94 (bench_data/tile_outside_
+          gapped_rows_zen5_2026-12-05.txt). None of the 178 outside descs
+          moves; make tile-replay unchanged.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10336,7 +10345,9 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       minima: each level a square fits makes one) and, where the squares
       chose no tile, from the smallest square (a tile that must cut two
       loops at once to leave the untiled valley: AoS -> SoA with OUT's
-      rows in one set), keeping the cheapest end
+      rows in one set) and from the cheapest set cap's square (the caps
+      are no loop's candidates: there AoS -> SoA at 4M x 16 finds 4096 x
+      12, OUT's 12 rows in the 12 ways), keeping the cheapest end
       (from an untiled choice, a tile must win by the margin below); from
       the best square also innermost loop first, whose end must win by the
       margin (the loops' order picks the valley: C = A B^T, the sum in a
@@ -10524,6 +10535,17 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       apart land in the set of its k planes; 64 x 6 x 11, the innermost
       loop's count, 0.56-0.61 of the best; 64 x 2 x 5, 0.90). Elements
       under a line reuse the column's lines and pay as conflicts (step 4).
+   6f. Pieces that skip half of short rows are no stream. An array
+      whose rows are 8 lines or less (SERVET__TILE_GAPPED_ROW), one after
+      the other, read by a tile in pieces that touch half of each row's
+      lines or fewer (IN[i][f] of an AoS -> SoA conversion, 16 doubles a
+      row, cut at 8 fields: line 0 of every row, then line 1 of every row)
+      trains no prefetcher: each visit's pieces are runs restarted, their
+      lines demand misses, and the tile's passes do not join into one
+      stream when the nest comes back (servet__tile_gapped_rows). Measured
+      on the Zen 5 VM: reading every other line of 512 MB took 38-45 ms,
+      every line 18-21; at 4M x 16 f tiles of 8 ran 92 ms, of 12 57-60
+      (bench_data/tile_outside_gapped_rows_zen5_2026-12-05.txt).
    7. The level reported is the smallest whose traffic the tile at least
       halves against no tiling; its working set, the largest footprint of one
       loop iteration that the level keeps (the reuse it holds: for a square
@@ -11642,6 +11664,9 @@ static double servet__tile_tlb_crowding(const servet__tcache *C, double vpn_stri
    about what the stream does (3D doubles transposes ran 0.65-0.75 of the
    strips the rule took them off; servet__tile_short_pieces) */
 #define SERVET__TILE_SHORT_WINDOW 4.0
+/* Rows of this many lines or less, read in pieces that skip half of them,
+   are no stream (step 6f, servet__tile_gapped_rows) */
+#define SERVET__TILE_GAPPED_ROW 8.0
 /* Does one iteration of tile loop k visit array a (walked along its rows by
    k's loop) as pieces too short, among too many rows, for a prefetcher to
    carry from one visit to the next? 3 lines a piece or less (runs of 4 lines
@@ -11691,6 +11716,38 @@ static int servet__tile_short_pieces(const servet__tmodel *M, const servet__tgeo
     if (A->packed) return 0;
     return short_piece && G->rows_in[k][a] > SERVET__TILE_STREAMS &&
            servet__tile_window_lines(M, piece) <= SERVET__TILE_SHORT_WINDOW;
+}
+/* Step 6f: does one iteration of tile loop k read array a's short rows
+   (SERVET__TILE_GAPPED_ROW lines or less, one after the other) in pieces
+   that skip as many of their lines as they read? Where a pass takes every
+   other line (an AoS -> SoA conversion's IN[i][f], 16 doubles a row, cut at
+   8 fields: line 0 of every row, then line 1) the prefetchers do not follow
+   it: the pass is no stream, and the tile's passes do not join into one
+   when the nest comes back. Measured on the Zen 5 VM (a 512 MB read, runs
+   of R lines every R + G): R 1 G 1 9-11 ns a line read, R 2 G 2 20, R 1 G 3
+   16, R 4 G 4 10, against 2.2-2.4 for every line - the whole span read
+   faster than its half; skipping fewer than read streams (R 2 G 1 4.0, R 3
+   G 1 3.1, R 6 G 2 2.8). On the AoS conversion (N 4M, F 16, OUT padded) f
+   tiles of 8 ran 73 ms, 10-12 46-48: the model had priced 8 and 12 within
+   3% and taken 8 (bench_data/tile_outside_gapped_rows_zen5_2026-12-05.txt).
+   Longer periods are as slow in one sweep (R 16 G 16 10.5 ns, R 64 G 64 8),
+   but longer rows are visited again soon by the next tile along them: the
+   rule taken to rows under a page moved 3D transposes at 128^3-384^3 (A's
+   rows 1-3 KiB) to j tiles of 1, right at 128 and 256, wrong at 320 (0.67
+   of 320 x 8 x 8 measured), so it stays with the rows measured. Then every
+   visit's pieces are runs restarted, as short pieces' (servet__tile_short_pieces) */
+static int servet__tile_gapped_rows(const servet__tmodel *M, const int64_t *T, const servet__tgeom *G, int k, int a) {
+    const servet_tile_array *A = &M->d->arrays[a];
+    int last = A->nloops - 1;
+    double S, piece;
+    if (A->packed || A->halo || last < 1) return 0;
+    S = M->stride[a][last - 1];
+    /* the tile's own piece, not the mean over a remainder (f 12 of 16: 96
+       bytes, then 32 - a mean of 8): its full visits decide the stream */
+    piece = (double)T[A->loops[last]];
+    if (!(S <= SERVET__TILE_GAPPED_ROW * (double)M->line) || piece >= (double)M->dim[a][last] || G->in[k][A->loops[last - 1]] < 2.0)
+        return 0;
+    return 2.0 * servet__tile_row_lines(M, a, G->in[k], piece * (double)M->elem) * (double)M->line <= S;
 }
 static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcache *C, const int64_t *T, const servet__tgeom *G,
                                      double *window, int *conflict_sets, double *per_array, double *conflict_per_array,
@@ -11821,7 +11878,8 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
                    streamer tracks, trains no stream: each visit restarts
                    it even where the level keeps what lies between two
                    visits (servet__tile_short_pieces) */
-                if (held && along && k < n && servet__tile_short_pieces(M, G, k, a)) restarted[a] = 1;
+                if (held && along && k < n && (servet__tile_short_pieces(M, G, k, a) || servet__tile_gapped_rows(M, T, G, k, a)))
+                    restarted[a] = 1; /* or pieces that skip half their rows' lines (step 6f) */
                 if (restarted[a]) held = 0; /* nor does a loop outside join them into rows */
                 if ((held || streamed) && !indexed) ; /* kept: loaded once */
                 else if ((held || streamed) && !(along && swept[a])) runs[a] = G->runs_out[k][a];
@@ -12443,7 +12501,7 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
             }
     }
     if (!M->d->square) {
-        int starts[4], nstart = 0, j, k, ncoarse[SERVET_TILE_MAX_LOOPS];
+        int starts[5], nstart = 0, j, k, ncoarse[SERVET_TILE_MAX_LOOPS];
         int64_t coarse[SERVET_TILE_MAX_LOOPS][80], from[SERVET_TILE_MAX_LOOPS];
         double from_cost = best;
         memcpy(from, T, sizeof T[0] * (size_t)n);
@@ -12513,6 +12571,20 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
         if (untiled && nstart < 4) {
             for (j = 0; j < nstart && starts[j] != 0; j++) {}
             if (j == nstart) starts[nstart++] = 0;
+        }
+        /* and from the cheapest set cap (a square of the ways' rows, not a
+           multiple of a line), for the same reason: the caps are no loop's
+           candidates, so a descent reaches them only from their square.
+           AoS -> SoA at 4M x 16: 12 fields a pass keeps OUT's 12 rows in
+           the 12 ways and reads IN as one stream, where 8 skips every other
+           line of it (step 6f): 12 x 12, then 4096 x 12 (53.9 ms measured,
+           untiled 158) */
+        if (untiled && ncap > 0 && nstart < 5) {
+            int capi = -1;
+            for (i = 0; i + 1 < nall; i++)
+                if (all[i] % m != 0 && (capi < 0 || cost[i] < cost[capi])) capi = i;
+            for (j = 0; j < nstart && starts[j] != capi; j++) {}
+            if (capi >= 0 && j == nstart) starts[nstart++] = capi;
         }
         /* on the octaves' candidates (2^k and 3 x 2^k multiples, and the
            extent): a descent on all of them from each start took a 3D

@@ -1047,6 +1047,11 @@ static void test_tile_on_recorded_profile(void) {
     CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !t.untiled && t.tile[0] < 4194304 && t.tile[1] < 16,
           "AoS -> SoA 4M x 16, OUT's rows in one set: both loops cut (%lld x %lld)", (long long)t.tile[0],
           (long long)t.tile[1]);
+    /* step 6f: 8 fields a pass read one of IN's two lines a row, every other line, no stream (the kernel ran
+       92 ms at 4096 x 8, 57-60 at 4096 x 12); the search reaches 12 from the set cap's square */
+    CHECK(t.tile[1] > 8 && t.tile[1] <= 12,
+          "AoS -> SoA 4M x 16: an f tile past one of IN's two lines a row, within the 12 ways (%lld x %lld)",
+          (long long)t.tile[0], (long long)t.tile[1]);
     q.arrays[1].dims[1] = 4194312;
     CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.tile[1] == 16,
           "OUT's rows spread (ld 4194312): f whole (%lld x %lld)", (long long)t.tile[0], (long long)t.tile[1]);
