@@ -937,8 +937,9 @@
           lines or less is priced as restarts, not one stream; and where
           the squares chose no tile, the search starts from the cheapest
           set cap's square too. AoS -> SoA at 4M x 16 doubles, OUT's rows
-          in one set: 4096 x 8 (0.57-0.63 of the best seen) -> 4096 x 12
-          (0.93-0.96); 2M x 16 0.73 -> 0.94 (bench_data/tile_outside_
+          in one set: 4096 x 8 (0.57-0.66 of the best seen) -> 4096 x 12
+          (0.93-0.96); 2M x 16 0.55-0.73 -> 0.94 (and 0.59 in a pass the
+          host moved; bench_data/tile_outside_
           gapped_rows_zen5_2026-12-05.txt). None of the 178 outside descs
           moves; make tile-replay unchanged.
    0.2.0  One API shape before the decisions land. The cache file format is
@@ -10544,7 +10545,7 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       lines demand misses, and the tile's passes do not join into one
       stream when the nest comes back (servet__tile_gapped_rows). Measured
       on the Zen 5 VM: reading every other line of 512 MB took 38-45 ms,
-      every line 18-21; at 4M x 16 f tiles of 8 ran 92 ms, of 12 57-60
+      every line 18-21; at 4M x 16 f tiles of 8 ran 78-93 ms, of 12 54-60
       (bench_data/tile_outside_gapped_rows_zen5_2026-12-05.txt).
    7. The level reported is the smallest whose traffic the tile at least
       halves against no tiling; its working set, the largest footprint of one
@@ -11727,9 +11728,10 @@ static int servet__tile_short_pieces(const servet__tmodel *M, const servet__tgeo
    of R lines every R + G): R 1 G 1 9-11 ns a line read, R 2 G 2 20, R 1 G 3
    16, R 4 G 4 10, against 2.2-2.4 for every line - the whole span read
    faster than its half; skipping fewer than read streams (R 2 G 1 4.0, R 3
-   G 1 3.1, R 6 G 2 2.8). On the AoS conversion (N 4M, F 16, OUT padded) f
-   tiles of 8 ran 73 ms, 10-12 46-48: the model had priced 8 and 12 within
-   3% and taken 8 (bench_data/tile_outside_gapped_rows_zen5_2026-12-05.txt).
+   G 1 3.1, R 6 G 2 2.8). On the AoS conversion (N 4M, F 16) 4096 x 8 ran
+   78-93 ms, 4096 x 12 54-60 (with OUT padded, f tiles of 8 73, 10-12
+   46-48): the model had priced 4096 x 8 and 4096 x 12 within 3% and taken
+   8 (bench_data/tile_outside_gapped_rows_zen5_2026-12-05.txt).
    Longer periods are as slow in one sweep (R 16 G 16 10.5 ns, R 64 G 64 8),
    but longer rows are visited again soon by the next tile along them: the
    rule taken to rows under a page moved 3D transposes at 128^3-384^3 (A's
@@ -12577,8 +12579,8 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
            candidates, so a descent reaches them only from their square.
            AoS -> SoA at 4M x 16: 12 fields a pass keeps OUT's 12 rows in
            the 12 ways and reads IN as one stream, where 8 skips every other
-           line of it (step 6f): 12 x 12, then 4096 x 12 (53.9 ms measured,
-           untiled 158) */
+           line of it (step 6f): 12 x 12, then 4096 x 12 (54-60 ms measured,
+           untiled 164-171) */
         if (untiled && ncap > 0 && nstart < 5) {
             int capi = -1;
             for (i = 0; i + 1 < nall; i++)
