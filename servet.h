@@ -942,6 +942,12 @@
           host moved; bench_data/tile_outside_
           gapped_rows_zen5_2026-12-05.txt). None of the 178 outside descs
           moves; make tile-replay unchanged.
+          Tile model, the sets count a full tile (>>decide step 4) where a
+          loop's mean tile is more than a tenth under it: AoS -> SoA at 4M
+          x 24, 2048 x 16 (0.41-0.52 of the best seen) -> 2048 x 12
+          (0.71-1.00). One of the 178 outside descs moves, a 500^3 float C
+          = A B^T, 64 x 80 x 16 -> 500 x 176 x 16 (the same time measured,
+          55.5-58.7 and 55.6-58.2 ms); make tile-replay unchanged.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10126,6 +10132,12 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       the sets miss as conflicts do (a 160^3 3D transpose, B's k rows in one
       L1 set: 160 x 24 x 80 ran 22 ms, 160 x 8 x 8 4 ms, where capacity
       misses had priced the first as a stream).
+      The sets count a full tile where a loop's mean tile (step 1) is more
+      than a tenth under it: a tile of 16 over 24 is 16 rows, then 8 - a
+      mean of 12, under a 12-way set its full tiles overfill (AoS -> SoA at
+      4M x 24, OUT's rows in one L1 set: 2048 x 16, 0.41-0.52 of the best
+      seen, -> 2048 x 12, 0.71-1.00; bench_data/tile_outside_gapped_rows_
+      zen5_2026-12-05.txt). Nearer the mean, the two read the same.
    5. TLBs are levels too: their measured reach in 4 KiB pages, footprints
       counted in pages, the miss cost the TLB walk's latency step. The share
       of a footprint's pages that miss, past the usable reach (nine tenths),
@@ -11782,9 +11794,24 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
     }
     for (k = 2 * n - 1; k >= 0; k--) {
         double trip = k < n ? ceil((double)M->d->loops[k].extent / (double)T[k]) : servet__tile_mean(M, T, k - n);
-        double ws = 0.0, uni[SERVET_TILE_MAX_ARRAYS], miss = 1.0, usable = C->usable;
+        double ws = 0.0, uni[SERVET_TILE_MAX_ARRAYS], miss = 1.0, usable = C->usable, full[SERVET_TILE_MAX_LOOPS];
         int fits, sets_ok, fits_size, nover, piled = 0, crowded = 0;
         cover = G->in[k];
+        {
+            /* the sets see a full tile, not the mean over a remainder: 16
+               of 24 fields is a tile of 16 rows, then one of 8 - a mean of
+               12, under 12 ways where the full tiles' 16 thrash them (AoS
+               -> SoA at F 24, OUT's rows in one set: 2048 x 16 ran 0.41-0.52
+               of the best seen, 2048 x 12 0.71-1.00, bench_data/tile_outside_
+               gapped_rows_zen5_2026-12-05.txt, step 4). Only where the mean
+               is more than a tenth under the tile: taken for every tile it
+               moved 9 of the 178 outside descs by a few rows (matmuls of 19
+               tiles a loop, a mean within 4% of the tile) */
+            int l;
+            for (l = 0; l < n; l++)
+                full[l] = cover[l] < (double)M->d->loops[l].extent && cover[l] == servet__tile_mean(M, T, l) &&
+                                  (double)T[l] > 1.1 * cover[l] ? (double)T[l] : cover[l];
+        }
         for (a = 0; a < na; a++)
             if (C->tlb) { /* a TLB maps streams too */
                 double cr = servet__tile_tlb_crowding(C, G->vpn_stride_in[k][a], G->piece_in[k][a]);
@@ -11819,7 +11846,7 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
                alone is taken to hold the level (cap below) */
             sets_ok = 1;
             if (C->deterministic && k >= n) {
-                double f = servet__tile_set_load(M, C, cover, ways, k - n, &nover);
+                double f = servet__tile_set_load(M, C, full, ways, k - n, &nover);
                 if (f > ways && nover < C->sets / 2) {
                     piled = 1;
                     sets_ok = 0;
@@ -11828,7 +11855,7 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
             }
         }
         else if (C->deterministic) {
-            double f = servet__tile_set_load(M, C, cover, ways, k < n ? k : k - n, &nover);
+            double f = servet__tile_set_load(M, C, full, ways, k < n ? k : k - n, &nover);
             sets_ok = f <= ways;
             if (!sets_ok && 1.0 - ways / f > lost) lost = 1.0 - ways / f;
         } else {
@@ -11841,7 +11868,7 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
             P.deterministic = 1;
             P.sets = 4096 / C->line > 0 ? 4096 / C->line : 1;
             int pw = (int)(C->usable / 4096.0);
-            double f = servet__tile_set_load(M, &P, cover, pw, k < n ? k : k - n, &nover);
+            double f = servet__tile_set_load(M, &P, full, pw, k < n ? k : k - n, &nover);
             sets_ok = f <= pw;
             if (!sets_ok && pw > 0) {
                 /* the share of an offset's f lines its real sets lose: the
