@@ -934,7 +934,8 @@
           outside descs moves; make tile-replay unchanged.
           Tile model, pieces that skip half of short rows (>>decide step
           6f): a tile that reads every other line of an array's rows of 8
-          lines or less is priced as restarts, not one stream; and where
+          lines or less is priced as restarts (one demand miss a piece),
+          not one stream; and where
           the squares chose no tile, the search starts from the cheapest
           set cap's square too. AoS -> SoA at 4M x 16 doubles, OUT's rows
           in one set: 4096 x 8 (0.57-0.66 of the best seen) -> 4096 x 12
@@ -10553,9 +10554,12 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       the other, read by a tile in pieces that touch half of each row's
       lines or fewer (IN[i][f] of an AoS -> SoA conversion, 16 doubles a
       row, cut at 8 fields: line 0 of every row, then line 1 of every row)
-      trains no prefetcher: each visit's pieces are runs restarted, their
-      lines demand misses, and the tile's passes do not join into one
-      stream when the nest comes back (servet__tile_gapped_rows). Measured
+      trains no prefetcher: each visit's pieces are runs restarted, each
+      on one demand miss (not the stream's two: with two, AoS at 2M x 40
+      took 2048 x 16, over the ways, 0.50-0.53 of the best measured, for
+      its 3 passes against 2048 x 12's 4, 0.83-0.87), and the tile's
+      passes do not join into one stream when the nest comes back
+      (servet__tile_gapped_rows). Measured
       on the Zen 5 VM: reading every other line of 512 MB took 38-45 ms,
       every line 18-21; at 4M x 16 f tiles of 8 ran 78-93 ms, of 12 54-60
       (bench_data/tile_outside_gapped_rows_zen5_2026-12-05.txt).
@@ -11907,12 +11911,23 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
                    streamer tracks, trains no stream: each visit restarts
                    it even where the level keeps what lies between two
                    visits (servet__tile_short_pieces) */
-                if (held && along && k < n && (servet__tile_short_pieces(M, G, k, a) || servet__tile_gapped_rows(M, T, G, k, a)))
-                    restarted[a] = 1; /* or pieces that skip half their rows' lines (step 6f) */
+                double train = 1.0;
+                if (held && along && k < n && !restarted[a]) {
+                    if (servet__tile_short_pieces(M, G, k, a)) restarted[a] = 1;
+                    else if (servet__tile_gapped_rows(M, T, G, k, a)) {
+                        /* or pieces that skip half their rows' lines (step
+                           6f): each restarts on its first line alone, a
+                           demand miss, not the stream's two (SERVET__TILE_
+                           TRAIN): every other line of 512 MB cost 7-8 ns a
+                           line over the stream's, one such miss 6 */
+                        restarted[a] = 1;
+                        train = 1.0 / SERVET__TILE_TRAIN;
+                    }
+                }
                 if (restarted[a]) held = 0; /* nor does a loop outside join them into rows */
                 if ((held || streamed) && !indexed) ; /* kept: loaded once */
                 else if ((held || streamed) && !(along && swept[a])) runs[a] = G->runs_out[k][a];
-                else runs[a] *= trip;
+                else runs[a] *= trip * train;
                 if (k < n && indexed && !along && T[l] < M->d->loops[l].extent) swept[a] = 1;
             }
             /* the same nest with the capacity alone (no sets) */
