@@ -11753,7 +11753,8 @@ static int servet__tile_short_pieces(const servet__tmodel *M, const servet__tgeo
    rule taken to rows under a page moved 3D transposes at 128^3-384^3 (A's
    rows 1-3 KiB) to j tiles of 1, right at 128 and 256, wrong at 320 (0.67
    of 320 x 8 x 8 measured), so it stays with the rows measured. Then every
-   visit's pieces are runs restarted, as short pieces' (servet__tile_short_pieces) */
+   visit's pieces are runs restarted, as short pieces' (servet__tile_short_
+   pieces), each on one demand miss (servet__tile_traffic_g) */
 static int servet__tile_gapped_rows(const servet__tmodel *M, const int64_t *T, const servet__tgeom *G, int k, int a) {
     const servet_tile_array *A = &M->d->arrays[a];
     int last = A->nloops - 1;
@@ -11916,10 +11917,11 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
                     if (servet__tile_short_pieces(M, G, k, a)) restarted[a] = 1;
                     else if (servet__tile_gapped_rows(M, T, G, k, a)) {
                         /* or pieces that skip half their rows' lines (step
-                           6f): each restarts on its first line alone, a
+                           6f): each restarts on its first line alone, one
                            demand miss, not the stream's two (SERVET__TILE_
                            TRAIN): every other line of 512 MB cost 7-8 ns a
-                           line over the stream's, one such miss 6 */
+                           line over the stream's, and one demand miss among
+                           16 in flight costs 6 over a streamed line here */
                         restarted[a] = 1;
                         train = 1.0 / SERVET__TILE_TRAIN;
                     }
