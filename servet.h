@@ -10561,7 +10561,9 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       passes do not join into one stream when the nest comes back
       (servet__tile_gapped_rows). Measured
       on the Zen 5 VM: reading every other line of 512 MB took 38-45 ms,
-      every line 18-21; at 4M x 16 f tiles of 8 ran 78-93 ms, of 12 54-60
+      every line 18-21 (9-11 ns a line read against 2.2-2.5; why half:
+      skipping fewer lines than read streams, R 2 G 1 3.3-4.0 ns, R 6 G 2
+      2.8); at 4M x 16 f tiles of 8 ran 78-93 ms, of 12 54-60
       (bench_data/tile_outside_gapped_rows_zen5_2026-12-05.txt).
    7. The level reported is the smallest whose traffic the tile at least
       halves against no tiling; its working set, the largest footprint of one
@@ -11577,6 +11579,7 @@ typedef struct servet__tgeom {
     double vpn_stride_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS]; /* servet__tile_pages: pages between pieces (0: not whole pages) */
     double piece_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS];      /* and the pages of a piece */
     double rows_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS];       /* the rows of one iteration's footprint */
+    double full_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_LOOPS];        /* in, a full tile where the mean is well under it (step 4) */
 } servet__tgeom;
 /* All of level k's iterations cover what one iteration of level k - 1
    does (servet__tile_cover: l >= k is l > k - 1), so the out covers are
@@ -11592,8 +11595,21 @@ static void servet__tile_geometry(const servet__tmodel *M, const int64_t *T, int
         G->pages_out[0][a] = tlb ? servet__tile_pages(M, a, G->out[0], NULL, NULL) : 0.0;
     }
     for (k = 0; k < 2 * n; k++) {
+        int l;
         servet__tile_cover(M, T, k, 1, G->in[k]);
         if (k > 0) memcpy(G->out[k], G->in[k - 1], sizeof G->out[k]);
+        /* the sets see a full tile, not the mean over a remainder: 16 of 24
+           fields is a tile of 16 rows, then one of 8 - a mean of 12, under 12
+           ways where the full tiles' 16 thrash them (AoS -> SoA at F 24,
+           OUT's rows in one set: 2048 x 16 ran 0.41-0.52 of the best seen,
+           2048 x 12 0.71-1.00, bench_data/tile_outside_gapped_rows_zen5_
+           2026-12-05.txt, step 4). Only where the mean is more than a tenth
+           under the tile: taken for every tile it moved 9 of the 178 outside
+           descs by a few rows (matmuls of 19 tiles a loop, a mean within 4%
+           of the tile) */
+        for (l = 0; l < n; l++)
+            G->full_in[k][l] = G->in[k][l] < (double)M->d->loops[l].extent && G->in[k][l] == servet__tile_mean(M, T, l) &&
+                                       (double)T[l] > 1.1 * G->in[k][l] ? (double)T[l] : G->in[k][l];
         for (a = 0; a < na; a++) {
             G->lines_in[k][a] = servet__tile_lines(M, a, G->in[k], &rows[k + 1][a], &lpr[k + 1][a]);
             G->rows_in[k][a] = rows[k + 1][a];
@@ -11734,27 +11750,16 @@ static int servet__tile_short_pieces(const servet__tmodel *M, const servet__tgeo
     return short_piece && G->rows_in[k][a] > SERVET__TILE_STREAMS &&
            servet__tile_window_lines(M, piece) <= SERVET__TILE_SHORT_WINDOW;
 }
-/* Step 6f: does one iteration of tile loop k read array a's short rows
-   (SERVET__TILE_GAPPED_ROW lines or less, one after the other) in pieces
-   that skip as many of their lines as they read? Where a pass takes every
-   other line (an AoS -> SoA conversion's IN[i][f], 16 doubles a row, cut at
-   8 fields: line 0 of every row, then line 1) the prefetchers do not follow
-   it: the pass is no stream, and the tile's passes do not join into one
-   when the nest comes back. Measured on the Zen 5 VM (a 512 MB read, runs
-   of R lines every R + G): R 1 G 1 9-11 ns a line read, R 2 G 2 20, R 1 G 3
-   16, R 4 G 4 10, against 2.2-2.4 for every line - the whole span read
-   faster than its half; skipping fewer than read streams (R 2 G 1 4.0, R 3
-   G 1 3.1, R 6 G 2 2.8). On the AoS conversion (N 4M, F 16) 4096 x 8 ran
-   78-93 ms, 4096 x 12 54-60 (with OUT padded, f tiles of 8 73, 10-12
-   46-48): the model had priced 4096 x 8 and 4096 x 12 within 3% and taken
-   8 (bench_data/tile_outside_gapped_rows_zen5_2026-12-05.txt).
-   Longer periods are as slow in one sweep (R 16 G 16 10.5 ns, R 64 G 64 8),
-   but longer rows are visited again soon by the next tile along them: the
-   rule taken to rows under a page moved 3D transposes at 128^3-384^3 (A's
-   rows 1-3 KiB) to j tiles of 1, right at 128 and 256, wrong at 320 (0.67
-   of 320 x 8 x 8 measured), so it stays with the rows measured. Then every
-   visit's pieces are runs restarted, as short pieces' (servet__tile_short_
-   pieces), each on one demand miss (servet__tile_traffic_g) */
+/* Step 6f (why and what it measured: the model's step list): does one
+   iteration of tile loop k read array a's rows of SERVET__TILE_GAPPED_ROW
+   lines or less, one after the other, in pieces that touch half of each
+   row's lines or fewer? Why 8 lines and not more: longer periods are as
+   slow in one sweep (R 16 G 16 10.5 ns a line, R 64 G 64 8 on the Zen 5
+   VM), but longer rows are visited again soon by the next tile along
+   them: the rule taken to rows under a page moved 3D transposes at
+   128^3-384^3 (A's rows 1-3 KiB) to j tiles of 1, right at 128 and 256,
+   wrong at 320 (0.67 of 320 x 8 x 8 measured), so it stays with the rows
+   measured (bench_data/tile_outside_gapped_rows_zen5_2026-12-05.txt) */
 static int servet__tile_gapped_rows(const servet__tmodel *M, const int64_t *T, const servet__tgeom *G, int k, int a) {
     const servet_tile_array *A = &M->d->arrays[a];
     int last = A->nloops - 1;
@@ -11772,7 +11777,6 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
                                      double *window, int *conflict_sets, double *per_array, double *conflict_per_array,
                                      double *runs_per_array) {
     double load[SERVET_TILE_MAX_ARRAYS], cap[SERVET_TILE_MAX_ARRAYS], line = (double)M->line;
-    const double *cover;
     double runs[SERVET_TILE_MAX_ARRAYS];
     int swept[SERVET_TILE_MAX_ARRAYS]; /* a tile loop inside has swept a's rows (a strip) */
     int restarted[SERVET_TILE_MAX_ARRAYS]; /* a's pieces restart at every visit (servet__tile_short_pieces) */
@@ -11799,24 +11803,9 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
     }
     for (k = 2 * n - 1; k >= 0; k--) {
         double trip = k < n ? ceil((double)M->d->loops[k].extent / (double)T[k]) : servet__tile_mean(M, T, k - n);
-        double ws = 0.0, uni[SERVET_TILE_MAX_ARRAYS], miss = 1.0, usable = C->usable, full[SERVET_TILE_MAX_LOOPS];
+        double ws = 0.0, uni[SERVET_TILE_MAX_ARRAYS], miss = 1.0, usable = C->usable;
+        const double *full = G->full_in[k]; /* what the sets see (step 4) */
         int fits, sets_ok, fits_size, nover, piled = 0, crowded = 0;
-        cover = G->in[k];
-        {
-            /* the sets see a full tile, not the mean over a remainder: 16
-               of 24 fields is a tile of 16 rows, then one of 8 - a mean of
-               12, under 12 ways where the full tiles' 16 thrash them (AoS
-               -> SoA at F 24, OUT's rows in one set: 2048 x 16 ran 0.41-0.52
-               of the best seen, 2048 x 12 0.71-1.00, bench_data/tile_outside_
-               gapped_rows_zen5_2026-12-05.txt, step 4). Only where the mean
-               is more than a tenth under the tile: taken for every tile it
-               moved 9 of the 178 outside descs by a few rows (matmuls of 19
-               tiles a loop, a mean within 4% of the tile) */
-            int l;
-            for (l = 0; l < n; l++)
-                full[l] = cover[l] < (double)M->d->loops[l].extent && cover[l] == servet__tile_mean(M, T, l) &&
-                                  (double)T[l] > 1.1 * cover[l] ? (double)T[l] : cover[l];
-        }
         for (a = 0; a < na; a++)
             if (C->tlb) { /* a TLB maps streams too */
                 double cr = servet__tile_tlb_crowding(C, G->vpn_stride_in[k][a], G->piece_in[k][a]);
@@ -11916,12 +11905,9 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
                 if (held && along && k < n && !restarted[a]) {
                     if (servet__tile_short_pieces(M, G, k, a)) restarted[a] = 1;
                     else if (servet__tile_gapped_rows(M, T, G, k, a)) {
-                        /* or pieces that skip half their rows' lines (step
-                           6f): each restarts on its first line alone, one
-                           demand miss, not the stream's two (SERVET__TILE_
-                           TRAIN): every other line of 512 MB cost 7-8 ns a
-                           line over the stream's, and one demand miss among
-                           16 in flight costs 6 over a streamed line here */
+                        /* or pieces that skip half their rows' lines:
+                           each restarts on one demand miss, not the
+                           stream's SERVET__TILE_TRAIN (step 6f) */
                         restarted[a] = 1;
                         train = 1.0 / SERVET__TILE_TRAIN;
                     }
