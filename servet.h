@@ -949,6 +949,14 @@
           (0.71-1.00). One of the 178 outside descs moves, a 500^3 float C
           = A B^T, 64 x 80 x 16 -> 500 x 176 x 16 (the same time measured,
           55.5-58.7 and 55.6-58.2 ms); make tile-replay unchanged.
+          Tile model, a sweep takes a way (>>decide step 4): where another
+          array's lines sweep past rows kept in one set, each needs a way
+          there; the set caps get one a way less, a start of the search.
+          AoS -> SoA at 2M/4M x 16-48 doubles: 12 (median 0.90 of the best
+          of 10-12, 2 of 48 at 0.95) -> 11 (median 0.97, 30 of 48; 0.78-0.90
+          at F 40, where 10 is best). The sets count a full tile where the
+          mean is 8% under it (was a tenth: F 44 by 12 is a mean of 11).
+          None of the 178 outside descs moves; make tile-replay unchanged.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10134,11 +10142,28 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       L1 set: 160 x 24 x 80 ran 22 ms, 160 x 8 x 8 4 ms, where capacity
       misses had priced the first as a stream).
       The sets count a full tile where a loop's mean tile (step 1) is more
-      than a tenth under it: a tile of 16 over 24 is 16 rows, then 8 - a
+      than 8% under it (F 44 in tiles of 12 is 12 + 12 + 12 + 8, a mean of
+      11, 9% under): a tile of 16 over 24 is 16 rows, then 8 - a
       mean of 12, under a 12-way set its full tiles overfill (AoS -> SoA at
       4M x 24, OUT's rows in one L1 set: 2048 x 16, 0.41-0.52 of the best
       seen, -> 2048 x 12, 0.71-1.00; bench_data/tile_outside_gapped_rows_
       zen5_2026-12-05.txt). Nearer the mean, the two read the same.
+      A sweep takes a way too: where a loop keeps an array's lines (under a
+      line an iteration: OUT[f][i] over i, 8 doubles a line) whose rows
+      lie in one set with all of them in use (f inside i), and another
+      array's lines move through every set past them (IN[i][f], 2 lines a
+      piece, 128 bytes an i), one of those lines comes to the rows' set
+      again and again and needs a way there: the load counts it (at least a
+      line), and the set caps get one a way less (11 on the 12-way L1),
+      from whose square the search starts too. AoS -> SoA at 2M and 4M x
+      16-48 doubles, 48 lines side by side: 12 rows ran a median 0.90 of
+      the best of 10-12 (0.95 or more in 2), 11 0.97 (in 30), 10 0.98 (in
+      35; a way less again is not taken: 0.75-0.93 in 7 of 8 at F 44,
+      where 11 divides; bench_data/tile_outside_sweep_zen5_2026-12-05.txt). Not
+      where the other array's rows return to a
+      few sets (a transpose's A at ld 4096: 12 stays its best, 11 0.89),
+      nor where it keeps its place against the rows (a matmul's C beside
+      B), nor rows spread over sets (not measured).
    5. TLBs are levels too: their measured reach in 4 KiB pages, footprints
       counted in pages, the miss cost the TLB walk's latency step. The share
       of a footprint's pages that miss, past the usable reach (nine tenths),
@@ -10850,6 +10875,7 @@ typedef struct servet__tmodel {
 #define SERVET__SMEMO 4096
 typedef struct servet__skey {
     int sets, line, ways, loop;
+    double run;
     double cover[SERVET_TILE_MAX_LOOPS];
 } servet__skey;
 /* And the rows' start sets of one array's block (servet__row_starts and
@@ -11355,24 +11381,75 @@ static void servet__tile_row_starts(servet__tmemo *m, servet__tscratch *scratch,
         servet__row_starts_walk(stride, span, nd, nrows, line, sets, starts);
 }
 static double servet__tile_set_load_walked(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
-                                           int loop, int *overfull_sets);
+                                           int loop, double run, int *overfull_sets);
+/* bytes between consecutive iterations of loop l in array a (0: a does
+   not move with l) */
+static double servet__tile_loop_stride(const servet__tmodel *M, int a, int l) {
+    double st = 0.0;
+    int dd;
+    for (dd = 0; dd < M->d->arrays[a].nloops; dd++) if (M->d->arrays[a].loops[dd] == l) st += M->stride[a][dd];
+    return st;
+}
+/* Step 4's sweep: the lines of group g (the arrays of group[] equal to
+   g's) stay over loop l's iterations for all that they move with it,
+   under a line an iteration, their rows in one set (a power-of-two
+   leading dimension: the case measured; rows spread over 16 sets moved
+   the ld-4000 transposes of the 8-way L1s' replays both ways): 1 + (their
+   index, the leader's) where they do, 0 where not or where `run`, the
+   iterations of l the tile makes, is not said */
+static int servet__tile_line_kept(const servet__tmodel *M, const servet__tcache *C, const int *group, int g, int loop, double run) {
+    int b, kept = loop >= 0 && run > 1.0;
+    uint64_t span = (uint64_t)C->sets * (uint64_t)C->line;
+    for (b = 0; b < M->d->narrays && kept; b++)
+        if (group[b] == group[g] && !M->d->arrays[b].streamed) {
+            const servet_tile_array *A = &M->d->arrays[b];
+            double st = servet__tile_loop_stride(M, b, loop);
+            kept = !A->packed && A->nloops >= 2 && st > 0.0 && st < (double)C->line &&
+                   (uint64_t)M->stride[b][A->nloops - 2] % span == 0;
+        }
+    return kept ? 1 + g : 0;
+}
+/* ... and array a's lines sweep past them one at a time: over the run, a
+   moves against g's lines through every set (the difference of their
+   strides, modulo the span of the sets, times the run covers the span),
+   and a's own steps spread its lines (`lines` an iteration) over every
+   set (its stride modulo the span has span / gcd places), so that it
+   comes to g's fullest set a line at a time, which one free way takes.
+   Not an array whose rows return to a few sets (a transpose's A at ld
+   4096 or 768 doubles: 1 or 2 places; where B's column passes them, A's
+   lines come every iteration, more than a way takes: 4096 x 12 is the
+   4096^2 transpose's best, 11 0.89 of it, 10 0.55), nor one that moves
+   with g (an i,j,k matmul's C beside B along j: it keeps its place) */
+static int servet__tile_sweeps(const servet__tmodel *M, const servet__tcache *C, int a, int line_kept, int loop, double run,
+                               double lines) {
+    double span = (double)C->sets * (double)C->line, rel, st;
+    uint64_t own;
+    if (!line_kept || !servet__tile_indexed(M, a, loop)) return 0;
+    st = servet__tile_loop_stride(M, a, loop);
+    rel = fmod(fabs(st - servet__tile_loop_stride(M, line_kept - 1, loop)), span);
+    if (rel > span / 2.0) rel = span - rel;
+    own = (uint64_t)st % (uint64_t)span;
+    own = own ? (uint64_t)span / servet__gcd_u64((uint64_t)span, own) : 1u;
+    return rel * run >= span && (double)own * ceil(lines) >= (double)C->sets;
+}
 static double servet__tile_set_load(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
-                                    int loop, int *overfull_sets) {
+                                    int loop, double run, int *overfull_sets) {
     servet__tmemo *m = M->memo;
     servet__skey k;
     long i, pos;
     int over;
-    if (!m) return servet__tile_set_load_walked(M, C, cover, ways, loop, overfull_sets);
+    if (!m) return servet__tile_set_load_walked(M, C, cover, ways, loop, run, overfull_sets);
     memset(&k, 0, sizeof k); /* the padding too: keys are compared byte by byte */
     k.sets = C->sets;
     k.line = C->line;
     k.ways = ways;
     k.loop = loop;
+    k.run = run;
     memcpy(k.cover, cover, sizeof cover[0] * (size_t)M->n);
     i = servet__memo_find(m->sused, m->skey, sizeof k, SERVET__SMEMO, &k, &pos);
-    if (i < 0 && pos < 0) return servet__tile_set_load_walked(M, C, cover, ways, loop, overfull_sets);
+    if (i < 0 && pos < 0) return servet__tile_set_load_walked(M, C, cover, ways, loop, run, overfull_sets);
     if (i < 0) {
-        double load = servet__tile_set_load_walked(M, C, cover, ways, loop, &over);
+        double load = servet__tile_set_load_walked(M, C, cover, ways, loop, run, &over);
         i = servet__memo_add(m->sused, &m->sn, m->skey, sizeof k, pos, &k);
         m->sload[i] = load;
         m->sover[i] = over;
@@ -11381,7 +11458,7 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
     return m->sload[i];
 }
 static double servet__tile_set_load_walked(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
-                                           int loop, int *overfull_sets) {
+                                           int loop, double run, int *overfull_sets) {
     double *cnt = M->scratch->cnt;
     float *starts = M->scratch->starts; /* rows a set (whole numbers under 2^24: exact) */
     int a, g, s, na = M->d->narrays, over, group[SERVET_TILE_MAX_ARRAYS];
@@ -11407,7 +11484,7 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
             if (!M->d->arrays[a].streamed && group[a] == group[g]) total[g] += servet__tile_lines(M, a, cover, NULL, NULL);
     }
     for (g = 0; g < na; g++) {
-        int leader = 1, kept, b;
+        int leader = 1, kept, b, line_kept;
         double base = 0.0, w = 0.0, others = 0.0;
         for (a = 0; a < g && leader; a++) if (group[a] == group[g]) leader = 0;
         if (!leader || M->d->arrays[g].streamed) continue;
@@ -11497,12 +11574,18 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
         for (b = 0; b < na; b++)
             if (group[b] == group[g] && !M->d->arrays[b].streamed)
                 kept &= !servet__tile_indexed(M, b, loop) && !M->d->arrays[b].packed;
+        line_kept = servet__tile_line_kept(M, C, group, g, loop, run);
         for (a = 0; a < na; a++) {
             int moves = 0;
             if (a == g || total[a] <= 0.0) continue;
             for (b = 0; b < na && kept; b++)
                 if (group[b] == group[a] && !M->d->arrays[b].streamed) moves |= servet__tile_indexed(M, b, loop);
-            others += kept && moves ? ceil(total[a] / C->sets) : floor(total[a] / C->sets);
+            for (b = 0; b < na && line_kept; b++) /* step 4's sweep past a line kept */
+                if (group[b] == group[a] && !M->d->arrays[b].streamed)
+                    moves |= servet__tile_sweeps(M, C, b, line_kept, loop, run, servet__tile_lines(M, b, cover, NULL, NULL));
+            /* a line at least where a moves with l over g's kept lines, or
+               sweeps past them (step 4) */
+            others += moves ? ceil(total[a] / C->sets) : floor(total[a] / C->sets);
         }
         for (s = 0, over = 0; s < C->sets; s++) over += cnt[s] + base + others > (double)ways;
         if (w + base + others > fullest) {
@@ -11603,13 +11686,16 @@ static void servet__tile_geometry(const servet__tmodel *M, const int64_t *T, int
            ways where the full tiles' 16 thrash them (AoS -> SoA at F 24,
            OUT's rows in one set: 2048 x 16 ran 0.41-0.52 of the best seen,
            2048 x 12 0.71-1.00, bench_data/tile_outside_gapped_rows_zen5_
-           2026-12-05.txt, step 4). Only where the mean is more than a tenth
-           under the tile: taken for every tile it moved 9 of the 178 outside
-           descs by a few rows (matmuls of 19 tiles a loop, a mean within 4%
-           of the tile) */
+           2026-12-05.txt, step 4). Only where the mean is more than 8%
+           under the tile: F 44 cut by 12 is three tiles of 12, then 8, a
+           mean of 11 (9% under) whose full tiles fill the 12 ways (12 ran
+           0.84-0.91 of 11's speed on a quiet host, bench_data/tile_outside_
+           sweep_zen5_2026-12-05.txt); taken at 5% it moved a 2500^3 float C = A B^T's 176 (15
+           tiles, a mean 5.6% under) and for every tile 9 of the 178 outside
+           descs by a few rows (matmuls of 19 tiles a loop) */
         for (l = 0; l < n; l++)
             G->full_in[k][l] = G->in[k][l] < (double)M->d->loops[l].extent && G->in[k][l] == servet__tile_mean(M, T, l) &&
-                                       (double)T[l] > 1.1 * G->in[k][l] ? (double)T[l] : G->in[k][l];
+                                       (double)T[l] > 1.08 * G->in[k][l] ? (double)T[l] : G->in[k][l];
         for (a = 0; a < na; a++) {
             G->lines_in[k][a] = servet__tile_lines(M, a, G->in[k], &rows[k + 1][a], &lpr[k + 1][a]);
             G->rows_in[k][a] = rows[k + 1][a];
@@ -11840,7 +11926,7 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
                alone is taken to hold the level (cap below) */
             sets_ok = 1;
             if (C->deterministic && k >= n) {
-                double f = servet__tile_set_load(M, C, full, ways, k - n, &nover);
+                double f = servet__tile_set_load(M, C, full, ways, k - n, (double)T[k - n], &nover);
                 if (f > ways && nover < C->sets / 2) {
                     piled = 1;
                     sets_ok = 0;
@@ -11849,7 +11935,7 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
             }
         }
         else if (C->deterministic) {
-            double f = servet__tile_set_load(M, C, full, ways, k < n ? k : k - n, &nover);
+            double f = servet__tile_set_load(M, C, full, ways, k < n ? k : k - n, k < n ? 0.0 : (double)T[k - n], &nover);
             sets_ok = f <= ways;
             if (!sets_ok && 1.0 - ways / f > lost) lost = 1.0 - ways / f;
         } else {
@@ -11862,7 +11948,7 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
             P.deterministic = 1;
             P.sets = 4096 / C->line > 0 ? 4096 / C->line : 1;
             int pw = (int)(C->usable / 4096.0);
-            double f = servet__tile_set_load(M, &P, full, pw, k < n ? k : k - n, &nover);
+            double f = servet__tile_set_load(M, &P, full, pw, k < n ? k : k - n, k < n ? 0.0 : (double)T[k - n], &nover);
             sets_ok = f <= pw;
             if (!sets_ok && pw > 0) {
                 /* the share of an offset's f lines its real sets lose: the
@@ -12330,13 +12416,39 @@ static int servet__tile_insert(int64_t *out, int n, int max, int64_t v) {
     out[i] = v;
     return n + 1;
 }
+/* can a tile of `cap` rows of array g be swept past (servet__tile_sweeps)
+   by another array's lines over some loop's whole extent? The loop keeps
+   g's lines (under a line an iteration) with the rows' loop inside it, so
+   that all the rows are in the sets at once (AoS -> SoA's OUT[f][i], f
+   inside i; not an i,k,j matmul's A[i][k], one row at a time); an
+   iteration takes a piece of the other array's row, `cap` long, where a
+   loop inside walks the row, else a line */
+static int servet__tile_swept_desc(const servet__tmodel *M, const servet__tcache *C, int g, int64_t cap) {
+    const servet_tile_array *G = &M->d->arrays[g];
+    int l, a, group[SERVET_TILE_MAX_ARRAYS];
+    servet__tile_groups(M, C, group);
+    for (l = 0; l < M->n; l++) {
+        double st = servet__tile_loop_stride(M, g, l);
+        if (!(st > 0.0 && st < (double)C->line) || G->loops[G->nloops - 2] <= l) continue;
+        for (a = 0; a < M->d->narrays; a++) {
+            const servet_tile_array *A = &M->d->arrays[a];
+            double dim = (double)M->dim[a][A->nloops - 1], piece = dim < (double)cap ? dim : (double)cap;
+            double row = A->loops[A->nloops - 1] > l ? piece * (double)M->elem : 1.0;
+            if (group[a] == group[g] || A->streamed || A->packed) continue;
+            if (servet__tile_sweeps(M, C, a, 1 + g, l, (double)M->d->loops[l].extent, ceil(row / (double)C->line))) return 1;
+        }
+    }
+    return 0;
+}
 /* The set caps: the most rows of one array a virtually indexed level keeps
    in its sets (ways x the distinct sets its rows start in). With a
    power-of-two leading dimension that is the associativity, 12 on a 12-way
    L1, which no multiple of a line is: where the desc asks for no multiple,
    these are candidates too (measured here, Zen 5, 4096 x 4096 double
-   transpose: tile 12 moves 7.9 GB/s, 8 and 16 4.7 and 5.8). */
-static int servet__tile_set_caps(const servet__tmodel *M, int64_t *caps, int max) {
+   transpose: tile 12 moves 7.9 GB/s, 8 and 16 4.7 and 5.8). And
+   where another array's lines sweep past the rows (step 4), the cap a way
+   less: swept[] says which. */
+static int servet__tile_set_caps(const servet__tmodel *M, int64_t *caps, int *swept, int max) {
     int c, a, n = 0, nstream = 0;
     for (a = 0; a < M->d->narrays; a++) nstream += M->d->arrays[a].streamed != 0;
     for (c = 0; c < M->ncache; c++) {
@@ -12347,7 +12459,14 @@ static int servet__tile_set_caps(const servet__tmodel *M, int64_t *caps, int max
             const servet_tile_array *A = &M->d->arrays[a];
             uint64_t W = (uint64_t)C->sets * (uint64_t)C->line;
             if (A->packed || A->streamed || A->nloops < 2) continue;
+            swept[n] = 0;
             caps[n++] = (int64_t)ways * (int64_t)(W / servet__gcd_u64(W, (uint64_t)M->stride[a][A->nloops - 2] % W));
+            /* and a way less, left to another array's lines that sweep
+               past the rows (step 4), where one does */
+            if (n < max && ways > 2 && caps[n - 1] == ways && servet__tile_swept_desc(M, C, a, caps[n - 1])) {
+                caps[n] = caps[n - 1] / ways * (ways - 1);
+                swept[n++] = 1;
+            }
         }
     }
     return n;
@@ -12425,7 +12544,8 @@ static int servet__tile_near(const int64_t *a, const int64_t *b, int n) {
    alt (may be NULL): the square near-ties (servet_tile.alternatives), *nalt of them */
 static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (*alt)[SERVET_TILE_MAX_LOOPS], int *nalt) {
     int64_t (*cand)[512] = M->scratch->cand, trial[SERVET_TILE_MAX_LOOPS], all[512], aligned[SERVET_TILE_MAX_LOOPS];
-    int nc[SERVET_TILE_MAX_LOOPS], l, i, n = M->n, nall = 0, ncap = 0;
+    int nc[SERVET_TILE_MAX_LOOPS], l, i, n = M->n, nall = 0, ncap = 0, nswept = 0;
+    int64_t swept_caps[4]; /* the caps a way less (step 4's sweep) */
     int64_t m = M->d->multiple > 0 ? M->d->multiple : (M->line / M->elem > 0 ? M->line / M->elem : 1), Nmax = 0;
     double best = 1e300, best_aligned = 1e300, cost[512];
     int64_t chosen[SERVET_TILE_MAX_LOOPS]; /* the square choice, before the descent and the even cut */
@@ -12452,12 +12572,13 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
     nall = servet__tile_candidates(Nmax, m, all, 512);
     if (M->d->multiple <= 0) {
         int64_t caps[64];
-        int k = servet__tile_set_caps(M, caps, 64), before;
+        int swept[64], k = servet__tile_set_caps(M, caps, swept, 64), before;
         for (i = 0; i < k; i++) {
             if (caps[i] % m == 0) continue;
             before = nall;
             nall = servet__tile_insert(all, nall, 512, caps[i]);
             ncap += nall > before;
+            if (swept[i] && nswept < 4) swept_caps[nswept++] = caps[i];
         }
     }
     /* square: one size for every loop (clipped to each extent), the
@@ -12533,7 +12654,7 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
             }
     }
     if (!M->d->square) {
-        int starts[5], nstart = 0, j, k, ncoarse[SERVET_TILE_MAX_LOOPS];
+        int starts[6], forced[6] = {0}, nstart = 0, j, k, ncoarse[SERVET_TILE_MAX_LOOPS];
         int64_t coarse[SERVET_TILE_MAX_LOOPS][80], from[SERVET_TILE_MAX_LOOPS];
         double from_cost = best;
         memcpy(from, T, sizeof T[0] * (size_t)n);
@@ -12611,12 +12732,27 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
            the 12 ways and reads IN as one stream, where 8 skips every other
            line of it (step 6f): 12 x 12, then 4096 x 12 (54-60 ms measured,
            untiled 164-171) */
-        if (untiled && ncap > 0 && nstart < 5) {
+        if (untiled && ncap > 0 && nstart < 6) {
             int capi = -1;
             for (i = 0; i + 1 < nall; i++)
                 if (all[i] % m != 0 && (capi < 0 || cost[i] < cost[capi])) capi = i;
             for (j = 0; j < nstart && starts[j] != capi; j++) {}
             if (capi >= 0 && j == nstart) starts[nstart++] = capi;
+        }
+        /* and from each cap a way less, whatever the squares chose and
+           however near the full cap it is: its square costs more than the
+           full cap's (a row less), its descent's end less where another
+           array sweeps past the full cap's rows (step 4's sweep; AoS ->
+           SoA at 4M x 16: from 11 x 11 to 4096 x 11) */
+        for (i = 0; i + 1 < nall && nstart < 6; i++) {
+            int q;
+            for (q = 0; q < nswept && swept_caps[q] != all[i]; q++) {}
+            if (q == nswept) continue;
+            for (j = 0; j < nstart && starts[j] != i; j++) {}
+            if (j == nstart) {
+                forced[nstart] = 1;
+                starts[nstart++] = i;
+            }
         }
         /* on the octaves' candidates (2^k and 3 x 2^k multiples, and the
            extent): a descent on all of them from each start took a 3D
@@ -12636,7 +12772,7 @@ static double servet__tile_search(const servet__tmodel *M, int64_t *T, int64_t (
             double c;
             int whole = 1;
             servet__tile_square(M, all[starts[j]], trial);
-            if (servet__tile_near(trial, chosen, n)) continue;
+            if (!forced[j] && servet__tile_near(trial, chosen, n)) continue; /* a way less is near the cap */
             c = servet__tile_descend(M, trial, cost[starts[j]], coarse[0], 80, ncoarse, 0);
             c = servet__tile_descend(M, trial, c, cand[0], 512, nc, 0);
             for (l = 0; l < n; l++) whole &= T[l] >= M->d->loops[l].extent;

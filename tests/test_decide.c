@@ -315,6 +315,7 @@ static void test_tile_sets(void) {
     double cover[SERVET_TILE_MAX_LOOPS], ld16[SERVET_TILE_MAX_ARRAYS], cf16[SERVET_TILE_MAX_ARRAYS];
     double ld13[SERVET_TILE_MAX_ARRAYS], cf13[SERVET_TILE_MAX_ARRAYS], ld12[SERVET_TILE_MAX_ARRAYS], cf12[SERVET_TILE_MAX_ARRAYS];
     int64_t T[2], caps[8];
+    int swept[8];
     int n;
     transpose_desc(&d, 4096);
     tile_model(&M, &d);
@@ -323,16 +324,16 @@ static void test_tile_sets(void) {
        order is its own group, 12 lines in its fullest set; the other adds
        floor(36 / 64) = 0 */
     cover[0] = cover[1] = 12.0;
-    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, -1, NULL) == 12.0, "transpose 12 x 12, ld 4096: 12 lines in the fullest L1 set (%g)",
-          servet__tile_set_load(&M, &M.c[0], cover, 12, -1, NULL));
+    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, -1, 0.0, NULL) == 12.0, "transpose 12 x 12, ld 4096: 12 lines in the fullest L1 set (%g)",
+          servet__tile_set_load(&M, &M.c[0], cover, 12, -1, 0.0, NULL));
     cover[0] = cover[1] = 16.0;
-    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, -1, NULL) == 16.0, "16 x 16: 16 lines, over the 12 ways (%g)",
-          servet__tile_set_load(&M, &M.c[0], cover, 12, -1, NULL));
+    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, -1, 0.0, NULL) == 16.0, "16 x 16: 16 lines, over the 12 ways (%g)",
+          servet__tile_set_load(&M, &M.c[0], cover, 12, -1, 0.0, NULL));
     /* the same arrays in one loop order (a copy A -> B) share the origin: 24 */
     array2(&d.arrays[1], "B", 0, 1);
     cover[0] = cover[1] = 12.0;
-    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, -1, NULL) == 24.0, "a copy, 12 x 12: both arrays' rows in one set, 24 (%g)",
-          servet__tile_set_load(&M, &M.c[0], cover, 12, -1, NULL));
+    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, -1, 0.0, NULL) == 24.0, "a copy, 12 x 12: both arrays' rows in one set, 24 (%g)",
+          servet__tile_set_load(&M, &M.c[0], cover, 12, -1, 0.0, NULL));
     array2(&d.arrays[1], "B", 1, 0);
     {
         /* a plain matmul i,j,k (no packing), n = 1024: B[k][j] and C[i][j]
@@ -349,12 +350,12 @@ static void test_tile_sets(void) {
         matmul_desc(&q, 1024, 1);
         tile_model(&Q, &q);
         cv[0] = cv[1] = cv[2] = 12.0;
-        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, NULL) == 24.0, "matmul 1024, 12^3: B's and C's rows in one set, 24 (%g)",
-              servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, NULL));
+        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, 0.0, NULL) == 24.0, "matmul 1024, 12^3: B's and C's rows in one set, 24 (%g)",
+              servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, 0.0, NULL));
         matmul_desc(&q, 1000, 1);
         tile_model(&Q, &q);
-        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, NULL) == 1.0, "matmul 1000, 12^3: rows spread, 1 (%g)",
-              servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, NULL));
+        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, 0.0, NULL) == 1.0, "matmul 1000, 12^3: rows spread, 1 (%g)",
+              servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, 0.0, NULL));
     }
     {
         /* the loops i,k,j (A i,k; B k,j; C i,j; n = 1000): over i the tile
@@ -372,18 +373,18 @@ static void test_tile_sets(void) {
         matmul_desc(&q, 1000, 0);
         tile_model(&Q, &q);
         cv[0] = 1.0; cv[1] = 80.0; cv[2] = 72.0;
-        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, NULL) == 14.0, "i,k,j 1000, B 80 x 72 over i: 12 + 1 + 1 lines (%g)",
-              servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, NULL));
-        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, NULL) == 12.0, "... from no loop: 12 (%g)",
-              servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, NULL));
+        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, 0.0, NULL) == 14.0, "i,k,j 1000, B 80 x 72 over i: 12 + 1 + 1 lines (%g)",
+              servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, 0.0, NULL));
+        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, 0.0, NULL) == 12.0, "... from no loop: 12 (%g)",
+              servet__tile_set_load(&Q, &Q.c[0], cv, 12, -1, 0.0, NULL));
         cv[1] = 64.0;
-        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, NULL) == 11.0, "... B 64 x 72 over i: 9 + 2 (%g)",
-              servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, NULL));
+        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, 0.0, NULL) == 11.0, "... B 64 x 72 over i: 9 + 2 (%g)",
+              servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, 0.0, NULL));
         q.arrays[1].packed = 1;
         tile_model(&Q, &q);
         cv[1] = 80.0;
-        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, NULL) == 12.0, "... B packed: 12, as before (%g)",
-              servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, NULL));
+        CHECK(servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, 0.0, NULL) == 12.0, "... B packed: 12, as before (%g)",
+              servet__tile_set_load(&Q, &Q.c[0], cv, 12, 0, 0.0, NULL));
     }
     /* a column of B walked untiled, seen by a physically indexed 1 MiB L2:
        4096 rows at one page offset, where 1 MiB / 4 KiB = 256 lines fit;
@@ -391,16 +392,51 @@ static void test_tile_sets(void) {
     P = M.c[0];
     P.sets = 4096 / 64;
     cover[0] = 1.0; cover[1] = 4096.0;
-    CHECK(servet__tile_set_load(&M, &P, cover, 256, -1, NULL) == 4096.0 + 8.0, "an untiled column of B: 4096 + 8 lines at one page offset (%g)",
-          servet__tile_set_load(&M, &P, cover, 256, -1, NULL));
+    CHECK(servet__tile_set_load(&M, &P, cover, 256, -1, 0.0, NULL) == 4096.0 + 8.0, "an untiled column of B: 4096 + 8 lines at one page offset (%g)",
+          servet__tile_set_load(&M, &P, cover, 256, -1, 0.0, NULL));
     /* the set caps: 12 ways x 1 set the rows start in (ld 4096), for A and B */
-    n = servet__tile_set_caps(&M, caps, 8);
+    n = servet__tile_set_caps(&M, caps, swept, 8);
     CHECK(n == 2 && caps[0] == 12 && caps[1] == 12, "set caps of a 4096-double ld on a 12-way L1: 12 (%d: %lld)", n,
           (long long)(n > 0 ? caps[0] : 0));
     d.arrays[0].ld = d.arrays[1].ld = 4000; /* 32000 bytes: rows start in 16 sets */
     tile_model(&M, &d);
-    n = servet__tile_set_caps(&M, caps, 8);
-    CHECK(n == 2 && caps[0] == 12 * 16, "ld 4000: rows start in 16 sets, cap 192 (%lld)", (long long)(n > 0 ? caps[0] : 0));
+    n = servet__tile_set_caps(&M, caps, swept, 8);
+    /* (no cap a way less: step 4's sweep takes rows in one set, the case measured) */
+    CHECK(n == 2 && caps[0] == 12 * 16 && !swept[0] && !swept[1], "ld 4000: rows start in 16 sets, cap 192 (%lld)",
+          (long long)(n > 0 ? caps[0] : 0));
+    /* step 4's sweep: AoS -> SoA, OUT[f][i] = IN[i][f] over 4M x 16 doubles. OUT's lines stay over 8 i's, its
+       rows 32 MB apart in one set; IN moves 128 bytes an i, 2 lines a piece, through every set: one of its lines
+       comes to OUT's set at a time and needs a way there. 12 of OUT's rows + 1 = 13 over the i tile's 4096
+       iterations; not over 16 (IN moves 1920 bytes against OUT's line, under the 4 KiB of the sets) */
+    loops(&d, 2, 4194304);
+    d.loops[1].extent = 16;
+    d.narrays = 2;
+    array2(&d.arrays[0], "IN", 0, 1);
+    array2(&d.arrays[1], "OUT", 1, 0);
+    tile_model(&M, &d);
+    cover[0] = 1.0;
+    cover[1] = 12.0;
+    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, 0, 4096.0, NULL) == 13.0,
+          "AoS 4M x 16, f 12: OUT's 12 rows + a line of IN sweeping past, 13 (%g)",
+          servet__tile_set_load(&M, &M.c[0], cover, 12, 0, 4096.0, NULL));
+    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, 0, 16.0, NULL) == 12.0,
+          "... over an i tile of 16: IN does not pass the set, 12 (%g)", servet__tile_set_load(&M, &M.c[0], cover, 12, 0, 16.0, NULL));
+    n = servet__tile_set_caps(&M, caps, swept, 8);
+    CHECK(n == 3 && caps[0] == 12 * 32 && !swept[0] && caps[1] == 12 && !swept[1] && caps[2] == 11 && swept[2],
+          "AoS 4M x 16: IN's cap 384 (32 sets), OUT's 12 and a way less for IN's sweep, 11 (%d: %lld %lld %lld)", n,
+          (long long)(n > 0 ? caps[0] : 0), (long long)(n > 1 ? caps[1] : 0), (long long)(n > 2 ? caps[2] : 0));
+    /* a transpose's A at ld 4096 returns to its sets every i: no sweep past B's column (its 12 stays) */
+    transpose_desc(&d, 4096);
+    tile_model(&M, &d);
+    cover[0] = 1.0;
+    cover[1] = 12.0;
+    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, 0, 512.0, NULL) == 12.0,
+          "transpose 4096, i tile 512: A's rows stay in their sets, B's column 12 (%g)",
+          servet__tile_set_load(&M, &M.c[0], cover, 12, 0, 512.0, NULL));
+    n = servet__tile_set_caps(&M, caps, swept, 8);
+    CHECK(n == 2 && !swept[0] && !swept[1], "transpose 4096: no cap a way less (%d)", n);
+    d.arrays[0].ld = d.arrays[1].ld = 4000;
+    tile_model(&M, &d);
     /* how many sets overflow (the cost's step 6: one set's misses queue,
        many sets' overlap): one i of a 256-tall tile puts B's 256 rows in 16
        sets, 16 lines each over 12 ways: 16 overfull sets; A's row of 32
@@ -409,15 +445,15 @@ static void test_tile_sets(void) {
         int nover = -1;
         double f;
         cover[0] = 1.0; cover[1] = 256.0;
-        f = servet__tile_set_load(&M, &M.c[0], cover, 12, -1, &nover);
+        f = servet__tile_set_load(&M, &M.c[0], cover, 12, -1, 0.0, &nover);
         CHECK(f == 16.0 && nover == 16, "ld 4000, a column of 256: 16 lines in the fullest set, 16 sets over 12 ways (%g, %d)", f, nover);
         d.arrays[0].ld = d.arrays[1].ld = 4096;
         tile_model(&M, &d);
         cover[0] = 1.0; cover[1] = 16.0;
-        f = servet__tile_set_load(&M, &M.c[0], cover, 12, -1, &nover);
+        f = servet__tile_set_load(&M, &M.c[0], cover, 12, -1, 0.0, &nover);
         CHECK(f == 16.0 && nover == 1, "ld 4096, a column of 16: every row in one set, 1 set over 12 ways (%g, %d)", f, nover);
         cover[1] = 12.0;
-        f = servet__tile_set_load(&M, &M.c[0], cover, 12, -1, &nover);
+        f = servet__tile_set_load(&M, &M.c[0], cover, 12, -1, 0.0, &nover);
         CHECK(f == 12.0 && nover == 0, "ld 4096, a column of 12: fits, no set over (%g, %d)", f, nover);
     }
     /* conflict misses: none at 12, more for 16 rows than for 13 (the share
@@ -610,7 +646,7 @@ static void test_tile_set_convolution(void) {
                 for (k = 0; k < (long)lpr; k++) cnt[(st + k) % 64] += 1.0;
             }
         for (s = 0; s < 64; s++) if (cnt[s] > want) want = cnt[s];
-        got = servet__tile_set_load(&M, &M.c[0], cover, 0, -1, NULL);
+        got = servet__tile_set_load(&M, &M.c[0], cover, 0, -1, 0.0, NULL);
         if (got != want) bad++;
         done++;
     }
@@ -1065,8 +1101,18 @@ static void test_tile_on_recorded_profile(void) {
     q.loops[1].extent = 40;
     CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !t.untiled && t.tile[1] <= 12,
           "AoS -> SoA 2M x 40: f tiles within the 12 ways (%lld x %lld)", (long long)t.tile[0], (long long)t.tile[1]);
+    /* step 4's sweep: IN's lines pass OUT's set one at a time, and a full set of 12 rows loses one of them each
+       time (over 48 lines at F 16-48, 12 ran a median 0.90 of the best of 10-12, 11 0.97) */
+    CHECK(t.tile[1] <= 11, "AoS -> SoA 2M x 40: a way left for IN's lines (%lld x %lld)", (long long)t.tile[0],
+          (long long)t.tile[1]);
+    q.loops[1].extent = 44;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !t.untiled && t.tile[1] <= 11,
+          "AoS -> SoA 2M x 44 (12 + 12 + 12 + 8, a mean of 11): a way left in the full tiles (%lld x %lld)",
+          (long long)t.tile[0], (long long)t.tile[1]);
     q.loops[0].extent = 4194304;
     q.loops[1].extent = 16;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !t.untiled && t.tile[1] > 8 && t.tile[1] <= 11,
+          "AoS -> SoA 4M x 16: a way left for IN's lines (%lld x %lld)", (long long)t.tile[0], (long long)t.tile[1]);
     q.arrays[1].dims[1] = 4194312;
     CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && t.tile[1] == 16,
           "OUT's rows spread (ld 4194312): f whole (%lld x %lld)", (long long)t.tile[0], (long long)t.tile[1]);
