@@ -11428,8 +11428,7 @@ static int servet__tile_sweeps(const servet__tmodel *M, const servet__tcache *C,
     st = servet__tile_loop_stride(M, a, loop);
     rel = fmod(fabs(st - servet__tile_loop_stride(M, line_kept - 1, loop)), span);
     if (rel > span / 2.0) rel = span - rel;
-    own = (uint64_t)st % (uint64_t)span;
-    own = own ? (uint64_t)span / servet__gcd_u64((uint64_t)span, own) : 1u;
+    own = (uint64_t)span / servet__gcd_u64((uint64_t)span, (uint64_t)st % (uint64_t)span);
     return rel * run >= span && (double)own * ceil(lines) >= (double)C->sets;
 }
 static double servet__tile_set_load(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
@@ -11690,9 +11689,10 @@ static void servet__tile_geometry(const servet__tmodel *M, const int64_t *T, int
            under the tile: F 44 cut by 12 is three tiles of 12, then 8, a
            mean of 11 (9% under) whose full tiles fill the 12 ways (12 ran
            0.84-0.91 of 11's speed on a quiet host, bench_data/tile_outside_
-           sweep_zen5_2026-12-05.txt); taken at 5% it moved a 2500^3 float C = A B^T's 176 (15
-           tiles, a mean 5.6% under) and for every tile 9 of the 178 outside
-           descs by a few rows (matmuls of 19 tiles a loop) */
+           sweep_zen5_2026-12-05.txt); taken at 5% it moved a 2500^3 float
+           C = A B^T's 176 (15 tiles, a mean 5.6% under), and for every tile
+           9 of the 178 outside descs by a few rows (matmuls of 19 tiles a
+           loop) */
         for (l = 0; l < n; l++)
             G->full_in[k][l] = G->in[k][l] < (double)M->d->loops[l].extent && G->in[k][l] == servet__tile_mean(M, T, l) &&
                                        (double)T[l] > 1.08 * G->in[k][l] ? (double)T[l] : G->in[k][l];
@@ -12418,7 +12418,7 @@ static int servet__tile_insert(int64_t *out, int n, int max, int64_t v) {
 }
 /* can a tile of `cap` rows of array g be swept past (servet__tile_sweeps)
    by another array's lines over some loop's whole extent? The loop keeps
-   g's lines (under a line an iteration) with the rows' loop inside it, so
+   g's lines (servet__tile_line_kept) with the rows' loop inside it, so
    that all the rows are in the sets at once (AoS -> SoA's OUT[f][i], f
    inside i; not an i,k,j matmul's A[i][k], one row at a time); an
    iteration takes a piece of the other array's row, `cap` long, where a
@@ -12428,14 +12428,14 @@ static int servet__tile_swept_desc(const servet__tmodel *M, const servet__tcache
     int l, a, group[SERVET_TILE_MAX_ARRAYS];
     servet__tile_groups(M, C, group);
     for (l = 0; l < M->n; l++) {
-        double st = servet__tile_loop_stride(M, g, l);
-        if (!(st > 0.0 && st < (double)C->line) || G->loops[G->nloops - 2] <= l) continue;
+        double extent = (double)M->d->loops[l].extent;
+        if (G->loops[G->nloops - 2] <= l || !servet__tile_line_kept(M, C, group, g, l, extent)) continue;
         for (a = 0; a < M->d->narrays; a++) {
             const servet_tile_array *A = &M->d->arrays[a];
             double dim = (double)M->dim[a][A->nloops - 1], piece = dim < (double)cap ? dim : (double)cap;
             double row = A->loops[A->nloops - 1] > l ? piece * (double)M->elem : 1.0;
             if (group[a] == group[g] || A->streamed || A->packed) continue;
-            if (servet__tile_sweeps(M, C, a, 1 + g, l, (double)M->d->loops[l].extent, ceil(row / (double)C->line))) return 1;
+            if (servet__tile_sweeps(M, C, a, 1 + g, l, extent, ceil(row / (double)C->line))) return 1;
         }
     }
     return 0;
@@ -12463,7 +12463,7 @@ static int servet__tile_set_caps(const servet__tmodel *M, int64_t *caps, int *sw
             caps[n++] = (int64_t)ways * (int64_t)(W / servet__gcd_u64(W, (uint64_t)M->stride[a][A->nloops - 2] % W));
             /* and a way less, left to another array's lines that sweep
                past the rows (step 4), where one does */
-            if (n < max && ways > 2 && caps[n - 1] == ways && servet__tile_swept_desc(M, C, a, caps[n - 1])) {
+            if (n < max && ways > 2 && servet__tile_swept_desc(M, C, a, caps[n - 1])) {
                 caps[n] = caps[n - 1] / ways * (ways - 1);
                 swept[n++] = 1;
             }
