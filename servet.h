@@ -12422,11 +12422,11 @@ static int servet__tile_insert(int64_t *out, int n, int max, int64_t v) {
    that all the rows are in the sets at once (AoS -> SoA's OUT[f][i], f
    inside i; not an i,k,j matmul's A[i][k], one row at a time); an
    iteration takes a piece of the other array's row, `cap` long, where a
-   loop inside walks the row, else a line */
-static int servet__tile_swept_desc(const servet__tmodel *M, const servet__tcache *C, int g, int64_t cap) {
+   loop inside walks the row, else a line. group[]: C's
+   (servet__tile_groups) */
+static int servet__tile_swept_desc(const servet__tmodel *M, const servet__tcache *C, const int *group, int g, int64_t cap) {
     const servet_tile_array *G = &M->d->arrays[g];
-    int l, a, group[SERVET_TILE_MAX_ARRAYS];
-    servet__tile_groups(M, C, group);
+    int l, a;
     for (l = 0; l < M->n; l++) {
         double extent = (double)M->d->loops[l].extent;
         if (G->loops[G->nloops - 2] <= l || !servet__tile_line_kept(M, C, group, g, l, extent)) continue;
@@ -12453,8 +12453,9 @@ static int servet__tile_set_caps(const servet__tmodel *M, int64_t *caps, int *sw
     for (a = 0; a < M->d->narrays; a++) nstream += M->d->arrays[a].streamed != 0;
     for (c = 0; c < M->ncache; c++) {
         const servet__tcache *C = &M->c[c];
-        int ways = C->ways - (nstream < C->ways / 2 ? nstream : C->ways / 2);
+        int ways = C->ways - (nstream < C->ways / 2 ? nstream : C->ways / 2), group[SERVET_TILE_MAX_ARRAYS];
         if (!C->deterministic) continue;
+        servet__tile_groups(M, C, group); /* once a cache, for every array's sweep */
         for (a = 0; a < M->d->narrays && n < max; a++) {
             const servet_tile_array *A = &M->d->arrays[a];
             uint64_t W = (uint64_t)C->sets * (uint64_t)C->line;
@@ -12463,7 +12464,7 @@ static int servet__tile_set_caps(const servet__tmodel *M, int64_t *caps, int *sw
             caps[n++] = (int64_t)ways * (int64_t)(W / servet__gcd_u64(W, (uint64_t)M->stride[a][A->nloops - 2] % W));
             /* and a way less, left to another array's lines that sweep
                past the rows (step 4), where one does */
-            if (n < max && ways > 2 && servet__tile_swept_desc(M, C, a, caps[n - 1])) {
+            if (n < max && ways > 2 && servet__tile_swept_desc(M, C, group, a, caps[n - 1])) {
                 caps[n] = caps[n - 1] / ways * (ways - 1);
                 swept[n++] = 1;
             }

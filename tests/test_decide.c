@@ -308,6 +308,12 @@ static void tile_model(servet__tmodel *M, const servet_tile_desc *d) {
     M->c[0].level = 1; M->c[0].ways = 12; M->c[0].line = 64; M->c[0].sets = 64; M->c[0].deterministic = 1;
     M->c[0].sharers = 1; M->c[0].size = M->c[0].usable = 49152.0; M->c[0].miss_ns = 3.0;
 }
+/* the fullest L1 set over loop 0 at one iteration of it (1 x 12, the
+   12-way L1), the loop's tile making `run` iterations (step 4's sweep) */
+static double set_load_1x12(const servet__tmodel *M, double run) {
+    double cover[SERVET_TILE_MAX_LOOPS] = {1.0, 12.0};
+    return servet__tile_set_load(M, &M->c[0], cover, 12, 0, run, NULL);
+}
 static void test_tile_sets(void) {
     servet_tile_desc d;
     servet__tmodel M;
@@ -414,13 +420,9 @@ static void test_tile_sets(void) {
     array2(&d.arrays[0], "IN", 0, 1);
     array2(&d.arrays[1], "OUT", 1, 0);
     tile_model(&M, &d);
-    cover[0] = 1.0;
-    cover[1] = 12.0;
-    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, 0, 4096.0, NULL) == 13.0,
-          "AoS 4M x 16, f 12: OUT's 12 rows + a line of IN sweeping past, 13 (%g)",
-          servet__tile_set_load(&M, &M.c[0], cover, 12, 0, 4096.0, NULL));
-    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, 0, 16.0, NULL) == 12.0,
-          "... over an i tile of 16: IN does not pass the set, 12 (%g)", servet__tile_set_load(&M, &M.c[0], cover, 12, 0, 16.0, NULL));
+    CHECK(set_load_1x12(&M, 4096.0) == 13.0, "AoS 4M x 16, f 12: OUT's 12 rows + a line of IN sweeping past, 13 (%g)",
+          set_load_1x12(&M, 4096.0));
+    CHECK(set_load_1x12(&M, 16.0) == 12.0, "... over an i tile of 16: IN does not pass the set, 12 (%g)", set_load_1x12(&M, 16.0));
     n = servet__tile_set_caps(&M, caps, swept, 8);
     CHECK(n == 3 && caps[0] == 12 * 32 && !swept[0] && caps[1] == 12 && !swept[1] && caps[2] == 11 && swept[2],
           "AoS 4M x 16: IN's cap 384 (32 sets), OUT's 12 and a way less for IN's sweep, 11 (%d: %lld %lld %lld)", n,
@@ -428,11 +430,8 @@ static void test_tile_sets(void) {
     /* a transpose's A at ld 4096 returns to its sets every i: no sweep past B's column (its 12 stays) */
     transpose_desc(&d, 4096);
     tile_model(&M, &d);
-    cover[0] = 1.0;
-    cover[1] = 12.0;
-    CHECK(servet__tile_set_load(&M, &M.c[0], cover, 12, 0, 512.0, NULL) == 12.0,
-          "transpose 4096, i tile 512: A's rows stay in their sets, B's column 12 (%g)",
-          servet__tile_set_load(&M, &M.c[0], cover, 12, 0, 512.0, NULL));
+    CHECK(set_load_1x12(&M, 512.0) == 12.0, "transpose 4096, i tile 512: A's rows stay in their sets, B's column 12 (%g)",
+          set_load_1x12(&M, 512.0));
     n = servet__tile_set_caps(&M, caps, swept, 8);
     CHECK(n == 2 && !swept[0] && !swept[1], "transpose 4096: no cap a way less (%d)", n);
     d.arrays[0].ld = d.arrays[1].ld = 4000;
