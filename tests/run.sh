@@ -83,21 +83,47 @@ if [ "$mode" = all ]; then
 fi
 
 echo "== the same under ASan + UBSan"
-for t in test_unit test_file test_shared test_faults test_mbsp test_comm test_decide test_tune test_map test_aggr test_concurrent; do
-  if gcc -std=c99 -O1 -g $SAN $HW -o "$tmp/san_$t" tests/$t.c $LIBS 2>"$tmp/cc.log"; then
+# Each sanitizer build compiles the whole library (about 15 s each, 13 of them:
+# half of make test when they ran one after the other). They are built side by
+# side, one per PU (at most 4: a build takes ~350 MB), and the programs then run
+# one at a time, as before: no test runs beside a compiler.
+SAN_TESTS="test_unit test_file test_shared test_faults test_mbsp test_comm test_decide test_tune test_map test_aggr test_concurrent"
+FZ=${FUZZ_SECONDS:-20}
+san_build() { # NAME: builds it into $tmp (san_TEST, replay, fuzz); its log in $tmp/cc_NAME.log, exit code in $tmp/cc_NAME.rc
+  case $1 in
+    replay) gcc -std=c99 -O1 -g $SAN -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION $HW -o "$tmp/replay" tests/fuzz_reader.c $LIBS ;;
+    fuzz) clang -g -O1 -fsanitize=fuzzer,address,undefined -DSERVET_FUZZ_LIBFUZZER -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
+            $HW -o "$tmp/fuzz" tests/fuzz_reader.c $LIBS ;;
+    *) gcc -std=c99 -O1 -g $SAN $HW -o "$tmp/san_$1" "tests/$1.c" $LIBS ;;
+  esac >"$tmp/cc_$1.log" 2>&1
+  echo $? >"$tmp/cc_$1.rc"
+}
+built() { [ "$(cat "$tmp/cc_$1.rc" 2>/dev/null)" = 0 ]; }
+jobs_max=$(nproc 2>/dev/null || echo 1)
+[ "$jobs_max" -ge 1 ] 2>/dev/null || jobs_max=1
+[ "$jobs_max" -le 4 ] || jobs_max=4
+builds="$SAN_TESTS replay"
+if [ "$mode" = all ] && [ "$FZ" != 0 ]; then builds="$builds fuzz"; fi
+running=0
+for t in $builds; do
+  san_build "$t" &
+  running=$((running+1))
+  if [ "$running" -ge "$jobs_max" ]; then wait -n; running=$((running-1)); fi
+done
+wait
+for t in $SAN_TESTS; do
+  if built "$t"; then
     arg=""; [ $t = test_concurrent ] && arg=16
     run_prog "$tmp/san_$t" $arg
-  else bad "sanitizer build of $t"; cat "$tmp/cc.log" >&2; fi
+  else bad "sanitizer build of $t"; cat "$tmp/cc_$t.log" >&2; fi
 done
 
 echo "== fuzz corpus replay (seeds + regressions) and a bounded fuzz run"
-if gcc -std=c99 -O1 -g $SAN -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION $HW -o "$tmp/replay" tests/fuzz_reader.c $LIBS 2>"$tmp/cc.log"; then
+if built replay; then
   run_prog "$tmp/replay" tests/fuzz/seeds tests/fuzz/regressions
-else bad "replay build"; cat "$tmp/cc.log" >&2; fi
-FZ=${FUZZ_SECONDS:-20}
+else bad "replay build"; cat "$tmp/cc_replay.log" >&2; fi
 if [ "$mode" = all ] && [ "$FZ" != 0 ]; then
-  if clang -g -O1 -fsanitize=fuzzer,address,undefined -DSERVET_FUZZ_LIBFUZZER -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
-       $HW -o "$tmp/fuzz" tests/fuzz_reader.c $LIBS 2>"$tmp/cc.log"; then
+  if built fuzz; then
     mkdir -p "$tmp/corpus" tests/fuzz/regressions && cp tests/fuzz/seeds/* "$tmp/corpus/"
     if "$tmp/fuzz" -max_total_time="$FZ" -artifact_prefix=tests/fuzz/regressions/ "$tmp/corpus" >"$tmp/fuzz.log" 2>&1; then
       ok; echo "  libFuzzer: $(grep -E '^Done [0-9]+ runs' "$tmp/fuzz.log")"
