@@ -143,7 +143,7 @@
        td.narrays = 2;                      // arrays: the loops that index them,
        td.arrays[0].nloops = 2; td.arrays[0].loops[0] = 0; td.arrays[0].loops[1] = 1; // A[i][j]
        td.arrays[1].nloops = 2; td.arrays[1].loops[0] = 1; td.arrays[1].loops[1] = 0; // B[j][i]
-       td.elem_bytes = 8;                   // + halo, streamed, packed, reduce, output, ld, dims...
+       td.elem_bytes = 8;                   // + halo (or halo_dim), streamed, packed, reduce, output, ld, dims...
                                             // a loop the kernel keeps whole: loops[l].untiled = 1
                                             // built -O3 (vectorised): td.vector = 8 (doubles, AVX-512)
        servet_choose_tile(prof, &td, &tile);  // tile.tile[0] x tile.tile[1], tile.reason,
@@ -957,6 +957,14 @@
           at F 40, where 10 is best). The sets count a full tile where the
           mean is 8% under it (was a tenth: F 44 by 12 is a mean of 11).
           None of the 178 outside descs moves; make tile-replay unchanged.
+          Tile desc, a halo per dimension: servet_tile_array.halo_dim (the
+          command: halo=RxRx..), where a stencil's radii differ (a 2D star
+          on each plane of a 3D array: {0, R, R}); all 0, halo along every
+          dimension as before. 64 planes of 1024^2 floats told halo 2 along
+          the planes too: 64 x 16 x 1024, 0.975-0.979 of untiled; told
+          0x2x2: untiled (bench_data/tile_outside_halo_dim_zen5_2026-12-
+          05.txt). None of the 178 outside descs moves; make tile-replay
+          unchanged.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -1301,6 +1309,9 @@ typedef struct servet_tile_array {
     int loops[SERVET_TILE_MAX_LOOPS]; /* indices into desc.loops, slowest dimension first */
     int halo;               /* stencil radius (0..SERVET_TILE_MAX_HALO): a tile of T reads T + 2*halo along each of its loops
                                (counted as a star: the halo along one dimension at a time, >>decide) */
+    int halo_dim[SERVET_TILE_MAX_LOOPS]; /* the radius along each dimension, slowest first, where a stencil's differ
+                               (a 2D stencil on each plane of a 3D array: {0, R, R}; a 3D stencil of radius 4 along k
+                               and 1 along j and i: {4, 1, 1}); all 0: halo along every dimension; any set: halo unread */
     int streamed;           /* only streamed through (read or written once): keeps no lines */
     int packed;             /* the kernel copies its block into a contiguous buffer */
     int output;             /* > 0: the nest writes it and does not read it (B of B = A^T, OUT of a stencil); < 0:
@@ -1312,9 +1323,9 @@ typedef struct servet_tile_array {
                                lanes (gcc -O3 -ffast-math: 8 doubles with AVX-512, 4 with AVX2; clang: 4x that),
                                chains of tile / N (>>decide step 6b); ignored if the innermost loop indexes it */
     int64_t ld;             /* elements between consecutive rows (<= SERVET_TILE_MAX_EXTENT); 0: the last loop's
-                               extent (+ 2*halo) */
+                               extent (+ 2*halo, its dimension's) */
     int64_t dims[SERVET_TILE_MAX_LOOPS]; /* the extent each dimension is allocated with, slowest first (a padded 3D
-                               array: 160 x 161 x 160); 0: its loop's extent (+ 2*halo); the last one is ld
+                               array: 160 x 161 x 160); 0: its loop's extent (+ 2*halo, its dimension's); the last one is ld
                                (ld wins where both are given) */
 } servet_tile_array;
 typedef struct servet_tile_desc {
@@ -10071,7 +10082,9 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       of these loops the footprint of one iteration follows from which loops
       run inside it: a loop whose tile and element loops are both inside
       covers N, one whose element loop alone is inside covers T, else 1 (+2
-      halo along every dimension of a halo array). A footprint is counted in
+      halo along every dimension of a halo array, or its own radius along
+      each where the desc says one per dimension: halo_dim, a 2D stencil on
+      each plane of a 3D array being {0, R, R}). A footprint is counted in
       lines: rows x lines per row (a row of b bytes takes ceil(b / line)
       lines when it starts on a line, one more otherwise). A halo is counted
       as a star: the block's rows with the halo along the row, plus 2 halo
@@ -10861,6 +10874,26 @@ typedef struct servet__tmodel {
     struct servet__tmemo *memo;        /* tiles already priced (may be NULL), for this model only */
     servet__tscratch *scratch;         /* the set count's buffers (not NULL where a set is counted) */
 } servet__tmodel;
+/* an array's halo along its dimension dd (desc: halo_dim where any is set,
+   else halo along every dimension) */
+static int servet__tile_halo(const servet_tile_array *A, int dd) {
+    int e;
+    for (e = 0; e < A->nloops && e < SERVET_TILE_MAX_LOOPS; e++)
+        if (A->halo_dim[e]) return dd >= 0 && dd < SERVET_TILE_MAX_LOOPS ? A->halo_dim[dd] : 0;
+    return A->halo;
+}
+/* a halo along some dimension; the sum of its radii (a star's loads) */
+static int servet__tile_haloed(const servet_tile_array *A) {
+    int dd;
+    for (dd = 0; dd < A->nloops && dd < SERVET_TILE_MAX_LOOPS; dd++) if (servet__tile_halo(A, dd) > 0) return 1;
+    return 0;
+}
+static double servet__tile_halo_sum(const servet_tile_array *A) {
+    double sum = 0.0;
+    int dd;
+    for (dd = 0; dd < A->nloops && dd < SERVET_TILE_MAX_LOOPS; dd++) sum += (double)servet__tile_halo(A, dd);
+    return sum;
+}
 /* The search prices many tiles twice (each pass of the descent goes over
    a loop's candidates again; the starts meet): 45-60% of a 3D nest's
    evaluations were repeats, 93 ms a decision for a radius-2 star. A table
@@ -10974,7 +11007,7 @@ static double servet__tile_row_lines(const servet__tmodel *M, int a, const doubl
     double t = ceil(cover[A->loops[last]] - 1e-9); /* the tile T: a mean of N / ceil(N / T) is under it */
     if (line == 0 || elem == 0 || line % elem) return ceil((b + (double)line - (double)elem) / (double)line);
     g = line;
-    if (A->halo == 0 && t >= 1.0 && t * (double)elem < 1e15) g = servet__gcd_u64(g, (uint64_t)t * elem);
+    if (!servet__tile_haloed(A) && t >= 1.0 && t * (double)elem < 1e15) g = servet__gcd_u64(g, (uint64_t)t * elem);
     else g = servet__gcd_u64(g, elem);
     if (last > 0) g = servet__gcd_u64(g, (uint64_t)M->stride[a][last - 1]);
     if (g == 0) g = elem;
@@ -10992,7 +11025,7 @@ static double servet__tile_row_span_lines(const servet__tmodel *M, int a, const 
     double b = span * (double)M->elem, line = (double)M->line;
     int last = A->nloops - 1;
     if (servet__tile_whole_rows(M, a, span)) return ceil(rows * b / line) / rows;
-    if (A->halo == 0 && servet__multiple_of(b, M->line) && servet__multiple_of(last > 0 ? M->stride[a][last - 1] : 0.0, M->line))
+    if (!servet__tile_haloed(A) && servet__multiple_of(b, M->line) && servet__multiple_of(last > 0 ? M->stride[a][last - 1] : 0.0, M->line))
         return b / line; /* rows start on a line */
     return servet__tile_row_lines(M, a, cover, b);
 }
@@ -11014,9 +11047,9 @@ static double servet__tile_lines(const servet__tmodel *M, int a, const double *c
     double rows, lines, block[SERVET_TILE_MAX_LOOPS] = {0}, wide[SERVET_TILE_MAX_LOOPS] = {0};
     int dd, ee, last = A->nloops - 1;
     for (dd = 0; dd <= last; dd++) {
-        double lim = (double)M->dim[a][dd], c = cover[A->loops[dd]];
+        double lim = (double)M->dim[a][dd], c = cover[A->loops[dd]], h = 2.0 * servet__tile_halo(A, dd);
         block[dd] = c < lim ? c : lim;
-        wide[dd] = c + 2.0 * A->halo < lim ? c + 2.0 * A->halo : lim;
+        wide[dd] = c + h < lim ? c + h : lim;
     }
     {
         /* without a halo (or a one-dimensional array) there are no extra
@@ -11046,7 +11079,7 @@ static double servet__tile_runs(const servet__tmodel *M, int a, const double *co
     const servet_tile_array *A = &M->d->arrays[a];
     double per_page = 4096.0 / (double)M->line, span;
     int last = A->nloops - 1;
-    span = cover[A->loops[last]] + 2.0 * A->halo;
+    span = cover[A->loops[last]] + 2.0 * servet__tile_halo(A, last);
     if (span > (double)M->dim[a][last]) span = (double)M->dim[a][last];
     if (!pages) return servet__tile_whole_rows(M, a, span) ? 1.0 : rows; /* a run a row, across pages */
     if (servet__tile_whole_rows(M, a, span)) return ceil(lines / per_page); /* one stream, a restart per page */
@@ -11060,7 +11093,7 @@ static double servet__tile_pages(const servet__tmodel *M, int a, const double *c
     double rows = 1.0, span[SERVET_TILE_MAX_LOOPS] = {0}, ext, blocks = 1.0, elem = (double)M->elem;
     int dd, last = A->nloops - 1;
     for (dd = 0; dd <= last; dd++) {
-        span[dd] = cover[A->loops[dd]] + 2.0 * A->halo;
+        span[dd] = cover[A->loops[dd]] + 2.0 * servet__tile_halo(A, dd);
         if (span[dd] > (double)M->dim[a][dd]) span[dd] = (double)M->dim[a][dd];
         if (dd < last) rows *= span[dd];
     }
@@ -11496,7 +11529,7 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
             t = servet__tile_lines(M, a, cover, &rows, &lpr);
             if (A->packed || last == 0) { base += ceil(t / C->sets); continue; }
             for (dd = 0; dd < last; dd++) {
-                double sp = cover[A->loops[dd]] + 2.0 * A->halo;
+                double sp = cover[A->loops[dd]] + 2.0 * servet__tile_halo(A, dd);
                 /* a mean tile a little under T (a partial last tile) still has
                    full tiles of T rows: count those */
                 sp = ceil((sp < (double)M->dim[a][dd] ? sp : (double)M->dim[a][dd]) - 1e-9);
@@ -11519,7 +11552,7 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
                     memset(cv, 0, sizeof cv);
                     cv[0] = 1.0;
                     for (dd = 0; dd < last; dd++) {
-                        double sp = cover[A->loops[dd]] + 2.0 * A->halo, lim = (double)M->dim[a][dd];
+                        double sp = cover[A->loops[dd]] + 2.0 * servet__tile_halo(A, dd), lim = (double)M->dim[a][dd];
                         uint64_t n = (uint64_t)ceil((sp < lim ? sp : lim) - 1e-9);
                         uint64_t step = (uint64_t)fmod(M->stride[a][dd] / C->line, (double)S);
                         servet__residues_ap_conv(nv, cv, (uint64_t)S, step, n);
@@ -11819,7 +11852,7 @@ static double servet__tile_window_of(const servet_tile_desc *d) {
     double loads = 0.0, w;
     int a;
     for (a = 0; a < d->narrays; a++)
-        loads += d->arrays[a].halo > 0 ? 1.0 + 2.0 * (double)d->arrays[a].halo * (double)d->arrays[a].nloops : 1.0;
+        loads += 1.0 + 2.0 * servet__tile_halo_sum(&d->arrays[a]);
     if (!(loads > (double)d->narrays)) return SERVET__TILE_WINDOW;
     w = SERVET__TILE_WINDOW * (double)d->narrays / loads * (double)servet__tile_vector(d);
     return w < SERVET__TILE_WINDOW ? w : SERVET__TILE_WINDOW;
@@ -11850,7 +11883,7 @@ static int servet__tile_gapped_rows(const servet__tmodel *M, const int64_t *T, c
     const servet_tile_array *A = &M->d->arrays[a];
     int last = A->nloops - 1;
     double S, piece;
-    if (A->packed || A->halo || last < 1) return 0;
+    if (A->packed || servet__tile_haloed(A) || last < 1) return 0;
     S = M->stride[a][last - 1];
     /* the tile's own piece, not the mean over a remainder (f 12 of 16: 96
        bytes, then 32 - a mean of 8): its full visits decide the stream */
@@ -12075,7 +12108,8 @@ static int servet__tile_interleaved(const servet__tmodel *M, const servet__tgeom
                                     int *cut_row) {
     const servet_tile_array *A = &M->d->arrays[a];
     int k, dd, last = A->nloops - 1, cut = 0;
-    double wide = halo_rows ? 0.0 : 2.0 * A->halo, span, piece = (double)M->elem;
+    double span, piece = (double)M->elem, wide[SERVET_TILE_MAX_LOOPS];
+    for (dd = 0; dd <= last; dd++) wide[dd] = halo_rows ? 0.0 : 2.0 * servet__tile_halo(A, dd);
     if (piece_out) *piece_out = 0.0;
     if (cut_row) *cut_row = 0;
     if (A->packed) return 0;
@@ -12091,14 +12125,14 @@ static int servet__tile_interleaved(const servet__tmodel *M, const servet__tgeom
     }
     if (k < 0) return 0;
     for (dd = 1; dd <= last; dd++)
-        if (G->in[k][A->loops[dd]] + wide < (double)M->dim[a][dd]) cut = dd == last ? 2 : 1; /* 2: a row cut */
-    span = G->in[k][A->loops[last]] + wide;
+        if (G->in[k][A->loops[dd]] + wide[dd] < (double)M->dim[a][dd]) cut = dd == last ? 2 : 1; /* 2: a row cut */
+    span = G->in[k][A->loops[last]] + wide[last];
     if (span > (double)M->dim[a][last]) span = (double)M->dim[a][last];
     if (!cut && servet__tile_whole_rows(M, a, span)) return 0;
     /* the piece read before the next: from the last dimension outwards,
        while a dimension is whole and its rows adjacent */
     for (dd = last; dd >= 0; dd--) {
-        double c = G->in[k][A->loops[dd]] + wide, lim = (double)M->dim[a][dd];
+        double c = G->in[k][A->loops[dd]] + wide[dd], lim = (double)M->dim[a][dd];
         c = c < lim ? c : lim;
         piece *= c;
         if (c < lim || dd == 0 || M->stride[a][dd - 1] > lim * M->stride[a][dd] + (double)M->line) break;
@@ -12988,7 +13022,7 @@ static int servet__tile_canon(const servet_tile_desc *d, servet_tile_desc *f, in
             const servet_tile_array *A = &f->arrays[a];
             for (dd = 0; dd < A->nloops; dd++)
                 if (A->loops[dd] == l)
-                    ok = A->nloops > 1 && !A->halo && A->dims[dd] <= 1 && !(dd == A->nloops - 1 && (A->ld > 1 || A->reduce)) &&
+                    ok = A->nloops > 1 && !servet__tile_haloed(A) && A->dims[dd] <= 1 && !(dd == A->nloops - 1 && (A->ld > 1 || A->reduce)) &&
                          !(l == f->nloops - 1 && A->reduce);
         }
         if (!ok) continue;
@@ -13008,9 +13042,9 @@ static int servet__tile_canon(const servet_tile_desc *d, servet_tile_desc *f, in
                     for (e = A->nloops - 1; e > dd; e--) /* as the model's dimensions: ld, else dims, else the extent */
                         st *= (double)(e == A->nloops - 1 && A->ld ? A->ld
                                        : A->dims[e]               ? A->dims[e]
-                                                                  : f->loops[A->loops[e]].extent + 2 * A->halo);
+                                                                  : f->loops[A->loops[e]].extent + 2 * servet__tile_halo(A, e));
                     here = 1;
-                    if (A->halo || A->nloops < 2 || st < 64.0) apart = 0;
+                    if (servet__tile_haloed(A) || A->nloops < 2 || st < 64.0) apart = 0;
                 }
             used |= here;
             if (!here) apart = 0;
@@ -13031,7 +13065,7 @@ static int servet__tile_canon(const servet_tile_desc *d, servet_tile_desc *f, in
         for (a = 0; a < f->narrays && ok; a++) {
             const servet_tile_array *A = &f->arrays[a];
             int last = A->nloops - 1;
-            ok = A->nloops > 1 && A->loops[last] == l && !A->halo && !A->reduce && (!A->ld || A->ld == D) &&
+            ok = A->nloops > 1 && A->loops[last] == l && !servet__tile_haloed(A) && !A->reduce && (!A->ld || A->ld == D) &&
                  (!A->dims[last] || A->dims[last] == D);
         }
         if (!ok) break;
@@ -13075,6 +13109,9 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         if (A->nloops < 1 || A->nloops > SERVET_TILE_MAX_LOOPS || A->halo < 0 || A->halo > SERVET_TILE_MAX_HALO || A->ld < 0 ||
             A->ld > SERVET_TILE_MAX_EXTENT || A->reduce < 0 || A->reduce > SERVET_TILE_MAX_LANES)
             return SERVET_ERROR_INVALID_ARGUMENT;
+        for (dd = 0; dd < SERVET_TILE_MAX_LOOPS; dd++) /* past its dimensions: 0 */
+            if (A->halo_dim[dd] < 0 || A->halo_dim[dd] > SERVET_TILE_MAX_HALO || (dd >= A->nloops && A->halo_dim[dd]))
+                return SERVET_ERROR_INVALID_ARGUMENT;
         for (dd = 0; dd < A->nloops; dd++) {
             int e;
             if (A->loops[dd] < 0 || A->loops[dd] >= d->nloops) return SERVET_ERROR_INVALID_ARGUMENT;
@@ -13083,7 +13120,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         if (A->ld && A->nloops > 1 && A->ld < d->loops[A->loops[A->nloops - 1]].extent) return SERVET_ERROR_INVALID_ARGUMENT;
         for (dd = 0; dd < A->nloops; dd++)
             if (A->dims[dd] < 0 || A->dims[dd] > SERVET_TILE_MAX_EXTENT ||
-                (A->dims[dd] && A->dims[dd] < d->loops[A->loops[dd]].extent + 2 * (int64_t)A->halo))
+                (A->dims[dd] && A->dims[dd] < d->loops[A->loops[dd]].extent + 2 * (int64_t)servet__tile_halo(A, dd)))
                 return SERVET_ERROR_INVALID_ARGUMENT;
     }
     {
@@ -13186,7 +13223,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         const servet_tile_array *A = &d->arrays[a];
         int last = A->nloops - 1;
         double st = (double)M.elem;
-        for (dd = 0; dd <= last; dd++) M.dim[a][dd] = A->dims[dd] ? A->dims[dd] : d->loops[A->loops[dd]].extent + 2 * A->halo;
+        for (dd = 0; dd <= last; dd++) M.dim[a][dd] = A->dims[dd] ? A->dims[dd] : d->loops[A->loops[dd]].extent + 2 * servet__tile_halo(A, dd);
         if (A->ld && last > 0) M.dim[a][last] = A->ld;
         for (dd = last; dd >= 0; dd--) {
             M.stride[a][dd] = st;
@@ -13216,9 +13253,12 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             servet__tile_geometry(&M, full, 0, G);
             for (a = 0; a < d->narrays; a++) {
                 /* a halo's rows out of a cache: only the block's first touches
-                   reach memory, one stream where the block's rows are whole */
-                int cached = d->arrays[a].halo > 0 && M.ncache > 0 &&
-                             (2.0 * d->arrays[a].halo + 1.0) * M.stride[a][0] <= M.c[M.ncache - 1].usable;
+                   reach memory, one stream where the block's rows are whole
+                   (the window of its outermost haloed dimension fits) */
+                int cached = 0, h0;
+                for (h0 = 0; h0 < d->arrays[a].nloops && !servet__tile_halo(&d->arrays[a], h0); h0++) {}
+                if (h0 < d->arrays[a].nloops && M.ncache > 0)
+                    cached = (2.0 * servet__tile_halo(&d->arrays[a], h0) + 1.0) * M.stride[a][h0] <= M.c[M.ncache - 1].usable;
                 /* the output too (its stores in turn, step 6c) */
                 M.seq_untiled[a] = !servet__tile_interleaved(&M, G, a, !cached, NULL, NULL);
 #ifdef SERVET_DEBUG_TILE

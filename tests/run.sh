@@ -313,6 +313,13 @@ PY
   expect_rc 2 "tile, an unknown loop suffix" ./bin/servet tile --loop i=100:whole --array A:i --elem 8
   grep -qF "NAME=EXTENT[:untiled]" "$tmp/err" && ok || { bad "tile, an unknown loop suffix: no clear message"; cat "$tmp/err" >&2; }
   expect_rc 2 "tile, :untiled without an extent" ./bin/servet tile --loop i=:untiled --array A:i --elem 8
+  # halo=RxRx..: a radius per dimension (a 2D stencil on each plane); one per dimension or a clear error
+  expect_rc 0 "tile, a 2D star on each plane (halo=0x2x2)" ./bin/servet tile --no-probe --loop c=8 --loop i=500 --loop j=500 --array IN:c,i,j:halo=0x2x2 --array OUT:c,i,j --elem 8
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert set(j["tile"])=={"c","i","j"} and j["working_set_bytes"]>0' "$tmp/out" \
+    && ok || { bad "tile JSON (halo per dimension)"; cat "$tmp/out" >&2; }
+  expect_rc 2 "tile, halo= short of the array's dimensions" ./bin/servet tile --loop c=8 --loop i=500 --loop j=500 --array IN:c,i,j:halo=2x2 --elem 8
+  grep -qF "halo=RxRx.. needs one radius per dimension" "$tmp/err" && ok || { bad "tile, halo= count: no clear message"; cat "$tmp/err" >&2; }
+  expect_rc 2 "tile, a negative halo= radius" ./bin/servet tile --loop c=8 --loop i=500 --loop j=500 --array IN:c,i,j:halo=0x-1x2 --elem 8
   # dims=: a padded 3D array (the planes warning's advice) is described, and its warning goes
   expect_rc 2 "tile, dims= below a loop's extent" ./bin/servet tile --loop i=160 --loop j=160 --loop k=160 --array A:i,j,k:dims=0x150x0 --elem 8
   expect_rc 2 "tile, dims= short of the array's dimensions" ./bin/servet tile --loop i=160 --loop j=160 --loop k=160 --array A:i,j,k:dims=0x161 --elem 8

@@ -300,7 +300,7 @@ static void tile_model(servet__tmodel *M, const servet_tile_desc *d) {
     for (a = 0; a < d->narrays; a++) {
         const servet_tile_array *A = &d->arrays[a];
         double st = (double)d->elem_bytes;
-        for (dd = 0; dd < A->nloops; dd++) M->dim[a][dd] = d->loops[A->loops[dd]].extent + 2 * A->halo;
+        for (dd = 0; dd < A->nloops; dd++) M->dim[a][dd] = d->loops[A->loops[dd]].extent + 2 * servet__tile_halo(A, dd);
         if (A->ld) M->dim[a][A->nloops - 1] = A->ld;
         for (dd = A->nloops - 1; dd >= 0; dd--) { M->stride[a][dd] = st; st *= (double)M->dim[a][dd]; }
     }
@@ -2422,6 +2422,86 @@ static int64_t rand_extent(void) {
     default: return 1 + (int64_t)(rand_next() % 300);
     }
 }
+/* a halo per dimension (desc: halo_dim): the same radius on every
+   dimension is the uniform halo's answer; a 2D stencil on each plane of a
+   3D array ({0, R, R}) counts what the 2D stencil counts on a plane, where
+   the uniform halo counts planes it does not read; bad radii are refused.
+   Measured (bench_data/tile_outside_halo_dim_zen5_2026-12-05.txt): a radius-2
+   star on each of 64 planes of 1024^2 floats, told halo 2 along c too, took
+   64 x 16 x 1024 (0.97-0.98 of untiled); told 0x2x2, untiled (the best) */
+static void test_tile_halo_dim(void) {
+    servet_profile *p = two_core_profile(1), *rec = recorded_profile("zen5_vm_2026-12-05.prof");
+    servet_tile_desc q, u, plane;
+    servet_tile t1, t2;
+    int64_t T[3];
+    double ws3, ws2;
+    /* {2, 2} on a 2D stencil: the uniform halo's decision, to the tile, the bytes and the price */
+    stencil2d_desc(&u, 2000, 2, "IN", "OUT");
+    q = u;
+    q.arrays[0].halo = 0;
+    q.arrays[0].halo_dim[0] = q.arrays[0].halo_dim[1] = 2;
+    CHECK(servet_choose_tile(p, &u, &t1) == SERVET_OK && servet_choose_tile(p, &q, &t2) == SERVET_OK &&
+              t1.tile[0] == t2.tile[0] && t1.tile[1] == t2.tile[1] && t1.working_set_bytes == t2.working_set_bytes &&
+              t1.predicted_ns == t2.predicted_ns,
+          "halo_dim {2, 2} = halo 2: %lld x %lld, %g B, %g ns (uniform %lld x %lld, %g B, %g ns)", (long long)t2.tile[0],
+          (long long)t2.tile[1], t2.working_set_bytes, t2.predicted_ns, (long long)t1.tile[0], (long long)t1.tile[1],
+          t1.working_set_bytes, t1.predicted_ns);
+    q.arrays[0].halo = 7; /* unread where any halo_dim is set */
+    CHECK(servet_choose_tile(p, &q, &t2) == SERVET_OK && t1.tile[0] == t2.tile[0] && t1.tile[1] == t2.tile[1] &&
+              t1.predicted_ns == t2.predicted_ns,
+          "halo_dim set: halo unread (%lld x %lld)", (long long)t2.tile[0], (long long)t2.tile[1]);
+    /* a 2D star on each plane: c, i, j with {0, 2, 2}; one plane's block is the 2D stencil's */
+    loops(&q, 3, 256);
+    q.narrays = 2;
+    memset(&q.arrays[0], 0, sizeof q.arrays[0]);
+    q.arrays[0].name = "IN"; q.arrays[0].nloops = 3;
+    q.arrays[0].loops[0] = 0; q.arrays[0].loops[1] = 1; q.arrays[0].loops[2] = 2;
+    q.arrays[1] = q.arrays[0];
+    q.arrays[1].name = "OUT"; q.arrays[1].streamed = 1;
+    q.arrays[0].halo_dim[1] = q.arrays[0].halo_dim[2] = 2;
+    stencil2d_desc(&plane, 256, 2, "IN", "OUT");
+    plane.arrays[1].streamed = 1;
+    T[0] = 1; T[1] = 64; T[2] = 64;
+    ws3 = tile_ws(p, &q, T);
+    ws2 = tile_ws(p, &plane, T + 1);
+    CHECK(ws3 == ws2 && ws2 > 0.0, "a tile of one plane, 64 x 64, halo {0, 2, 2}: the 2D stencil's lines (%g = %g bytes)", ws3, ws2);
+    q.arrays[0].halo_dim[1] = q.arrays[0].halo_dim[2] = 0;
+    q.arrays[0].halo = 2;
+    CHECK(tile_ws(p, &q, T) > ws3 + 4.0 * 64 * 64, "the same tile, halo 2 along c too: 4 rows of 64 more at least (%g)", tile_ws(p, &q, T));
+    /* the decision, on the recorded Zen 5 profile: 64 planes of 1024^2 floats */
+    if (rec) {
+        loops(&q, 3, 1024);
+        q.loops[0].extent = 64;
+        q.elem_bytes = 4;
+        q.narrays = 2;
+        memset(&q.arrays[0], 0, sizeof q.arrays[0]);
+        q.arrays[0].name = "IN"; q.arrays[0].nloops = 3;
+        q.arrays[0].loops[0] = 0; q.arrays[0].loops[1] = 1; q.arrays[0].loops[2] = 2;
+        q.arrays[1] = q.arrays[0];
+        q.arrays[1].name = "OUT";
+        q.arrays[0].halo_dim[1] = q.arrays[0].halo_dim[2] = 2;
+        CHECK(servet_choose_tile(rec, &q, &t1) == SERVET_OK && t1.untiled,
+              "recorded profile, a radius-2 star on each of 64 planes of 1024^2 floats, halo 0x2x2: untiled (%lld x %lld x %lld)",
+              (long long)t1.tile[0], (long long)t1.tile[1], (long long)t1.tile[2]);
+    }
+    /* bad radii */
+    stencil2d_desc(&q, 100, 0, "IN", "OUT");
+    q.arrays[0].halo_dim[1] = -1;
+    CHECK(servet_choose_tile(p, &q, &t1) == SERVET_ERROR_INVALID_ARGUMENT, "a negative halo_dim: invalid");
+    q.arrays[0].halo_dim[1] = SERVET_TILE_MAX_HALO + 1;
+    CHECK(servet_choose_tile(p, &q, &t1) == SERVET_ERROR_INVALID_ARGUMENT, "a halo_dim over SERVET_TILE_MAX_HALO: invalid");
+    q.arrays[0].halo_dim[1] = 0;
+    q.arrays[0].halo_dim[2] = 1;
+    CHECK(servet_choose_tile(p, &q, &t1) == SERVET_ERROR_INVALID_ARGUMENT, "a halo_dim past the array's dimensions: invalid");
+    q.arrays[0].halo_dim[2] = 0;
+    q.arrays[0].halo_dim[0] = 3;
+    q.arrays[0].dims[0] = 104; /* under 100 + 2 x 3 */
+    CHECK(servet_choose_tile(p, &q, &t1) == SERVET_ERROR_INVALID_ARGUMENT, "dims under the extent + 2 x its dimension's halo: invalid");
+    q.arrays[0].dims[0] = 106;
+    CHECK(servet_choose_tile(p, &q, &t1) == SERVET_OK, "dims of the extent + 2 x its dimension's halo: OK");
+    drop(p);
+    if (rec) drop(rec);
+}
 static void test_tile_random_descs(void) {
     static const char *names[] = {"i", "j", "k", "l", "m", "n", "o", "q"};
     static const int elems[] = {1, 2, 4, 8, 16, 8, 8, 3}, multiples[] = {1, 2, 4, 8, 16, 3, 7};
@@ -2464,6 +2544,9 @@ static void test_tile_random_descs(void) {
                 A->loops[q] = d.nloops > 0 ? (int)(rand_next() % (uint64_t)d.nloops) : 0;
             if (rand_next() % 80 == 0) A->loops[0] = 7;
             if (rand_next() % 5 == 0) A->halo = (int)(rand_next() % 4);
+            if (rand_next() % 7 == 0) /* a radius per dimension; some negative, some past the array's dimensions */
+                for (q = 0; q < SERVET_TILE_MAX_LOOPS; q++)
+                    if (q < A->nloops || rand_next() % 30 == 0) A->halo_dim[q] = (int)(rand_next() % 4) - (rand_next() % 40 == 0);
             if (rand_next() % 6 == 0) A->streamed = 1;
             if (rand_next() % 5 == 0) A->packed = 1;
             if (rand_next() % 4 == 0) A->output = rand_next() % 2 ? 1 : -1;
@@ -2561,6 +2644,7 @@ int main(void) {
     test_tile_decisions();
     test_tile_bad_input();
     test_tile_untiled_loops();
+    test_tile_halo_dim();
     test_tile_random_descs();
     TEST_SUMMARY();
 }

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 /* the fields of a --array (usage text and errors say them alike) */
-#define SERVET_CLI_ARRAY_FIELDS "[:halo=R][:stream][:packed][:reduce[=LANES]][:out|:in][:ld=N][:dims=NxN..]"
+#define SERVET_CLI_ARRAY_FIELDS "[:halo=R|RxRx..][:stream][:packed][:reduce[=LANES]][:out|:in][:ld=N][:dims=NxN..]"
 static const char *usage_text =
     "usage: servet COMMAND [options]\n"
     "\n"
@@ -34,6 +34,8 @@ static const char *usage_text =
     "                      the tile size of a loop nest from the measured caches, as JSON;\n"
     "                      loops outer to inner, an array's loops slowest dimension first\n"
     "                      (row-major: the last is contiguous), ld= its row stride in elements,\n"
+    "                      halo=R a stencil's radius along every dimension, halo=RxRx.. one per\n"
+    "                      dimension, slowest first (a 2D stencil on each plane of a 3D array: 0x2x2),\n"
     "                      dims= the extent each dimension is allocated with (0: its loop's),\n"
     "                      reduce: the innermost loop sums into one element of it in a register\n"
     "                      (C in an i,j,k matmul: a chain of adds as long as the innermost tile),\n"
@@ -1334,6 +1336,12 @@ static void print_tune_hint(const servet_tile_desc *td, const servet_tile *res, 
 #undef SERVET_CLI_APPEND
     json_string(cmd);
 }
+/* an array's halo along dimension dd, as servet_choose_tile reads it: halo_dim where any is set, else halo */
+static int array_halo(const servet_tile_array *A, int dd) {
+    int e;
+    for (e = 0; e < A->nloops; e++) if (A->halo_dim[e]) return A->halo_dim[dd];
+    return A->halo;
+}
 static int cmd_tile(int argc, char **argv) {
     servet_tile_desc td;
     servet_tile res;
@@ -1342,7 +1350,8 @@ static int cmd_tile(int argc, char **argv) {
     servet_result r;
     static char names[SERVET_TILE_MAX_LOOPS][64], anames[SERVET_TILE_MAX_ARRAYS][64];
     const char *arrays[SERVET_TILE_MAX_ARRAYS];
-    int i, k, all_levels = 0, narr = 0, verbose = 0, dims_given[SERVET_TILE_MAX_ARRAYS] = {0}, line = 64;
+    int i, k, all_levels = 0, narr = 0, verbose = 0, dims_given[SERVET_TILE_MAX_ARRAYS] = {0},
+        halo_given[SERVET_TILE_MAX_ARRAYS] = {0}, line = 64;
     memset(&td, 0, sizeof td);
     memset(&d, 0, sizeof d);
     for (i = 0; i < argc; i++) {
@@ -1431,9 +1440,22 @@ static int cmd_tile(int argc, char **argv) {
                     A->loops[A->nloops++] = found;
                 }
             } else if (!strncmp(field, "halo=", 5)) {
-                int64_t v;
-                if (!parse_i64(field + 5, 0, &v) || v > SERVET_TILE_MAX_HALO) return die_usage("halo= takes a radius from 0 to 2^20", field);
-                A->halo = (int)v;
+                /* R (every dimension), or RxRx..: one per dimension, slowest first */
+                char *hp = field + 5, *x;
+                int nh = 0, hv[SERVET_TILE_MAX_LOOPS] = {0};
+                for (;;) {
+                    int64_t v;
+                    x = strchr(hp, 'x');
+                    if (x) *x = '\0';
+                    if (nh >= SERVET_TILE_MAX_LOOPS || !parse_i64(hp, 0, &v) || v > SERVET_TILE_MAX_HALO)
+                        return die_usage("halo= takes a radius from 0 to 2^20, or one per dimension, RxRx..", arrays[k]);
+                    hv[nh++] = (int)v;
+                    if (!x) break;
+                    hp = x + 1;
+                }
+                if (nh == 1) A->halo = hv[0];
+                else memcpy(A->halo_dim, hv, sizeof hv);
+                halo_given[k] = nh;
             } else if (!strncmp(field, "ld=", 3)) {
                 int64_t v;
                 if (!parse_i64(field + 3, 1, &v) || v > SERVET_TILE_MAX_EXTENT)
@@ -1465,18 +1487,20 @@ static int cmd_tile(int argc, char **argv) {
                     return die_usage("reduce=N takes the lanes the sum is kept in, 1 to 1024", field);
                 A->reduce = (int)v;
             }
-            else return die_usage("unknown --array field (halo=R, stream, packed, reduce[=N], out, in, ld=N, dims=NxN..)", field);
+            else return die_usage("unknown --array field (halo=R or RxRx.., stream, packed, reduce[=N], out, in, ld=N, dims=NxN..)", field);
         }
         if (A->nloops == 0) return die_usage("--array needs its loops: NAME:LOOP,LOOP", arrays[k]);
         if (dims_given[k] && dims_given[k] != A->nloops)
             return die_usage("dims= needs one extent per dimension of the array", arrays[k]);
+        if (halo_given[k] > 1 && halo_given[k] != A->nloops)
+            return die_usage("halo=RxRx.. needs one radius per dimension of the array", arrays[k]);
         {
             int dd;
             for (dd = 0; dd < A->nloops; dd++)
-                if (A->dims[dd] && A->dims[dd] < td.loops[A->loops[dd]].extent + 2 * A->halo)
+                if (A->dims[dd] && A->dims[dd] < td.loops[A->loops[dd]].extent + 2 * array_halo(A, dd))
                     return die_usage("dims= is smaller than a dimension's loop extent (+ 2 x halo)", arrays[k]);
         }
-        if (A->ld && A->ld < td.loops[A->loops[A->nloops - 1]].extent + 2 * A->halo)
+        if (A->ld && A->ld < td.loops[A->loops[A->nloops - 1]].extent + 2 * array_halo(A, A->nloops - 1))
             return die_usage("ld= is smaller than the array's last dimension", arrays[k]);
     }
     td.narrays = narr;
