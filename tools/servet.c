@@ -1336,6 +1336,19 @@ static void print_tune_hint(const servet_tile_desc *td, const servet_tile *res, 
 #undef SERVET_CLI_APPEND
     json_string(cmd);
 }
+/* "NxNx..": up to SERVET_TILE_MAX_LOOPS numbers from 0 to max, into out; how many, 0 on a bad one (s is cut at its x's) */
+static int parse_x_list(char *s, int64_t max, int64_t *out) {
+    int n = 0;
+    for (;;) {
+        char *x = strchr(s, 'x');
+        int64_t v;
+        if (x) *x = '\0';
+        if (n >= SERVET_TILE_MAX_LOOPS || !parse_i64(s, 0, &v) || v > max) return 0;
+        out[n++] = v;
+        if (!x) return n;
+        s = x + 1;
+    }
+}
 /* an array's halo along dimension dd, as servet_choose_tile reads it: halo_dim where any is set, else halo */
 static int array_halo(const servet_tile_array *A, int dd) {
     int e;
@@ -1441,20 +1454,11 @@ static int cmd_tile(int argc, char **argv) {
                 }
             } else if (!strncmp(field, "halo=", 5)) {
                 /* R (every dimension), or RxRx..: one per dimension, slowest first */
-                char *hp = field + 5, *x;
-                int nh = 0, hv[SERVET_TILE_MAX_LOOPS] = {0};
-                for (;;) {
-                    int64_t v;
-                    x = strchr(hp, 'x');
-                    if (x) *x = '\0';
-                    if (nh >= SERVET_TILE_MAX_LOOPS || !parse_i64(hp, 0, &v) || v > SERVET_TILE_MAX_HALO)
-                        return die_usage("halo= takes a radius from 0 to 2^20, or one per dimension, RxRx..", arrays[k]);
-                    hv[nh++] = (int)v;
-                    if (!x) break;
-                    hp = x + 1;
-                }
-                if (nh == 1) A->halo = hv[0];
-                else memcpy(A->halo_dim, hv, sizeof hv);
+                int64_t hv[SERVET_TILE_MAX_LOOPS] = {0};
+                int nh = parse_x_list(field + 5, SERVET_TILE_MAX_HALO, hv), dd;
+                if (nh < 1) return die_usage("halo= takes a radius from 0 to 2^20, or one per dimension, RxRx..", arrays[k]);
+                if (nh == 1) A->halo = (int)hv[0];
+                else for (dd = 0; dd < nh; dd++) A->halo_dim[dd] = (int)hv[dd];
                 halo_given[k] = nh;
             } else if (!strncmp(field, "ld=", 3)) {
                 int64_t v;
@@ -1463,18 +1467,8 @@ static int cmd_tile(int argc, char **argv) {
                 A->ld = v;
             } else if (!strncmp(field, "dims=", 5)) {
                 /* NxNx..: one per dimension, slowest first; 0 keeps the loop's extent */
-                char *dp = field + 5, *x;
-                int nd = 0;
-                for (;;) {
-                    int64_t v;
-                    x = strchr(dp, 'x');
-                    if (x) *x = '\0';
-                    if (nd >= SERVET_TILE_MAX_LOOPS || !parse_i64(dp, 0, &v) || v > SERVET_TILE_MAX_EXTENT)
-                        return die_usage("dims= takes an extent from 0 to 2^40 per dimension, NxNx..", arrays[k]);
-                    A->dims[nd++] = v;
-                    if (!x) break;
-                    dp = x + 1;
-                }
+                int nd = parse_x_list(field + 5, SERVET_TILE_MAX_EXTENT, A->dims);
+                if (nd < 1) return die_usage("dims= takes an extent from 0 to 2^40 per dimension, NxNx..", arrays[k]);
                 dims_given[k] = nd;
             } else if (!strcmp(field, "stream")) A->streamed = 1;
             else if (!strcmp(field, "packed")) A->packed = 1;
