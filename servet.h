@@ -10862,6 +10862,8 @@ typedef struct servet__tmodel {
     servet__tcache c[8];
     int64_t dim[SERVET_TILE_MAX_ARRAYS][SERVET_TILE_MAX_LOOPS]; /* array dimensions in elements */
     double stride[SERVET_TILE_MAX_ARRAYS][SERVET_TILE_MAX_LOOPS]; /* bytes between consecutive indices */
+    int halo[SERVET_TILE_MAX_ARRAYS][SERVET_TILE_MAX_LOOPS]; /* the halo along each dimension (servet__tile_halo, once) */
+    int haloed[SERVET_TILE_MAX_ARRAYS];  /* a halo along some dimension */
     int only;                          /* >= 0: cost of this cache index alone */
     int ncache;                        /* c[0..ncache) caches, then the TLBs */
     double restart_ns;                 /* a stream's restart: the latency of the level above L1 */
@@ -10882,18 +10884,15 @@ static int servet__tile_halo(const servet_tile_array *A, int dd) {
         if (A->halo_dim[e]) return dd >= 0 && dd < SERVET_TILE_MAX_LOOPS ? A->halo_dim[dd] : 0;
     return A->halo;
 }
-/* a halo along some dimension; the sum of its radii (a star's loads) */
-static int servet__tile_haloed(const servet_tile_array *A) {
-    int dd;
-    for (dd = 0; dd < A->nloops && dd < SERVET_TILE_MAX_LOOPS; dd++) if (servet__tile_halo(A, dd) > 0) return 1;
-    return 0;
-}
+/* the sum of its radii (a star's loads); a halo along some dimension: > 0.
+   The model reads M->halo and M->haloed, resolved once a decision */
 static double servet__tile_halo_sum(const servet_tile_array *A) {
     double sum = 0.0;
     int dd;
     for (dd = 0; dd < A->nloops && dd < SERVET_TILE_MAX_LOOPS; dd++) sum += (double)servet__tile_halo(A, dd);
     return sum;
 }
+static int servet__tile_haloed(const servet_tile_array *A) { return servet__tile_halo_sum(A) > 0.0; }
 /* The search prices many tiles twice (each pass of the descent goes over
    a loop's candidates again; the starts meet): 45-60% of a 3D nest's
    evaluations were repeats, 93 ms a decision for a radius-2 star. A table
@@ -11007,7 +11006,7 @@ static double servet__tile_row_lines(const servet__tmodel *M, int a, const doubl
     double t = ceil(cover[A->loops[last]] - 1e-9); /* the tile T: a mean of N / ceil(N / T) is under it */
     if (line == 0 || elem == 0 || line % elem) return ceil((b + (double)line - (double)elem) / (double)line);
     g = line;
-    if (!servet__tile_haloed(A) && t >= 1.0 && t * (double)elem < 1e15) g = servet__gcd_u64(g, (uint64_t)t * elem);
+    if (!M->haloed[a] && t >= 1.0 && t * (double)elem < 1e15) g = servet__gcd_u64(g, (uint64_t)t * elem);
     else g = servet__gcd_u64(g, elem);
     if (last > 0) g = servet__gcd_u64(g, (uint64_t)M->stride[a][last - 1]);
     if (g == 0) g = elem;
@@ -11025,7 +11024,7 @@ static double servet__tile_row_span_lines(const servet__tmodel *M, int a, const 
     double b = span * (double)M->elem, line = (double)M->line;
     int last = A->nloops - 1;
     if (servet__tile_whole_rows(M, a, span)) return ceil(rows * b / line) / rows;
-    if (!servet__tile_haloed(A) && servet__multiple_of(b, M->line) && servet__multiple_of(last > 0 ? M->stride[a][last - 1] : 0.0, M->line))
+    if (!M->haloed[a] && servet__multiple_of(b, M->line) && servet__multiple_of(last > 0 ? M->stride[a][last - 1] : 0.0, M->line))
         return b / line; /* rows start on a line */
     return servet__tile_row_lines(M, a, cover, b);
 }
@@ -11047,7 +11046,7 @@ static double servet__tile_lines(const servet__tmodel *M, int a, const double *c
     double rows, lines, block[SERVET_TILE_MAX_LOOPS] = {0}, wide[SERVET_TILE_MAX_LOOPS] = {0};
     int dd, ee, last = A->nloops - 1;
     for (dd = 0; dd <= last; dd++) {
-        double lim = (double)M->dim[a][dd], c = cover[A->loops[dd]], h = 2.0 * servet__tile_halo(A, dd);
+        double lim = (double)M->dim[a][dd], c = cover[A->loops[dd]], h = 2.0 * M->halo[a][dd];
         block[dd] = c < lim ? c : lim;
         wide[dd] = c + h < lim ? c + h : lim;
     }
@@ -11079,7 +11078,7 @@ static double servet__tile_runs(const servet__tmodel *M, int a, const double *co
     const servet_tile_array *A = &M->d->arrays[a];
     double per_page = 4096.0 / (double)M->line, span;
     int last = A->nloops - 1;
-    span = cover[A->loops[last]] + 2.0 * servet__tile_halo(A, last);
+    span = cover[A->loops[last]] + 2.0 * M->halo[a][last];
     if (span > (double)M->dim[a][last]) span = (double)M->dim[a][last];
     if (!pages) return servet__tile_whole_rows(M, a, span) ? 1.0 : rows; /* a run a row, across pages */
     if (servet__tile_whole_rows(M, a, span)) return ceil(lines / per_page); /* one stream, a restart per page */
@@ -11093,7 +11092,7 @@ static double servet__tile_pages(const servet__tmodel *M, int a, const double *c
     double rows = 1.0, span[SERVET_TILE_MAX_LOOPS] = {0}, ext, blocks = 1.0, elem = (double)M->elem;
     int dd, last = A->nloops - 1;
     for (dd = 0; dd <= last; dd++) {
-        span[dd] = cover[A->loops[dd]] + 2.0 * servet__tile_halo(A, dd);
+        span[dd] = cover[A->loops[dd]] + 2.0 * M->halo[a][dd];
         if (span[dd] > (double)M->dim[a][dd]) span[dd] = (double)M->dim[a][dd];
         if (dd < last) rows *= span[dd];
     }
@@ -11529,7 +11528,7 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
             t = servet__tile_lines(M, a, cover, &rows, &lpr);
             if (A->packed || last == 0) { base += ceil(t / C->sets); continue; }
             for (dd = 0; dd < last; dd++) {
-                double sp = cover[A->loops[dd]] + 2.0 * servet__tile_halo(A, dd);
+                double sp = cover[A->loops[dd]] + 2.0 * M->halo[a][dd];
                 /* a mean tile a little under T (a partial last tile) still has
                    full tiles of T rows: count those */
                 sp = ceil((sp < (double)M->dim[a][dd] ? sp : (double)M->dim[a][dd]) - 1e-9);
@@ -11552,7 +11551,7 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
                     memset(cv, 0, sizeof cv);
                     cv[0] = 1.0;
                     for (dd = 0; dd < last; dd++) {
-                        double sp = cover[A->loops[dd]] + 2.0 * servet__tile_halo(A, dd), lim = (double)M->dim[a][dd];
+                        double sp = cover[A->loops[dd]] + 2.0 * M->halo[a][dd], lim = (double)M->dim[a][dd];
                         uint64_t n = (uint64_t)ceil((sp < lim ? sp : lim) - 1e-9);
                         uint64_t step = (uint64_t)fmod(M->stride[a][dd] / C->line, (double)S);
                         servet__residues_ap_conv(nv, cv, (uint64_t)S, step, n);
@@ -11883,7 +11882,7 @@ static int servet__tile_gapped_rows(const servet__tmodel *M, const int64_t *T, c
     const servet_tile_array *A = &M->d->arrays[a];
     int last = A->nloops - 1;
     double S, piece;
-    if (A->packed || servet__tile_haloed(A) || last < 1) return 0;
+    if (A->packed || M->haloed[a] || last < 1) return 0;
     S = M->stride[a][last - 1];
     /* the tile's own piece, not the mean over a remainder (f 12 of 16: 96
        bytes, then 32 - a mean of 8): its full visits decide the stream */
@@ -12109,7 +12108,7 @@ static int servet__tile_interleaved(const servet__tmodel *M, const servet__tgeom
     const servet_tile_array *A = &M->d->arrays[a];
     int k, dd, last = A->nloops - 1, cut = 0;
     double span, piece = (double)M->elem, wide[SERVET_TILE_MAX_LOOPS];
-    for (dd = 0; dd <= last; dd++) wide[dd] = halo_rows ? 0.0 : 2.0 * servet__tile_halo(A, dd);
+    for (dd = 0; dd <= last; dd++) wide[dd] = halo_rows ? 0.0 : 2.0 * M->halo[a][dd];
     if (piece_out) *piece_out = 0.0;
     if (cut_row) *cut_row = 0;
     if (A->packed) return 0;
@@ -13223,7 +13222,11 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         const servet_tile_array *A = &d->arrays[a];
         int last = A->nloops - 1;
         double st = (double)M.elem;
-        for (dd = 0; dd <= last; dd++) M.dim[a][dd] = A->dims[dd] ? A->dims[dd] : d->loops[A->loops[dd]].extent + 2 * servet__tile_halo(A, dd);
+        M.haloed[a] = servet__tile_haloed(A);
+        for (dd = 0; dd <= last; dd++) {
+            M.halo[a][dd] = servet__tile_halo(A, dd);
+            M.dim[a][dd] = A->dims[dd] ? A->dims[dd] : d->loops[A->loops[dd]].extent + 2 * M.halo[a][dd];
+        }
         if (A->ld && last > 0) M.dim[a][last] = A->ld;
         for (dd = last; dd >= 0; dd--) {
             M.stride[a][dd] = st;
@@ -13256,9 +13259,9 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                    reach memory, one stream where the block's rows are whole
                    (the window of its outermost haloed dimension fits) */
                 int cached = 0, h0;
-                for (h0 = 0; h0 < d->arrays[a].nloops && !servet__tile_halo(&d->arrays[a], h0); h0++) {}
+                for (h0 = 0; h0 < d->arrays[a].nloops && !M.halo[a][h0]; h0++) {}
                 if (h0 < d->arrays[a].nloops && M.ncache > 0)
-                    cached = (2.0 * servet__tile_halo(&d->arrays[a], h0) + 1.0) * M.stride[a][h0] <= M.c[M.ncache - 1].usable;
+                    cached = (2.0 * M.halo[a][h0] + 1.0) * M.stride[a][h0] <= M.c[M.ncache - 1].usable;
                 /* the output too (its stores in turn, step 6c) */
                 M.seq_untiled[a] = !servet__tile_interleaved(&M, G, a, !cached, NULL, NULL);
 #ifdef SERVET_DEBUG_TILE

@@ -300,7 +300,11 @@ static void tile_model(servet__tmodel *M, const servet_tile_desc *d) {
     for (a = 0; a < d->narrays; a++) {
         const servet_tile_array *A = &d->arrays[a];
         double st = (double)d->elem_bytes;
-        for (dd = 0; dd < A->nloops; dd++) M->dim[a][dd] = d->loops[A->loops[dd]].extent + 2 * servet__tile_halo(A, dd);
+        M->haloed[a] = servet__tile_haloed(A); /* as servet_choose_tile resolves them */
+        for (dd = 0; dd < A->nloops; dd++) {
+            M->halo[a][dd] = servet__tile_halo(A, dd);
+            M->dim[a][dd] = d->loops[A->loops[dd]].extent + 2 * M->halo[a][dd];
+        }
         if (A->ld) M->dim[a][A->nloops - 1] = A->ld;
         for (dd = A->nloops - 1; dd >= 0; dd--) { M->stride[a][dd] = st; st *= (double)M->dim[a][dd]; }
     }

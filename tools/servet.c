@@ -1349,12 +1349,6 @@ static int parse_x_list(char *s, int64_t max, int64_t *out) {
         s = x + 1;
     }
 }
-/* an array's halo along dimension dd, as servet_choose_tile reads it: halo_dim where any is set, else halo */
-static int array_halo(const servet_tile_array *A, int dd) {
-    int e;
-    for (e = 0; e < A->nloops; e++) if (A->halo_dim[e]) return A->halo_dim[dd];
-    return A->halo;
-}
 static int cmd_tile(int argc, char **argv) {
     servet_tile_desc td;
     servet_tile res;
@@ -1491,10 +1485,10 @@ static int cmd_tile(int argc, char **argv) {
         {
             int dd;
             for (dd = 0; dd < A->nloops; dd++)
-                if (A->dims[dd] && A->dims[dd] < td.loops[A->loops[dd]].extent + 2 * array_halo(A, dd))
+                if (A->dims[dd] && A->dims[dd] < td.loops[A->loops[dd]].extent + 2 * servet__tile_halo(A, dd))
                     return die_usage("dims= is smaller than a dimension's loop extent (+ 2 x halo)", arrays[k]);
         }
-        if (A->ld && A->ld < td.loops[A->loops[A->nloops - 1]].extent + 2 * array_halo(A, A->nloops - 1))
+        if (A->ld && A->ld < td.loops[A->loops[A->nloops - 1]].extent + 2 * servet__tile_halo(A, A->nloops - 1))
             return die_usage("ld= is smaller than the array's last dimension", arrays[k]);
     }
     td.narrays = narr;
