@@ -2455,13 +2455,7 @@ static void test_tile_halo_dim(void) {
               t1.predicted_ns == t2.predicted_ns,
           "halo_dim set: halo unread (%lld x %lld)", (long long)t2.tile[0], (long long)t2.tile[1]);
     /* a 2D star on each plane: c, i, j with {0, 2, 2}; one plane's block is the 2D stencil's */
-    loops(&q, 3, 256);
-    q.narrays = 2;
-    memset(&q.arrays[0], 0, sizeof q.arrays[0]);
-    q.arrays[0].name = "IN"; q.arrays[0].nloops = 3;
-    q.arrays[0].loops[0] = 0; q.arrays[0].loops[1] = 1; q.arrays[0].loops[2] = 2;
-    q.arrays[1] = q.arrays[0];
-    q.arrays[1].name = "OUT"; q.arrays[1].streamed = 1;
+    stencil3d_desc(&q, 256, 0);
     q.arrays[0].halo_dim[1] = q.arrays[0].halo_dim[2] = 2;
     stencil2d_desc(&plane, 256, 2, "IN", "OUT");
     plane.arrays[1].streamed = 1;
@@ -2474,15 +2468,10 @@ static void test_tile_halo_dim(void) {
     CHECK(tile_ws(p, &q, T) > ws3 + 4.0 * 64 * 64, "the same tile, halo 2 along c too: the rows of 4 more planes, over 16 KiB more (%g)", tile_ws(p, &q, T));
     /* the decision, on the recorded Zen 5 profile: 64 planes of 1024^2 floats */
     if (rec) {
-        loops(&q, 3, 1024);
+        stencil3d_desc(&q, 1024, 0);
         q.loops[0].extent = 64;
         q.elem_bytes = 4;
-        q.narrays = 2;
-        memset(&q.arrays[0], 0, sizeof q.arrays[0]);
-        q.arrays[0].name = "IN"; q.arrays[0].nloops = 3;
-        q.arrays[0].loops[0] = 0; q.arrays[0].loops[1] = 1; q.arrays[0].loops[2] = 2;
-        q.arrays[1] = q.arrays[0];
-        q.arrays[1].name = "OUT";
+        q.arrays[1].streamed = 0; /* OUT written, as the measured kernel and its command line say it */
         q.arrays[0].halo_dim[1] = q.arrays[0].halo_dim[2] = 2;
         CHECK(servet_choose_tile(rec, &q, &t1) == SERVET_OK && t1.untiled,
               "recorded profile, a radius-2 star on each of 64 planes of 1024^2 floats, halo 0x2x2: untiled (%lld x %lld x %lld)",
