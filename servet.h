@@ -965,6 +965,18 @@
           0x2x2: untiled (bench_data/tile_outside_halo_dim_zen5_2026-12-
           05.txt). None of the 178 outside descs moves; make tile-replay
           unchanged.
+          Tile model, entries (>>decide step 6g): the loop around the
+          innermost one costs 2 ns an entry past a tile's first. A 3x3
+          convolution over 64 x 64 channels of 112^2 floats with its r, s
+          loops outside y, x: 64 x 16 x 2 x 112 (0.855 of the grid's best)
+          -> 32 x 4 x 16 x 112 (0.991); at 32 x 224^2 0.89-0.90 -> 0.945-
+          0.949, at 16 x 448^2 0.90 -> the best measured. 6 of the 178
+          outside descs move: a scalar k,i,j matmul at 2048^3 (1.1-1.3x
+          faster), four near ties, and C = A B^T of floats at 1000^3, 336 x
+          80 x 16 -> 336 x 96 x 16, 0.91 of it: B's 96 rows overflow the
+          first TLB, which the model reads a third full (Limits). make
+          tile-replay: Zen 1 matmul mean 0.816 -> 0.875, the rest as before
+          (bench_data/tile_outside_conv_channels_zen5_2026-12-06.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10603,6 +10615,23 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       skipping fewer lines than read streams, R 2 G 1 3.3-4.0 ns, R 6 G 2
       2.8); at 4M x 16 f tiles of 8 ran 78-93 ms, of 12 54-60
       (bench_data/tile_outside_gapped_rows_zen5_2026-12-05.txt).
+   6g. The loop around the innermost one starts too. A nest of three loops
+      or more enters it once per point of the loops outside it in the tile
+      (the first entry of each tile is in the tile's 20 ns): a start and an
+      exit branch mispredicted under a few levels of nesting,
+      SERVET__TILE_ENTRY_NS (2 ns) each. Where loops that do not index the
+      output sit outside it (a convolution's r, s outside y, x: OUT[k][y][x]
+      += W[k][c][r][s] IN[c][y+r][x+s]), short y tiles enter it 9 x Tk x Tc
+      times a tile: at 64 x 64 channels of 112^2 floats the model took 64 x
+      16 x 2 x 112 (0.855 of 64 x 64 x 8 x 112, the grid's best, side by
+      side); with the entries 32 x 4 x 16 x 112 (0.991). Elsewhere they
+      are few against the runs: of the 178 outside descs, 6 move - a
+      scalar k,i,j matmul at 2048^3 to 128 x 4 x 688 (2.9-3.3 s against
+      3.5-4.4 at 128 x 8 x 256, gcc -O2); four i,j,k matmuls with C
+      reduced, near ties that ran within 1% of each other (768, 1536
+      floats; 2500, 1536 C = A B^T doubles); and C = A B^T of floats at
+      1000^3, 336 x 80 -> 96 x 16, 0.91 of it past the first TLB (Limits)
+      (bench_data/tile_outside_conv_channels_zen5_2026-12-06.txt).
    7. The level reported is the smallest whose traffic the tile at least
       halves against no tiling; its working set, the largest footprint of one
       loop iteration that the level keeps (the reuse it holds: for a square
@@ -10649,6 +10678,15 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    A near-tie moved the wrong way with it: the 1536^2 transpose with a
    rectangular tile, 512 x 12 -> 1536 x 12, priced 0.08% apart, ran 0.80-
    0.83 of it (3.3-3.6 against 2.7-3.0 ms; 256 x 4: 2.45).
+   The first TLB's share of misses is read off the probe's curve between
+   its points, where a cyclic walk meets a step (the Zen 5 VM's: 1.08 ns
+   at 90 pages, 2.96 at 108, nothing between): C = A B^T of floats at
+   1000^3 ran 0.263 s with 64-80 of B's rows a tile (pages 4000 bytes
+   apart) and 0.289 s from 96 rows, each row on a page the first TLB no
+   longer holds; the model reads a third of the step there, and since
+   step 6g's entries (a near tie, 0.05% apart) takes 336 x 96 x 16, 0.91
+   of 336 x 80 x 16 (bench_data/tile_outside_conv_channels_zen5_2026-12-
+   06.txt).
    Not modelled, measured on a Zen 5 VM (2026-11-25, three sweeps,
    bench_data/tile_run28-30_zen5.json): a memory-bound stencil that runs
    best on tiles of 8 (1.04-1.11x untiled in the sweeps and side by side,
@@ -10805,6 +10843,15 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    1000, the best measured; 5-6: 512 x 16 x 512, 0.87 of it) -
    bench_data/tile_outside_vector_zen5_2026-12-04.txt */
 #define SERVET__TILE_VECTOR_RUN_NS 8.0
+/* an entry of the loop around the innermost one, in ns (step 6g): its
+   start and its exit, a branch the predictor misses past a few levels of
+   nesting. Measured on the Zen 5 VM (gcc -O3, zmm): o[x] += q * a[x] over
+   passes of R rows of 112 floats cost 5.4 ns a pass at R = 1 and 3.65 a
+   row at R = 8, ~2 ns a pass besides the rows; a 3x3 multi-channel
+   convolution with its r, s loops outside y, x (64 x 64 channels, 112^2)
+   3.7 ns an entry of y: 30.5 ms at Ty 2, 25.9 at 8
+   (bench_data/tile_outside_conv_channels_zen5_2026-12-06.txt) */
+#define SERVET__TILE_ENTRY_NS 2.0
 /* a sum kept in a register (desc: reduce) is a chain of dependent adds: C
    compilers keep the order of a floating-point sum (no reassociation
    without -ffast-math), so the loop is one chain, an add's latency an
@@ -12212,9 +12259,24 @@ static double servet__tile_crowded_walk(const servet__tmodel *M, const int64_t *
     if (inflight < starts) inflight = starts;
     return rows > inflight && inflight < SERVET__TILE_DEMAND_MLP ? inflight : 0.0;
 }
+/* the entries of the loop around the innermost one (step 6g) past one a
+   tile (a tile's first is in its 20 ns): it starts once per point of the
+   loops outside it and once per tile of itself and the innermost; none in
+   a nest of two loops, whose entries are its tiles */
+static double servet__tile_entries(const servet__tmodel *M, const int64_t *T) {
+    double entries = 1.0, tiles = 1.0;
+    int l, n = M->n;
+    if (n < 3) return 0.0;
+    for (l = 0; l < n; l++) {
+        double N = (double)M->d->loops[l].extent, nt = ceil(N / (double)T[l]);
+        tiles *= nt;
+        entries *= l < n - 2 ? N : nt;
+    }
+    return entries > tiles ? entries - tiles : 0.0;
+}
 static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T) {
     double cost = 0.0, tiles = 1.0, runs = 1.0, points = 1.0, cover[SERVET_TILE_MAX_LOOPS], stream, bound = 0.0, core,
-           lookups = 0.0;
+           lookups = 0.0, entries;
     double over, under;
     int c, l, a, n = M->n, lanes;
     double chain = servet__tile_chain_of(M, T, &lanes, NULL);
@@ -12347,6 +12409,7 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
         if (l < n - 1) runs *= N; /* the innermost loop starts once per point of the others */
         else runs *= nt;
     }
+    entries = servet__tile_entries(M, T);
     /* the work: half a cycle per iteration at least (SERVET__TILE_WORK_NS;
        why half and not one, at its definition) */
     core += servet__tile_work_ns(M->d) * points;
@@ -12404,12 +12467,15 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
             split = !A->packed && T[l] % m != 0 && T[l] < M->d->loops[l].extent &&
                     lds[0][a] >= SERVET__TILE_SPLIT_SHARE * l1_lines;
         }
-        if (split) cost += SERVET__TILE_MARGIN * (cost + over + 20.0 * tiles + runs * servet__tile_run_ns(M->d));
+        if (split)
+            cost += SERVET__TILE_MARGIN *
+                    (cost + over + 20.0 * tiles + runs * servet__tile_run_ns(M->d) + entries * SERVET__TILE_ENTRY_NS);
     }
 #ifdef SERVET_DEBUG_TILE
-    fprintf(stderr, "    core %.0f bound %.0f tiles %.0f runs %.0f\n", core, bound, 20.0 * tiles, runs);
+    fprintf(stderr, "    core %.0f bound %.0f tiles %.0f runs %.0f entries %.0f\n", core, bound, 20.0 * tiles, runs, entries);
 #endif
-    return cost + over + SERVET__TILE_OVERLAP_LEAK * under + 20.0 * tiles + runs * servet__tile_run_ns(M->d);
+    return cost + over + SERVET__TILE_OVERLAP_LEAK * under + 20.0 * tiles + runs * servet__tile_run_ns(M->d) +
+           entries * SERVET__TILE_ENTRY_NS;
 }
 /* candidate tiles along a loop of extent N: multiples of m */
 static int servet__tile_candidates(int64_t N, int64_t m, int64_t *out, int max) {

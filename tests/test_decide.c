@@ -2495,6 +2495,66 @@ static void test_tile_halo_dim(void) {
     drop(p);
     if (rec) drop(rec);
 }
+/* >>decide step 6g: the loop around the innermost one starts once per
+   point of the loops outside it in the tile, past the tile's first entry;
+   by hand: none in a 2D nest, 100 x 10 x 10 - 1000 in a 100^3 i,k,j matmul
+   at 10^3, and in a 3x3 convolution whose r, s loops sit outside y, x
+   (k, c, r, s, y, x at 64, 64, 3, 3, 112, 112; tile 64 x 16 x 3 x 3 x 2 x
+   112) 64 x 64 x 9 x 56 entries less its 4 x 56 tiles. Measured on the
+   Zen 5 VM (bench_data/tile_outside_conv_channels_zen5_2026-12-06.txt):
+   that convolution at y tiles of 2 ran 0.855 of 64 x 64 x 8 x 112 (the
+   grid's best), y tiles of 8-28 within 4% of it; the recorded Zen 5
+   profile takes 8 rows or more */
+static void conv_rs_desc(servet_tile_desc *q, int64_t ch, int64_t plane) {
+    static const char *names[] = {"k", "c", "r", "s", "y", "x"};
+    int l;
+    memset(q, 0, sizeof *q);
+    q->nloops = 6;
+    for (l = 0; l < 6; l++) { q->loops[l].name = names[l]; q->loops[l].extent = l < 2 ? ch : l < 4 ? 3 : plane; }
+    q->loops[2].untiled = q->loops[3].untiled = 1;
+    q->narrays = 3;
+    q->arrays[0].name = "IN"; q->arrays[0].nloops = 3; /* IN[c][y + r][x + s] */
+    q->arrays[0].loops[0] = 1; q->arrays[0].loops[1] = 4; q->arrays[0].loops[2] = 5;
+    q->arrays[0].halo_dim[1] = q->arrays[0].halo_dim[2] = 1;
+    q->arrays[1].name = "W"; q->arrays[1].nloops = 4;
+    for (l = 0; l < 4; l++) q->arrays[1].loops[l] = l;
+    q->arrays[2].name = "OUT"; q->arrays[2].nloops = 3;
+    q->arrays[2].loops[0] = 0; q->arrays[2].loops[1] = 4; q->arrays[2].loops[2] = 5;
+    q->elem_bytes = 4;
+    q->vector = 16;
+}
+static void test_tile_entries(void) {
+    servet_profile *rec = recorded_profile("zen5_vm_2026-12-05.prof");
+    servet_tile_desc q;
+    servet__tmodel M;
+    servet_tile t;
+    int64_t T[6];
+    double e;
+    transpose_desc(&q, 1000);
+    tile_model(&M, &q);
+    T[0] = T[1] = 8;
+    CHECK(servet__tile_entries(&M, T) == 0.0, "a 2D nest: no entries past its tiles (%g)", servet__tile_entries(&M, T));
+    matmul_desc(&q, 100, 0);
+    tile_model(&M, &q);
+    T[0] = T[1] = T[2] = 10;
+    e = servet__tile_entries(&M, T);
+    CHECK(e == 100.0 * 10 * 10 - 1000.0, "i,k,j matmul 100^3 at 10^3: 100 x 10 x 10 entries of k less 1000 tiles (%g)", e);
+    T[0] = T[1] = T[2] = 100;
+    CHECK(servet__tile_entries(&M, T) == 99.0, "untiled: k starts once per i, 100 less the one tile (%g)", servet__tile_entries(&M, T));
+    conv_rs_desc(&q, 64, 112);
+    tile_model(&M, &q);
+    T[0] = 64; T[1] = 16; T[2] = T[3] = 3; T[4] = 2; T[5] = 112;
+    e = servet__tile_entries(&M, T);
+    CHECK(e == 64.0 * 64 * 9 * 56 - 4.0 * 56, "conv, r, s outside y, x: 64 x 64 x 9 x 56 entries of y less 4 x 56 tiles (%g)", e);
+    if (rec) {
+        CHECK(servet_choose_tile(rec, &q, &t) == SERVET_OK && t.tile[4] >= 8,
+              "recorded profile, 3x3 conv over 64 x 64 channels of 112^2 floats, r, s outside y, x: y tile of 8 or more "
+              "(%lld x %lld x %lld x %lld x %lld x %lld)",
+              (long long)t.tile[0], (long long)t.tile[1], (long long)t.tile[2], (long long)t.tile[3], (long long)t.tile[4],
+              (long long)t.tile[5]);
+        drop(rec);
+    }
+}
 static void test_tile_random_descs(void) {
     static const char *names[] = {"i", "j", "k", "l", "m", "n", "o", "q"};
     static const int elems[] = {1, 2, 4, 8, 16, 8, 8, 3}, multiples[] = {1, 2, 4, 8, 16, 3, 7};
@@ -2638,6 +2698,7 @@ int main(void) {
     test_tile_bad_input();
     test_tile_untiled_loops();
     test_tile_halo_dim();
+    test_tile_entries();
     test_tile_random_descs();
     TEST_SUMMARY();
 }
