@@ -10315,7 +10315,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       loop
       that misses L1 restarts a stream (the L2 latency, overlapped as any
       miss), each tile costs 20 ns and each run 2 ns
-      (SERVET__TILE_RUN_NS).
+      (SERVET__TILE_RUN_NS), each entry of the loop around the innermost
+      one past a tile's first 2 ns more (step 6g).
       Out of the last level, when the memory probe ran, a line costs what
       the measured copy bandwidth of one PU says (line / bandwidth): the
       prefetchers keep memory busy, and a latency over 10 priced a line 6x
