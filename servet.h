@@ -974,9 +974,15 @@
           outside descs move: a scalar k,i,j matmul at 2048^3 (1.1-1.3x
           faster), four near ties, and C = A B^T of floats at 1000^3, 336 x
           80 x 16 -> 336 x 96 x 16, 0.91 of it: B's 96 rows overflow the
-          first TLB, which the model reads a third full (Limits). make
-          tile-replay: Zen 1 matmul mean 0.816 -> 0.875, the rest as before
+          first TLB in the full tiles. make tile-replay: Zen 1 matmul mean
+          0.816 -> 0.875, the rest as before
           (bench_data/tile_outside_conv_channels_zen5_2026-12-06.txt).
+          Tile model, the first TLB holds a full tile's pages (>>decide step
+          5), not the mean's over a remainder: that C = A B^T back to 336 x
+          80 x 16 (0.262-0.270 s, 96: 0.288-0.297); 9 outside descs move,
+          within 1-2% but a 768^3 float i,k,j (+4%) and a 384^3 3D
+          transpose (-3%); make tile-replay +1 case at 0.95 (Zen 5
+          transposes), make tune-replay unchanged.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10244,6 +10250,19 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       tile_lookups_exposed_zen5_2026-12-04.txt).
       Without a measured memory bandwidth the bound is memory's latency
       (2-3x too dear, see Limits) and would hide them: they add, as walks.
+      The first TLB holds a full tile's pages, not the mean's over a
+      remainder (as the sets count a full tile, step 4): a cyclic walk
+      over more pages than it holds misses on every one, and the full
+      tiles do. C = A B^T of floats at 1000^3 (B's rows 4000 bytes apart,
+      a page each; first TLB reach 90.5 pages) ran 0.262-0.270 s with j
+      64-80 and 0.288-0.297 from 96, whose ten full tiles span 94 pages
+      an i where the mean over the 40-row remainder spans 89; priced at
+      the mean, 96 was a near tie (0.05%) that step 6g's entries tipped
+      (0.91). Of the 178 outside descs, 9 move with it: that one back to
+      336 x 80 x 16, ties within 1-2% (a 1000^2 float transpose, 128^3
+      radius-2 stencils, i,k,j and i,j,k matmuls at 500-768), a 768^3
+      float i,k,j 4% faster, a 384^3 3D transpose 3% slower
+      (bench_data/tile_outside_conv_channels_zen5_2026-12-06.txt).
       The last TLB has sets, indexed by the page number's low bits as a
       cache's by the line's: pages that repeat at S pages fall in sets /
       gcd(S, sets) of them, so the rows of a matrix 32 KiB apart (4096
@@ -10631,7 +10650,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       3.5-4.4 at 128 x 8 x 256, gcc -O2); four i,j,k matmuls with C
       reduced, near ties that ran within 1% of each other (768, 1536
       floats; 2500, 1536 C = A B^T doubles); and C = A B^T of floats at
-      1000^3, 336 x 80 -> 96 x 16, 0.91 of it past the first TLB (Limits)
+      1000^3, 336 x 80 -> 96 x 16, 0.91 of it past the first TLB, until
+      that TLB held full tiles (step 5)
       (bench_data/tile_outside_conv_channels_zen5_2026-12-06.txt).
    7. The level reported is the smallest whose traffic the tile at least
       halves against no tiling; its working set, the largest footprint of one
@@ -10681,13 +10701,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    0.83 of it (3.3-3.6 against 2.7-3.0 ms; 256 x 4: 2.45).
    The first TLB's share of misses is read off the probe's curve between
    its points, where a cyclic walk meets a step (the Zen 5 VM's: 1.08 ns
-   at 90 pages, 2.96 at 108, nothing between): C = A B^T of floats at
-   1000^3 ran 0.263 s with 64-80 of B's rows a tile (pages 4000 bytes
-   apart) and 0.289 s from 96 rows, each row on a page the first TLB no
-   longer holds; the model reads a third of the step there, and since
-   step 6g's entries (a near tie, 0.05% apart) takes 336 x 96 x 16, 0.91
-   of 336 x 80 x 16 (bench_data/tile_outside_conv_channels_zen5_2026-12-
-   06.txt).
+   at 90 pages, 2.96 at 108, nothing between): a footprint between the
+   two is priced a share of the step where the walk misses all or none.
    Not modelled, measured on a Zen 5 VM (2026-11-25, three sweeps,
    bench_data/tile_run28-30_zen5.json): a memory-bound stencil that runs
    best on tiles of 8 (1.04-1.11x untiled in the sweeps and side by side,
@@ -11742,6 +11757,7 @@ typedef struct servet__tgeom {
     double piece_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS];      /* and the pages of a piece */
     double rows_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS];       /* the rows of one iteration's footprint */
     double full_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_LOOPS];        /* in, a full tile where the mean is well under it (step 4) */
+    double pages_full_in[2 * SERVET_TILE_MAX_LOOPS][SERVET_TILE_MAX_ARRAYS]; /* pages_in over a full tile (what the first TLB holds, step 5) */
 } servet__tgeom;
 /* All of level k's iterations cover what one iteration of level k - 1
    does (servet__tile_cover: l >= k is l > k - 1), so the out covers are
@@ -11758,6 +11774,7 @@ static void servet__tile_geometry(const servet__tmodel *M, const int64_t *T, int
     }
     for (k = 0; k < 2 * n; k++) {
         int l;
+        double full[SERVET_TILE_MAX_LOOPS];
         servet__tile_cover(M, T, k, 1, G->in[k]);
         if (k > 0) memcpy(G->out[k], G->in[k - 1], sizeof G->out[k]);
         /* the sets see a full tile, not the mean over a remainder: 16 of 24
@@ -11776,10 +11793,15 @@ static void servet__tile_geometry(const servet__tmodel *M, const int64_t *T, int
         for (l = 0; l < n; l++)
             G->full_in[k][l] = G->in[k][l] < (double)M->d->loops[l].extent && G->in[k][l] == servet__tile_mean(M, T, l) &&
                                        (double)T[l] > 1.08 * G->in[k][l] ? (double)T[l] : G->in[k][l];
+        if (tlb)
+            for (l = 0; l < n; l++)
+                full[l] = G->in[k][l] < (double)M->d->loops[l].extent && G->in[k][l] == servet__tile_mean(M, T, l) &&
+                                  (double)T[l] > G->in[k][l] ? (double)T[l] : G->in[k][l];
         for (a = 0; a < na; a++) {
             G->lines_in[k][a] = servet__tile_lines(M, a, G->in[k], &rows[k + 1][a], &lpr[k + 1][a]);
             G->rows_in[k][a] = rows[k + 1][a];
             G->pages_in[k][a] = tlb ? servet__tile_pages(M, a, G->in[k], &G->vpn_stride_in[k][a], &G->piece_in[k][a]) : 0.0;
+            G->pages_full_in[k][a] = tlb ? servet__tile_pages(M, a, full, NULL, NULL) : 0.0;
             if (k > 0) {
                 G->lines_out[k][a] = G->lines_in[k - 1][a];
                 G->pages_out[k][a] = G->pages_in[k - 1][a];
@@ -11975,7 +11997,9 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
         for (a = 0; a < na; a++)
             if (C->tlb) { /* a TLB maps streams too */
                 double cr = servet__tile_tlb_crowding(C, G->vpn_stride_in[k][a], G->piece_in[k][a]);
-                ws += G->pages_in[k][a] * cr * 4096.0;
+                /* the first TLB (level 100) holds a full tile's pages: a
+                   cyclic walk over more than it holds misses them all (step 5) */
+                ws += (C->level == 100 ? G->pages_full_in[k][a] : G->pages_in[k][a]) * cr * 4096.0;
                 if (cr > 1.0 && G->pages_in[k][a] >= 1.0) crowded = 1;
             } else if (!M->d->arrays[a].streamed) ws += G->lines_in[k][a] * line;
         /* pages that crowd a share of the last TLB's sets miss before that

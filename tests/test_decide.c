@@ -2555,6 +2555,71 @@ static void test_tile_entries(void) {
         drop(rec);
     }
 }
+/* >>decide step 5: the first TLB holds a full tile's pages, not the mean's
+   over a remainder (as the sets count a full tile, step 4). By hand: C = A
+   B^T of floats at 1000^3, 336 x 96 x 16 (j: ten tiles of 96, one of 40, a
+   mean of 90.9): one i of the tile walks B's 96 rows 4000 bytes apart, 1 +
+   (95 x 4000 + 60) / 4096 pages, where the mean's 90.9 rows span 88.8.
+   Measured on the Zen 5 VM (first TLB reach 90.5 pages): j 64-80 ran
+   0.262-0.270 s, 96-128 0.288-0.297 (bench_data/tile_outside_conv_
+   channels_zen5_2026-12-06.txt); the recorded Zen 5 profile keeps j under
+   96 */
+/* what a first TLB of `entries` pages (no curve) adds to the price of T on
+   the three-level model */
+static double tlb_adds(const servet_tile_desc *q, double entries, const int64_t *T) {
+    servet__tmodel Q;
+    double without;
+    three_level_model(&Q, q);
+    without = servet__tile_cost(&Q, T);
+    servet__tile_tlb_level(&Q.c[3], 0, entries * 4096.0, NULL, 0);
+    Q.nc = 4;
+    return servet__tile_cost(&Q, T) - without;
+}
+static void test_tile_tlb_full_tile(void) {
+    servet_profile *rec = recorded_profile("zen5_vm_2026-12-05.prof");
+    servet_tile_desc q;
+    servet__tmodel Q;
+    servet__tgeom G;
+    servet_tile t;
+    int64_t T[3];
+    double want;
+    nt_desc(&q, 1000, 4);
+    q.arrays[2].reduce = 1;
+    three_level_model(&Q, &q);
+    servet__tile_tlb_level(&Q.c[3], 0, 96.0 * 4096.0, NULL, 0);
+    Q.nc = 4;
+    T[0] = 336; T[1] = 96; T[2] = 16;
+    servet__tile_geometry(&Q, T, 0, &G);
+    want = 1.0 + (95.0 * 4000.0 + 60.0) / 4096.0;
+    CHECK(fabs(G.pages_full_in[3][1] - want) < 1e-9 && G.pages_in[3][1] < want - 4.0,
+          "C = A B^T 1000^3 floats at 336 x 96 x 16: B's pages over one i, a full tile's %g (want %g), the mean's %g",
+          G.pages_full_in[3][1], want, G.pages_in[3][1]);
+    T[1] = 100; T[2] = 8; /* ten tiles of 100, 125 of 8: every mean is its tile */
+    servet__tile_geometry(&Q, T, 0, &G);
+    CHECK(G.pages_full_in[3][1] == G.pages_in[3][1], "j 100, k 8 (no remainder): the full tile's pages are the mean's (%g, %g)",
+          G.pages_full_in[3][1], G.pages_in[3][1]);
+    /* the price: a first TLB of 104 entries (usable 93.6, no curve: all or
+       nothing) holds the mean's 90.9 pages an i, not the full tile's 95.8:
+       every i of a full tile looks B's 94 rows up again, ~65 M lookups at a
+       third of the 2 ns step, ~43 ms; at 80 (12 tiles of 80, one of 40: 80 pages)
+       it holds them */
+    {
+        double add96, add80;
+        T[1] = 96; T[2] = 16;
+        add96 = tlb_adds(&q, 104.0, T);
+        T[1] = 80;
+        add80 = tlb_adds(&q, 104.0, T);
+        CHECK(add96 > 20e6 && add80 < 5e6,
+              "C = A B^T at 336 x 96 x 16 past a 104-entry first TLB: its full tiles' lookups, %g ns (> 20 ms); 336 x 80 x 16 %g (< 5 ms)",
+              add96, add80);
+    }
+    if (rec) {
+        CHECK(servet_choose_tile(rec, &q, &t) == SERVET_OK && t.tile[1] < 96,
+              "recorded profile, C = A B^T 1000^3 floats: j under 96 (%lld x %lld x %lld)", (long long)t.tile[0],
+              (long long)t.tile[1], (long long)t.tile[2]);
+        drop(rec);
+    }
+}
 static void test_tile_random_descs(void) {
     static const char *names[] = {"i", "j", "k", "l", "m", "n", "o", "q"};
     static const int elems[] = {1, 2, 4, 8, 16, 8, 8, 3}, multiples[] = {1, 2, 4, 8, 16, 3, 7};
@@ -2699,6 +2764,7 @@ int main(void) {
     test_tile_untiled_loops();
     test_tile_halo_dim();
     test_tile_entries();
+    test_tile_tlb_full_tile();
     test_tile_random_descs();
     TEST_SUMMARY();
 }
