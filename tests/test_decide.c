@@ -2503,7 +2503,7 @@ static void test_tile_halo_dim(void) {
    112) 64 x 64 x 9 x 56 entries less its 4 x 56 tiles. Measured on the
    Zen 5 VM (bench_data/tile_outside_conv_channels_zen5_2026-12-06.txt):
    that convolution at y tiles of 2 ran 0.855 of 64 x 64 x 8 x 112 (the
-   grid's best), y tiles of 8-28 within 4% of it; the recorded Zen 5
+   grid's best), y tiles of 8-28 within 6% of it; the recorded Zen 5
    profile takes 8 rows or more */
 static void conv_rs_desc(servet_tile_desc *q, int64_t ch, int64_t plane) {
     static const char *names[] = {"k", "c", "r", "s", "y", "x"};
@@ -2555,15 +2555,6 @@ static void test_tile_entries(void) {
         drop(rec);
     }
 }
-/* >>decide step 5: the first TLB holds a full tile's pages, not the mean's
-   over a remainder (as the sets count a full tile, step 4). By hand: C = A
-   B^T of floats at 1000^3, 336 x 96 x 16 (j: ten tiles of 96, one of 40, a
-   mean of 90.9): one i of the tile walks B's 96 rows 4000 bytes apart, 1 +
-   (95 x 4000 + 60) / 4096 pages, where the mean's 90.9 rows span 88.8.
-   Measured on the Zen 5 VM (first TLB reach 90.5 pages): j 64-80 ran
-   0.262-0.270 s, 96-128 0.288-0.297 (bench_data/tile_outside_conv_
-   channels_zen5_2026-12-06.txt); the recorded Zen 5 profile keeps j under
-   96 */
 /* what a first TLB of `entries` pages (no curve) adds to the price of T on
    the three-level model */
 static double tlb_adds(const servet_tile_desc *q, double entries, const int64_t *T) {
@@ -2575,6 +2566,15 @@ static double tlb_adds(const servet_tile_desc *q, double entries, const int64_t 
     Q.nc = 4;
     return servet__tile_cost(&Q, T) - without;
 }
+/* >>decide step 5: the first TLB holds a full tile's pages, not the mean's
+   over a remainder (as the sets count a full tile, step 4). By hand: C = A
+   B^T of floats at 1000^3, 336 x 96 x 16 (j: ten tiles of 96, one of 40, a
+   mean of 90.9): one i of the tile walks B's 96 rows 4000 bytes apart, 1 +
+   (95 x 4000 + 60) / 4096 pages, where the mean's 90.9 rows span 88.8.
+   Measured on the Zen 5 VM (first TLB reach 90.5 pages): j 64-80 ran
+   0.262-0.270 s, 96-128 0.288-0.297 (bench_data/tile_outside_conv_
+   channels_zen5_2026-12-06.txt); the recorded Zen 5 profile keeps j under
+   96 */
 static void test_tile_tlb_full_tile(void) {
     servet_profile *rec = recorded_profile("zen5_vm_2026-12-05.prof");
     servet_tile_desc q;
@@ -2596,13 +2596,14 @@ static void test_tile_tlb_full_tile(void) {
           G.pages_full_in[3][1], want, G.pages_in[3][1]);
     T[1] = 100; T[2] = 8; /* ten tiles of 100, 125 of 8: every mean is its tile */
     servet__tile_geometry(&Q, T, 0, &G);
-    CHECK(G.pages_full_in[3][1] == G.pages_in[3][1], "j 100, k 8 (no remainder): the full tile's pages are the mean's (%g, %g)",
-          G.pages_full_in[3][1], G.pages_in[3][1]);
+    CHECK(G.pages_full_in[3][1] == G.pages_in[3][1],
+          "j 100, k 8 (no remainder): the full tile's pages are the mean's (%g, %g)", G.pages_full_in[3][1],
+          G.pages_in[3][1]);
     /* the price: a first TLB of 104 entries (usable 93.6, no curve: all or
        nothing) holds the mean's 90.9 pages an i, not the full tile's 95.8:
        every i of a full tile looks B's 94 rows up again, ~65 M lookups at a
-       third of the 2 ns step, ~43 ms; at 80 (12 tiles of 80, one of 40: 80 pages)
-       it holds them */
+       third of the 2 ns step, ~43 ms; at 80 (12 tiles of 80, one of 40:
+       80 pages) it holds them */
     {
         double add96, add80;
         T[1] = 96; T[2] = 16;
@@ -2610,7 +2611,8 @@ static void test_tile_tlb_full_tile(void) {
         T[1] = 80;
         add80 = tlb_adds(&q, 104.0, T);
         CHECK(add96 > 20e6 && add80 < 5e6,
-              "C = A B^T at 336 x 96 x 16 past a 104-entry first TLB: its full tiles' lookups, %g ns (> 20 ms); 336 x 80 x 16 %g (< 5 ms)",
+              "C = A B^T at 336 x 96 x 16 past a 104-entry first TLB: its full tiles' lookups, %g ns (> 20 ms); "
+              "336 x 80 x 16 %g (< 5 ms)",
               add96, add80);
     }
     if (rec) {
