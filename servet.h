@@ -10868,6 +10868,7 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    3.7 ns an entry of y: 30.5 ms at Ty 2, 25.9 at 8
    (bench_data/tile_outside_conv_channels_zen5_2026-12-06.txt) */
 #define SERVET__TILE_ENTRY_NS 2.0
+#define SERVET__TILE_TLB_LEVEL 100 /* the model's level of TLB i is this + i: the first TLB's is this (step 5) */
 /* a sum kept in a register (desc: reduce) is a chain of dependent adds: C
    compilers keep the order of a floating-point sum (no reassociation
    without -ffast-math), so the loop is one chain, an add's latency an
@@ -11783,6 +11784,7 @@ static void servet__tile_geometry(const servet__tmodel *M, const int64_t *T, int
     }
     for (k = 0; k < 2 * n; k++) {
         double full[SERVET_TILE_MAX_LOOPS];
+        int l, partial;
         servet__tile_cover(M, T, k, 1, G->in[k]);
         if (k > 0) memcpy(G->out[k], G->in[k - 1], sizeof G->out[k]);
         /* the sets see a full tile, not the mean over a remainder: 16 of 24
@@ -11799,12 +11801,16 @@ static void servet__tile_geometry(const servet__tmodel *M, const int64_t *T, int
            9 of the 178 outside descs by a few rows (matmuls of 19 tiles a
            loop) */
         servet__tile_full_cover(M, T, G->in[k], 1.08, G->full_in[k]);
-        if (tlb) servet__tile_full_cover(M, T, G->in[k], 1.0, full); /* the first TLB's: any remainder (step 5) */
+        partial = 0;
+        if (tlb) { /* the first TLB's: any remainder (step 5); its pages counted again only where the cover differs */
+            servet__tile_full_cover(M, T, G->in[k], 1.0, full);
+            for (l = 0; l < n; l++) partial |= full[l] != G->in[k][l];
+        }
         for (a = 0; a < na; a++) {
             G->lines_in[k][a] = servet__tile_lines(M, a, G->in[k], &rows[k + 1][a], &lpr[k + 1][a]);
             G->rows_in[k][a] = rows[k + 1][a];
             G->pages_in[k][a] = tlb ? servet__tile_pages(M, a, G->in[k], &G->vpn_stride_in[k][a], &G->piece_in[k][a]) : 0.0;
-            G->pages_full_in[k][a] = tlb ? servet__tile_pages(M, a, full, NULL, NULL) : 0.0;
+            G->pages_full_in[k][a] = tlb && partial ? servet__tile_pages(M, a, full, NULL, NULL) : G->pages_in[k][a];
             if (k > 0) {
                 G->lines_out[k][a] = G->lines_in[k - 1][a];
                 G->pages_out[k][a] = G->pages_in[k - 1][a];
@@ -12000,9 +12006,9 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
         for (a = 0; a < na; a++)
             if (C->tlb) { /* a TLB maps streams too */
                 double cr = servet__tile_tlb_crowding(C, G->vpn_stride_in[k][a], G->piece_in[k][a]);
-                /* the first TLB (level 100) holds a full tile's pages: a
-                   cyclic walk over more than it holds misses them all (step 5) */
-                ws += (C->level == 100 ? G->pages_full_in[k][a] : G->pages_in[k][a]) * cr * 4096.0;
+                /* the first TLB holds a full tile's pages: a cyclic walk
+                   over more than it holds misses them all (step 5) */
+                ws += (C->level == SERVET__TILE_TLB_LEVEL ? G->pages_full_in[k][a] : G->pages_in[k][a]) * cr * 4096.0;
                 if (cr > 1.0 && G->pages_in[k][a] >= 1.0) crowded = 1;
             } else if (!M->d->arrays[a].streamed) ws += G->lines_in[k][a] * line;
         /* pages that crowd a share of the last TLB's sets miss before that
@@ -12992,7 +12998,7 @@ static void servet__tile_tlb_level(servet__tcache *C, int i, double reach, const
     double step;
     memset(C, 0, sizeof *C);
     C->tlb = 1;
-    C->level = 100 + i;
+    C->level = SERVET__TILE_TLB_LEVEL + i;
     C->size = reach;
     C->usable = 0.9 * reach; /* the stack, the code and the loop's other data take a few entries */
     C->usable_crowded = SERVET__TILE_TLB_CROWDED * reach;
