@@ -10149,7 +10149,13 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       usable / 4 KiB lines each, and rows 4 KiB apart crowd one of them (an
       untiled 4096 x 4096 transpose: 4096 lines of B where a 1 MiB L2 keeps
       about 200). An overfull set of X lines over W ways loses 1 - W/X of
-      what it would keep (not LRU's all: the cache probe's theta = 1). An
+      what it would keep (not LRU's all: the cache probe's theta = 1); an
+      iteration that fits loses only its overfull sets' lines past their
+      ways (until 2026-12-06 that share of all its lines: a k,i,j matmul
+      at 2048^3 doubles, one k of 8 x 512 with A's column's 8 lines in the
+      set of one of C's, 17 there of 584 lines, was priced as losing 29% of
+      them, 4x its cost, and the model took 1024 x 16 x 2048: 0.70-0.74 s
+      against 0.60-0.62 at 128 x 8 x 512, now taken). An
       overfull offset of f lines loses what Servet's binomial (Fig. 3,
       theta = 1) says f random pages lose of the level: the real sets its
       pages reach are size / ways / 4 KiB (32 of a 1 MiB 8-way L2's 2048),
@@ -11000,7 +11006,7 @@ typedef struct servet__tmemo {
     double cost[SERVET__TMEMO];
     uint16_t sused[SERVET__SMEMO];
     servet__skey skey[SERVET__SMEMO];
-    double sload[SERVET__SMEMO];
+    double sload[SERVET__SMEMO], sexcess[SERVET__SMEMO];
     int sover[SERVET__SMEMO];
     uint16_t wused[SERVET__WMEMO];
     servet__wkey wkey[SERVET__WMEMO];
@@ -11477,7 +11483,7 @@ static void servet__tile_row_starts(servet__tmemo *m, servet__tscratch *scratch,
         servet__row_starts_walk(stride, span, nd, nrows, line, sets, starts);
 }
 static double servet__tile_set_load_walked(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
-                                           int loop, double run, int *overfull_sets);
+                                           int loop, double run, int *overfull_sets, double *excess);
 /* bytes between consecutive iterations of loop l in array a (0: a does
    not move with l) */
 static double servet__tile_loop_stride(const servet__tmodel *M, int a, int l) {
@@ -11528,12 +11534,13 @@ static int servet__tile_sweeps(const servet__tmodel *M, const servet__tcache *C,
     return rel * run >= span && (double)own * ceil(lines) >= (double)C->sets;
 }
 static double servet__tile_set_load(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
-                                    int loop, double run, int *overfull_sets) {
+                                    int loop, double run, int *overfull_sets, double *excess) {
     servet__tmemo *m = M->memo;
     servet__skey k;
     long i, pos;
     int over;
-    if (!m) return servet__tile_set_load_walked(M, C, cover, ways, loop, run, overfull_sets);
+    double ex;
+    if (!m) return servet__tile_set_load_walked(M, C, cover, ways, loop, run, overfull_sets, excess);
     memset(&k, 0, sizeof k); /* the padding too: keys are compared byte by byte */
     k.sets = C->sets;
     k.line = C->line;
@@ -11542,23 +11549,26 @@ static double servet__tile_set_load(const servet__tmodel *M, const servet__tcach
     k.run = run;
     memcpy(k.cover, cover, sizeof cover[0] * (size_t)M->n);
     i = servet__memo_find(m->sused, m->skey, sizeof k, SERVET__SMEMO, &k, &pos);
-    if (i < 0 && pos < 0) return servet__tile_set_load_walked(M, C, cover, ways, loop, run, overfull_sets);
+    if (i < 0 && pos < 0) return servet__tile_set_load_walked(M, C, cover, ways, loop, run, overfull_sets, excess);
     if (i < 0) {
-        double load = servet__tile_set_load_walked(M, C, cover, ways, loop, run, &over);
+        double load = servet__tile_set_load_walked(M, C, cover, ways, loop, run, &over, &ex);
         i = servet__memo_add(m->sused, &m->sn, m->skey, sizeof k, pos, &k);
         m->sload[i] = load;
         m->sover[i] = over;
+        m->sexcess[i] = ex;
     }
     if (overfull_sets) *overfull_sets = m->sover[i];
+    if (excess) *excess = m->sexcess[i];
     return m->sload[i];
 }
 static double servet__tile_set_load_walked(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
-                                           int loop, double run, int *overfull_sets) {
+                                           int loop, double run, int *overfull_sets, double *excess) {
     double *cnt = M->scratch->cnt;
     float *starts = M->scratch->starts; /* rows a set (whole numbers under 2^24: exact) */
     int a, g, s, na = M->d->narrays, over, group[SERVET_TILE_MAX_ARRAYS];
     double bound = 0.0, fullest = 0.0, total[SERVET_TILE_MAX_ARRAYS];
     if (overfull_sets) *overfull_sets = 0;
+    if (excess) *excess = 0.0;
     if (!C->deterministic || C->sets > 4096 || C->sets < 1) return 0.0;
     /* cheap bound first: every row's lines in the fullest set */
     for (a = 0; a < na; a++) {
@@ -11580,7 +11590,7 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
     }
     for (g = 0; g < na; g++) {
         int leader = 1, kept, b, line_kept;
-        double base = 0.0, w = 0.0, others = 0.0;
+        double base = 0.0, w = 0.0, others = 0.0, others_lines = 0.0;
         for (a = 0; a < g && leader; a++) if (group[a] == group[g]) leader = 0;
         if (!leader || M->d->arrays[g].streamed) continue;
         memset(cnt, 0, (size_t)(C->sets + 1) * sizeof cnt[0]); /* a difference array until the walk ends */
@@ -11681,11 +11691,26 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
             /* a line at least where a moves with l over g's kept lines, or
                sweeps past them (step 4) */
             others += moves ? ceil(total[a] / C->sets) : floor(total[a] / C->sets);
+            others_lines += total[a];
         }
-        for (s = 0, over = 0; s < C->sets; s++) over += cnt[s] + base + others > (double)ways;
-        if (w + base + others > fullest) {
-            fullest = w + base + others;
-            if (overfull_sets) *overfull_sets = over;
+        {
+            /* and the share of the iteration's lines over the sets' ways,
+               the most of any group's count: the lines it loses where only
+               some sets overflow (step 4). Its lines: the group's own and
+               the others' (not their share of every set, rounded up) */
+            double over_lines = 0.0, lines = others_lines, f;
+            for (s = 0, over = 0; s < C->sets; s++) {
+                f = cnt[s] + base + others;
+                over += f > (double)ways;
+                lines += cnt[s] + base;
+                if (f > (double)ways) over_lines += f - (double)ways;
+            }
+            if (over_lines > lines) over_lines = lines;
+            if (excess && lines > 0.0 && over_lines / lines > *excess) *excess = over_lines / lines;
+            if (w + base + others > fullest) {
+                fullest = w + base + others;
+                if (overfull_sets) *overfull_sets = over;
+            }
         }
     }
     return fullest;
@@ -12039,7 +12064,7 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
                alone is taken to hold the level (cap below) */
             sets_ok = 1;
             if (C->deterministic && k >= n) {
-                double f = servet__tile_set_load(M, C, full, ways, k - n, (double)T[k - n], &nover);
+                double f = servet__tile_set_load(M, C, full, ways, k - n, (double)T[k - n], &nover, NULL);
                 if (f > ways && nover < C->sets / 2) {
                     piled = 1;
                     sets_ok = 0;
@@ -12048,9 +12073,9 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
             }
         }
         else if (C->deterministic) {
-            double f = servet__tile_set_load(M, C, full, ways, k < n ? k : k - n, k < n ? 0.0 : (double)T[k - n], &nover);
+            double excess, f = servet__tile_set_load(M, C, full, ways, k < n ? k : k - n, k < n ? 0.0 : (double)T[k - n], &nover, &excess);
             sets_ok = f <= ways;
-            if (!sets_ok && 1.0 - ways / f > lost) lost = 1.0 - ways / f;
+            if (!sets_ok && excess > lost) lost = excess;
         } else {
             /* physically indexed: only the line's offset in its 4 KiB page is
                known, so the level is 4096 / line "sets" of usable / 4 KiB
@@ -12061,7 +12086,7 @@ static double servet__tile_traffic_g(const servet__tmodel *M, const servet__tcac
             P.deterministic = 1;
             P.sets = 4096 / C->line > 0 ? 4096 / C->line : 1;
             int pw = (int)(C->usable / 4096.0);
-            double f = servet__tile_set_load(M, &P, full, pw, k < n ? k : k - n, k < n ? 0.0 : (double)T[k - n], &nover);
+            double f = servet__tile_set_load(M, &P, full, pw, k < n ? k : k - n, k < n ? 0.0 : (double)T[k - n], &nover, NULL);
             sets_ok = f <= pw;
             if (!sets_ok && pw > 0) {
                 /* the share of an offset's f lines its real sets lose: the
