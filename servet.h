@@ -12550,17 +12550,23 @@ static int servet__tile_candidates(int64_t N, int64_t m, int64_t *out, int max) 
     if (n == 0 || out[n - 1] != N) out[n++] = N;
     return n;
 }
-/* some array (not packed) has loop l as its contiguous dimension; not a
-   sum kept in a register (reduce, the innermost loop not over it): it is
-   touched once a run of the innermost loop, and a tile that splits its
-   lines costs little (C of C = A B^T in floats: 112 x 16 x 256 and 112 x
-   12 x 256 ran 0.048 s, 112 x 8 x 256 0.042, 16 of B's rows in 16 sets
-   of the 12-way L1 against 8; 8 floats was no candidate) */
+/* some array (not packed) has loop l as its contiguous dimension and is
+   walked by the innermost loop. One the innermost loop does not index (a
+   sum kept in a register; an i,k,j matmul's A[i][k], one element a run of
+   j) is touched once a run, and a tile that splits its lines costs little:
+   C of C = A B^T in floats, 112 x 16 x 256 and 112 x 12 x 256 ran 0.048
+   s, 112 x 8 x 256 0.042 (16 of B's rows in 16 sets of the 12-way L1
+   against 8; 8 floats was no candidate); an i,k,j matmul of floats at
+   2048^3 (gcc -O3, zmm), B's k rows 8 KiB apart in one L1 set: 256 x 8 x
+   688 0.382 s, the best of a 125-tile grid, 256 x 16 x 688 0.457 (k 16
+   the least candidate until 2026-12-06) */
 static int servet__tile_contiguous_in(const servet_tile_desc *d, int l) {
-    int a;
-    for (a = 0; a < d->narrays; a++)
-        if (!d->arrays[a].packed && d->arrays[a].loops[d->arrays[a].nloops - 1] == l && !servet__tile_register_sum(d, a))
-            return 1;
+    int a, dd, walked;
+    for (a = 0; a < d->narrays; a++) {
+        if (d->arrays[a].packed || d->arrays[a].loops[d->arrays[a].nloops - 1] != l) continue;
+        for (dd = 0, walked = 0; dd < d->arrays[a].nloops; dd++) walked |= d->arrays[a].loops[dd] == d->nloops - 1;
+        if (walked) return 1;
+    }
     return 0;
 }
 static int servet__tile_contiguous(const servet__tmodel *M, int l) { return servet__tile_contiguous_in(M->d, l); }

@@ -1357,7 +1357,36 @@ static void test_tile_reduce_split_lines(void) {
     double without;
     nt_desc(&q, 1024, 4);
     three_level_model(&Q, &q);
-    CHECK(servet__tile_contiguous(&Q, 1), "C's rows run along j: j is a contiguous loop");
+    /* C's rows run along j, but k, the innermost loop, keeps one element
+       of them a run, summed in a register or not: no contiguous loop (until
+       2026-12-06 only a register sum's was not) */
+    CHECK(!servet__tile_contiguous(&Q, 1) && servet__tile_contiguous(&Q, 2),
+          "C = A B^T, C not reduced: j is no contiguous loop, k (A's, B's rows) is");
+    {
+        /* an i,k,j matmul's A[i][k]: one element a run of j, so k gets tiles
+           under a line; B's and C's rows, walked by j, keep j's */
+        servet_tile_desc m;
+        servet__tmodel R;
+        matmul_desc(&m, 2048, 0);
+        m.elem_bytes = 4;
+        three_level_model(&R, &m);
+        CHECK(!servet__tile_contiguous(&R, 1) && servet__tile_contiguous(&R, 2),
+              "i,k,j matmul: k (A's rows, one element a run of j) no contiguous loop, j (B's, C's) one");
+        /* on the recorded Zen 5 profile, vectorised (zmm): k under a line,
+           B's k rows 8 KiB apart in one L1 set (measured there: 256 x 8 x
+           688 0.382 s, the best of 125 tiles; 256 x 16 x 688 0.457) */
+        {
+            servet_profile *rec = recorded_profile("zen5_vm_2026-12-05.prof");
+            servet_tile t;
+            m.vector = 16;
+            if (rec) {
+                CHECK(servet_choose_tile(rec, &m, &t) == SERVET_OK && t.tile[1] < 16,
+                      "recorded profile, i,k,j floats 2048^3 vectorised: k under 16 (%lld x %lld x %lld)", (long long)t.tile[0],
+                      (long long)t.tile[1], (long long)t.tile[2]);
+                drop(rec);
+            }
+        }
+    }
     q.arrays[2].reduce = 16;
     three_level_model(&Q, &q);
     CHECK(!servet__tile_contiguous(&Q, 1) && servet__tile_contiguous(&Q, 2),
