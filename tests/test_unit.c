@@ -1705,10 +1705,13 @@ static void test_irm(void) {
            (2176-2240 KiB; within 5% on 25-26 of 40 seeds, and one seed's
            answer moves whenever the simulator's noise is redrawn - the
            refinement grid above 4 MiB did, 2026-11-29; make
-           bench-accuracy-policies counts the 5%) */
+           bench-accuracy-policies counts the 5%). Seeds 1-4 (seed 2 the
+           one the split at half failed): 8 took 14 s of make test's ten
+           minutes at -O2 and 30 more under ASan (2026-12-06); the bench
+           runs 40 */
         const double truth[3] = {49152, 2097152, 8388608};
         int seed, i, k;
-        for (seed = 1; seed <= 8; seed++) {
+        for (seed = 1; seed <= 4; seed++) {
             char spec[256], err[256];
             sim_spec sp;
             servet_curve *c = (servet_curve *)calloc(1, sizeof *c);
