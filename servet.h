@@ -983,6 +983,21 @@
           within 1-2% but a 768^3 float i,k,j (+4%) and a 384^3 3D
           transpose (-3%); make tile-replay +1 case at 0.95 (Zen 5
           transposes), make tune-replay unchanged.
+          Tile model, sets (>>decide step 4): an iteration that fits but
+          overfills some sets loses its lines past their ways, not 1 - W/X
+          of every line (a k,i,j matmul at 2048^3 doubles, --vector 8: 1024
+          x 16 x 2048 -> 128 x 8 x 512, 0.728 -> 0.613 s). 20 of the 178
+          outside descs move: an 8192^2 transpose 1.25x, C = A B^T floats
+          4096^3 1.41x and a C-reduced float matmul at 2048^3 1.45x faster,
+          three 2-3.5% slower, the rest ties; make tile-replay: Zen 3
+          transposes +3 cases at 0.95, a Xeon one 0.87 -> 0.80
+          (bench_data/tile_outside_set_excess_zen5_2026-12-06.txt).
+          Tile search: a loop is contiguous (tiles of whole lines) only for
+          an array the innermost loop walks - an i,k,j matmul's A[i][k], one
+          element a run of j, leaves k tiles under a line: floats at 1024^3
+          and 2048^3, --vector 16, 0.74 and 0.84 -> 0.995 and 0.98 of a
+          grid's best; 4 outside descs 2-4% faster
+          (bench_data/tile_outside_ikj_vector_zen5_2026-12-06.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -11254,7 +11269,10 @@ static int servet__tile_register_sum(const servet_tile_desc *d, int a) {
    tile origin and are counted set by set together; an array in another
    order sits elsewhere in the cache (a transpose's B[j][i] tile is at
    column ii when A's is at column jj), so it adds to the fullest set of the
-   others only what it puts in every set on average, whole lines. */
+   others only what it puts in every set on average, whole lines.
+   *overfull_sets: the sets over `ways` in the fullest group's count;
+   *excess: the share of the iteration's lines past their sets' ways, the
+   most of any group's count (step 4: what a fitting iteration loses) */
 /* lines [start, start + len) of a way, len < sets, wrapping: v more each,
    into a difference array of sets + 1 entries (what set_load counts per
    set: one pass at the end instead of a pass per row) */
