@@ -11250,18 +11250,16 @@ static int servet__tile_is_output(const servet_tile_desc *d, int a) {
     return said ? d->arrays[a].output > 0 : d->arrays[a].output == 0 && a == d->narrays - 1;
 }
 /* array a's footprint moves with loop l (l < 0: no loop) */
-static int servet__tile_indexed(const servet__tmodel *M, int a, int l) {
+static int servet__tile_indexed_in(const servet_tile_desc *d, int a, int l) {
     int dd;
-    for (dd = 0; dd < M->d->arrays[a].nloops; dd++) if (M->d->arrays[a].loops[dd] == l) return 1;
+    for (dd = 0; dd < d->arrays[a].nloops; dd++) if (d->arrays[a].loops[dd] == l) return 1;
     return 0;
 }
+static int servet__tile_indexed(const servet__tmodel *M, int a, int l) { return servet__tile_indexed_in(M->d, a, l); }
 /* array a is a sum kept in a register (desc: reduce, and the innermost
    loop does not index it; a reduce the innermost loop indexes is ignored) */
 static int servet__tile_register_sum(const servet_tile_desc *d, int a) {
-    int dd;
-    if (d->arrays[a].reduce <= 0) return 0;
-    for (dd = 0; dd < d->arrays[a].nloops; dd++) if (d->arrays[a].loops[dd] == d->nloops - 1) return 0;
-    return 1;
+    return d->arrays[a].reduce > 0 && !servet__tile_indexed_in(d, a, d->nloops - 1);
 }
 /* The lines of the kept arrays over this cover in the fullest set of a
    virtually indexed level (at most `ways` when they all fit; 0 for a level
@@ -12579,12 +12577,10 @@ static int servet__tile_candidates(int64_t N, int64_t m, int64_t *out, int max) 
    688 0.382 s, the best of a 125-tile grid, 256 x 16 x 688 0.457 (k 16
    the least candidate until 2026-12-06) */
 static int servet__tile_contiguous_in(const servet_tile_desc *d, int l) {
-    int a, dd, walked;
-    for (a = 0; a < d->narrays; a++) {
-        if (d->arrays[a].packed || d->arrays[a].loops[d->arrays[a].nloops - 1] != l) continue;
-        for (dd = 0, walked = 0; dd < d->arrays[a].nloops; dd++) walked |= d->arrays[a].loops[dd] == d->nloops - 1;
-        if (walked) return 1;
-    }
+    int a;
+    for (a = 0; a < d->narrays; a++)
+        if (!d->arrays[a].packed && d->arrays[a].loops[d->arrays[a].nloops - 1] == l && servet__tile_indexed_in(d, a, d->nloops - 1))
+            return 1;
     return 0;
 }
 static int servet__tile_contiguous(const servet__tmodel *M, int l) { return servet__tile_contiguous_in(M->d, l); }

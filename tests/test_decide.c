@@ -1622,18 +1622,22 @@ static void test_tile_overlap_leak(void) {
    price of t x t on the three-level model, copy / reads in turn at ratio;
    A read as one stream untiled unless the desc makes it the output, as
    servet_choose_tile marks it (step 5, step 6c) */
+/* what a first TLB of `entries` pages (no curve) adds to the price of T on
+   the model Q (of three levels, c[3] free) */
+static double tlb_level_adds(servet__tmodel *Q, double entries, const int64_t *T) {
+    double without = servet__tile_cost(Q, T);
+    servet__tile_tlb_level(&Q->c[3], 0, entries * 4096.0, NULL, 0);
+    Q->nc = 4;
+    return servet__tile_cost(Q, T) - without;
+}
 static double first_tlb_adds(const servet_tile_desc *q, double ratio, int64_t t) {
     servet__tmodel Q;
     int64_t T[2];
-    double without;
     T[0] = T[1] = t;
     three_level_model(&Q, q);
     Q.seq_untiled[0] = q->arrays[0].output <= 0;
     Q.mem_interleave = ratio;
-    without = servet__tile_cost(&Q, T);
-    servet__tile_tlb_level(&Q.c[3], 0, 96.0 * 4096.0, NULL, 0);
-    Q.nc = 4;
-    return servet__tile_cost(&Q, T) - without;
+    return tlb_level_adds(&Q, 96.0, T);
 }
 /* step 6c with a halo: a stencil's halo rows come out of a cache, so the
    untiled nest reads IN from memory as one stream (its block's rows, whole
@@ -2626,16 +2630,11 @@ static void test_tile_set_excess(void) {
         drop(rec);
     }
 }
-/* what a first TLB of `entries` pages (no curve) adds to the price of T on
-   the three-level model */
+/* ... on the three-level model of q */
 static double tlb_adds(const servet_tile_desc *q, double entries, const int64_t *T) {
     servet__tmodel Q;
-    double without;
     three_level_model(&Q, q);
-    without = servet__tile_cost(&Q, T);
-    servet__tile_tlb_level(&Q.c[3], 0, entries * 4096.0, NULL, 0);
-    Q.nc = 4;
-    return servet__tile_cost(&Q, T) - without;
+    return tlb_level_adds(&Q, entries, T);
 }
 /* >>decide step 5: the first TLB holds a full tile's pages, not the mean's
    over a remainder (as the sets count a full tile, step 4). By hand: C = A
