@@ -998,6 +998,11 @@
           and 2048^3, --vector 16, 0.74 and 0.84 -> 0.995 and 0.98 of a
           grid's best; 4 outside descs 2-4% faster
           (bench_data/tile_outside_ikj_vector_zen5_2026-12-06.txt).
+          Tile model, sets (>>decide step 4): a group kept over a loop
+          leaves ways for a mover's lines of this iteration and the last
+          (the L1 is LRU to a cyclic walk): the i,k,j matmul at 3000^3
+          doubles, --vector 8, 88 x 8 x 600 -> 88 x 8 x 504, 2.65 -> 2.41
+          s (bench_data/tile_outside_lru_movers_zen5_2026-12-06.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10155,7 +10160,11 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       at one page offset as large malloc'd arrays are; an array in another
       order, a transpose's B, sits elsewhere and adds only its average per
       set) and a footprint with more lines in one set than the ways left
-      does not fit, whatever its size. With a power-of-two leading dimension
+      does not fit, whatever its size. A group kept over a loop while
+      another moves with it leaves ways for the mover's lines of this
+      iteration and of the last one (L1 replaces as LRU does: the last
+      iteration's lines are younger than the kept lines the iteration
+      reads first; an i,k,j matmul's B block over i with C's rows). With a power-of-two leading dimension
       that caps the tile's height at the associativity, so the cap (ways x
       the sets the rows start in) is a square candidate too when the desc
       asks for no multiple (12 on a 12-way L1; a tile that splits lines must
@@ -11586,12 +11595,13 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
     if (overfull_sets) *overfull_sets = 0;
     if (excess) *excess = 0.0;
     if (!C->deterministic || C->sets > 4096 || C->sets < 1) return 0.0;
-    /* cheap bound first: every row's lines in the fullest set */
+    /* cheap bound first: every row's lines in the fullest set, twice for
+       an array that moves with the loop (a mover's last lines, below) */
     for (a = 0; a < na; a++) {
-        double rows, lpr, t;
+        double rows, lpr, t, twice = loop >= 0 && servet__tile_indexed(M, a, loop) ? 2.0 : 1.0;
         if (M->d->arrays[a].streamed) continue;
         t = servet__tile_lines(M, a, cover, &rows, &lpr);
-        bound += M->d->arrays[a].packed ? ceil(t / C->sets) : rows * ceil(lpr / C->sets);
+        bound += M->d->arrays[a].packed ? ceil(twice * t / C->sets) : twice * rows * ceil(lpr / C->sets);
     }
     if (bound <= ways) return bound;
     servet__tile_groups(M, C, group);
@@ -11705,8 +11715,18 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
                 if (group[b] == group[a] && !M->d->arrays[b].streamed)
                     moves |= servet__tile_sweeps(M, C, b, line_kept, loop, run, servet__tile_lines(M, b, cover, NULL, NULL));
             /* a line at least where a moves with l over g's kept lines, or
-               sweeps past them (step 4) */
-            others += moves ? ceil(total[a] / C->sets) : floor(total[a] / C->sets);
+               sweeps past them (step 4); and a mover's lines twice, this
+               iteration's and the last one's: L1 replaces as LRU does (a
+               cyclic walk of 13 lines a set misses every access, 3.9 ns
+               against 1.1 for 12, every set alike), and the last
+               iteration's lines were touched after the kept lines the
+               iteration reads first, so those go before them. At i,k,j
+               3000^3 doubles B's 8 x 600 block puts 11 lines in a set and
+               C's row 75 more lines every iteration: the iteration alone
+               fits the 12 ways, with the last one it does not; 8 x 600 ran
+               2.65 s, 8 x 504 2.41 (bench_data/tile_outside_lru_movers_
+               zen5_2026-12-06.txt) */
+            others += moves ? ceil(2.0 * total[a] / C->sets) : floor(total[a] / C->sets);
             others_lines += total[a];
         }
         {

@@ -2630,6 +2630,40 @@ static void test_tile_set_excess(void) {
         drop(rec);
     }
 }
+/* >>decide step 4: a group kept over a loop leaves ways for a mover's lines
+   of this iteration and the last (the L1 is LRU to a cyclic walk: the last
+   iteration's lines are younger than the kept lines read first). The i,k,j
+   matmul at 3000^3 doubles (B's rows 24000 bytes, 375 lines, apart: 55
+   sets on), i's iteration at 8 x 600: B's block puts 11 lines in its
+   fullest set, C's row of 75 lines 2 in some (3 with the last row's), A's
+   line 1: 15 over 12 ways, where the iteration alone (14, this check
+   before) left B's 11 beside C's 2 and A's; at 8 x 504 (63 lines a row): 8
+   + 2 + 1 = 11. Measured (gcc -O3, zmm): 8 x 600 2.65 s, 8 x 504 2.41
+   (bench_data/tile_outside_lru_movers_zen5_2026-12-06.txt) */
+static void test_tile_set_movers(void) {
+    servet_profile *rec = recorded_profile("zen5_vm_2026-12-05.prof");
+    servet_tile_desc q;
+    servet__tmodel M;
+    servet_tile t;
+    double cover[SERVET_TILE_MAX_LOOPS] = {1.0, 8.0, 600.0}, f;
+    int nover = -1;
+    matmul_desc(&q, 3000, 0);
+    tile_model(&M, &q);
+    f = servet__tile_set_load(&M, &M.c[0], cover, 12, 0, 88.0, &nover, NULL);
+    CHECK(f == 15.0, "i,k,j 3000^3, i's iteration at 8 x 600: B's 11 lines + C's 3 (two rows) + A's 1 = 15 in the fullest "
+          "set (%g)", f);
+    cover[2] = 504.0;
+    f = servet__tile_set_load(&M, &M.c[0], cover, 12, 0, 88.0, &nover, NULL);
+    CHECK(f <= 12.0, "... at 8 x 504: 8 + 2 + 1 = 11, within the 12 ways (%g)", f);
+    if (rec) {
+        q.vector = 8;
+        /* B's block within the ways C's two rows leave: k x j/8 lines at most 8 x 63 */
+        CHECK(servet_choose_tile(rec, &q, &t) == SERVET_OK && t.tile[1] * t.tile[2] <= 8 * 504,
+              "recorded profile, i,k,j 3000^3 doubles vectorised: B's block leaves ways for C's two rows (%lld x %lld x %lld)",
+              (long long)t.tile[0], (long long)t.tile[1], (long long)t.tile[2]);
+        drop(rec);
+    }
+}
 /* ... on the three-level model of q */
 static double tlb_adds(const servet_tile_desc *q, double entries, const int64_t *T) {
     servet__tmodel Q;
@@ -2838,6 +2872,7 @@ int main(void) {
     test_tile_entries();
     test_tile_tlb_full_tile();
     test_tile_set_excess();
+    test_tile_set_movers();
     test_tile_random_descs();
     TEST_SUMMARY();
 }
