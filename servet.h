@@ -1001,8 +1001,12 @@
           Tile model, sets (>>decide step 4): a group kept over a loop
           leaves ways for a mover's lines of this iteration and the last
           (the L1 is LRU to a cyclic walk): the i,k,j matmul at 3000^3
-          doubles, --vector 8, 88 x 8 x 600 -> 88 x 8 x 504, 2.65 -> 2.41
-          s (bench_data/tile_outside_lru_movers_zen5_2026-12-06.txt).
+          doubles, --vector 8, 88 x 8 x 600 -> 88 x 8 x 504, 2.82 -> 2.55
+          s; 16 outside descs move: 7 1-7% faster, 7 ties, a C = A B^T of
+          floats 2% and a scalar k,i,j at 2048^3 12% slower (the model's
+          tie of 128 x 4 x 688 and 136 x 8 x 272, 0.02% apart, ends at the
+          second now; short j runs of that -O2 kernel are slower, which the
+          model lacks) (bench_data/tile_outside_lru_movers_zen5_2026-12-06.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -11724,7 +11728,7 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
                3000^3 doubles B's 8 x 600 block puts 11 lines in a set and
                C's row 75 more lines every iteration: the iteration alone
                fits the 12 ways, with the last one it does not; 8 x 600 ran
-               2.65 s, 8 x 504 2.41 (bench_data/tile_outside_lru_movers_
+               2.82 s, 8 x 504 2.55 (bench_data/tile_outside_lru_movers_
                zen5_2026-12-06.txt) */
             others += moves ? ceil(2.0 * total[a] / C->sets) : floor(total[a] / C->sets);
             others_lines += total[a];

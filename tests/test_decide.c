@@ -2638,7 +2638,7 @@ static void test_tile_set_excess(void) {
    fullest set, C's row of 75 lines 2 in some (3 with the last row's), A's
    line 1: 15 over 12 ways, where the iteration alone (14, this check
    before) left B's 11 beside C's 2 and A's; at 8 x 504 (63 lines a row): 8
-   + 2 + 1 = 11. Measured (gcc -O3, zmm): 8 x 600 2.65 s, 8 x 504 2.41
+   + 2 + 1 = 11. Measured (gcc -O3, zmm): 8 x 600 2.82 s, 8 x 504 2.55
    (bench_data/tile_outside_lru_movers_zen5_2026-12-06.txt) */
 static void test_tile_set_movers(void) {
     servet_profile *rec = recorded_profile("zen5_vm_2026-12-05.prof");
