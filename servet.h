@@ -10177,7 +10177,9 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       usable / 4 KiB lines each, and rows 4 KiB apart crowd one of them (an
       untiled 4096 x 4096 transpose: 4096 lines of B where a 1 MiB L2 keeps
       about 200). An overfull set of X lines over W ways loses 1 - W/X of
-      what it would keep (not LRU's all: the cache probe's theta = 1); an
+      what it would keep (not LRU's all: the cache probe's theta = 1, and
+      the transposes measured; only a walk in one cyclic order, 13 lines a
+      set of the 12-way L1, missed every access, the movers' rule); an
       iteration that fits loses only its overfull sets' lines past their
       ways (until 2026-12-06 that share of all its lines: a k,i,j matmul
       at 2048^3 doubles, one k of 8 x 512 with A's column's 8 lines in the
