@@ -10168,7 +10168,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       another moves with it leaves ways for the mover's lines of this
       iteration and of the last one (L1 replaces as LRU does: the last
       iteration's lines are younger than the kept lines the iteration
-      reads first; an i,k,j matmul's B block over i with C's rows). With a power-of-two leading dimension
+      reads first; an i,k,j matmul's B block over i with C's rows). With
+      a power-of-two leading dimension
       that caps the tile's height at the associativity, so the cap (ways x
       the sets the rows start in) is a square candidate too when the desc
       asks for no multiple (12 on a 12-way L1; a tile that splits lines must
