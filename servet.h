@@ -11597,15 +11597,18 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
                                            int loop, double run, int *overfull_sets, double *excess) {
     double *cnt = M->scratch->cnt;
     float *starts = M->scratch->starts; /* rows a set (whole numbers under 2^24: exact) */
-    int a, g, s, na = M->d->narrays, over, group[SERVET_TILE_MAX_ARRAYS];
+    int a, g, s, na = M->d->narrays, over, group[SERVET_TILE_MAX_ARRAYS], some_kept = 0;
     double bound = 0.0, fullest = 0.0, total[SERVET_TILE_MAX_ARRAYS];
     if (overfull_sets) *overfull_sets = 0;
     if (excess) *excess = 0.0;
     if (!C->deterministic || C->sets > 4096 || C->sets < 1) return 0.0;
     /* cheap bound first: every row's lines in the fullest set, twice for
-       an array that moves with the loop (a mover's last lines, below) */
+       an array that moves with the loop beside one the loop keeps (a
+       mover's last lines, below) */
+    for (a = 0; a < na && loop >= 0 && !some_kept; a++)
+        some_kept = !M->d->arrays[a].streamed && !servet__tile_indexed(M, a, loop);
     for (a = 0; a < na; a++) {
-        double rows, lpr, t, twice = loop >= 0 && servet__tile_indexed(M, a, loop) ? 2.0 : 1.0;
+        double rows, lpr, t, twice = some_kept && servet__tile_indexed(M, a, loop) ? 2.0 : 1.0;
         if (M->d->arrays[a].streamed) continue;
         t = servet__tile_lines(M, a, cover, &rows, &lpr);
         bound += M->d->arrays[a].packed ? ceil(twice * t / C->sets) : twice * rows * ceil(lpr / C->sets);

@@ -1266,8 +1266,9 @@ static void print_tile_json(const servet_tile_desc *d, const int64_t *tile) {
 /* "tune": the `servet tune` command that refines this answer on the real
    kernel, less the program: the tiled loops as parameters (multiples of
    --multiple, else of a line's elements, up to the extent - from 1 by 1 for a
-   loop no array the innermost loop walks is contiguous in (servet.h's servet__tile_contiguous_in, the
-   tile search's test: it offers such a loop 1, 2 and 4), unless --multiple; --square: one, T,
+   loop no array the innermost loop walks is contiguous in (servet.h's
+   servet__tile_contiguous_in, the tile search's test: it offers such a loop
+   1, 2 and 4), unless --multiple; --square: one, T,
    over the largest loop), the tile as the seed and the alternatives as more
    seeds, the key the desc. null where a loop's name could not be a
    parameter's ({NAME} in a command) */
