@@ -1007,6 +1007,17 @@
           tie of 128 x 4 x 688 and 136 x 8 x 272, 0.02% apart, ends at the
           second now; short j runs of that -O2 kernel are slower, which the
           model lacks) (bench_data/tile_outside_lru_movers_zen5_2026-12-06.txt).
+          Tile model, sets (>>decide step 4): a column of rows in one set
+          that walks the sets along a loop meets another array's rows that
+          return to a few sets (a transpose's A at a power-of-two ld) in a
+          share of the iterations, where it needs two ways more (the rows
+          of two iterations, LRU); the set caps get one two ways less. The
+          transposes not told --square (12 of the 178 outside descs, all
+          that move) take 10 of B's rows where they took 12: 4096^2 doubles
+          512 x 12 -> 512 x 10 1.10-1.19x, floats 832 x 12 -> 832 x 10
+          1.39-1.49x, 8192^2 floats 1.43-1.78x, B = A^T + C 1.06-1.40x; the
+          squares keep 12; make tile-replay unchanged (bench_data/tile_
+          outside_column_meets_rows_zen5_2026-12-06.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10168,7 +10179,14 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       another moves with it leaves ways for the mover's lines of this
       iteration and of the last one (L1 replaces as LRU does: the last
       iteration's lines are younger than the kept lines the iteration
-      reads first; an i,k,j matmul's B block over i with C's rows). With
+      reads first; an i,k,j matmul's B block over i with C's rows). A
+      column of rows in one set that walks the sets along a loop (a
+      transpose's B[j][i] over i) meets rows that stay in a few sets (A's
+      at a power-of-two ld) in own x lines / sets of the iterations, and
+      there needs the same two lines: the rows it holds lose those
+      iterations' reuse (a share of the conflicts), and its cap is offered
+      two ways less (a 4096^2 transpose at 512 x T: T = 10 1.1-1.5x T =
+      12, by element size). With
       a power-of-two leading dimension
       that caps the tile's height at the associativity, so the cap (ways x
       the sets the rows start in) is a square candidate too when the desc
@@ -11551,9 +11569,11 @@ static int servet__tile_line_kept(const servet__tmodel *M, const servet__tcache 
    comes to g's fullest set a line at a time, which one free way takes.
    Not an array whose rows return to a few sets (a transpose's A at ld
    4096 or 768 doubles: 1 or 2 places; where B's column passes them, A's
-   lines come every iteration, more than a way takes: 4096 x 12 is the
-   4096^2 transpose's best, 11 0.89 of it, 10 0.55), nor one that moves
-   with g (an i,j,k matmul's C beside B along j: it keeps its place) */
+   lines come every iteration, more than a way takes: the square 12 is the
+   4096^2 transpose's best, 11 0.89 of it, 10 0.55 - those rows meet g's
+   column in a share of the iterations instead, servet__tile_meets), nor
+   one that moves with g (an i,j,k matmul's C beside B along j: it keeps
+   its place) */
 static int servet__tile_sweeps(const servet__tmodel *M, const servet__tcache *C, int a, int line_kept, int loop, double run,
                                double lines) {
     double span = (double)C->sets * (double)C->line, rel, st;
@@ -11564,6 +11584,21 @@ static int servet__tile_sweeps(const servet__tmodel *M, const servet__tcache *C,
     if (rel > span / 2.0) rel = span - rel;
     own = (uint64_t)span / servet__gcd_u64((uint64_t)span, (uint64_t)st % (uint64_t)span);
     return rel * run >= span && (double)own * ceil(lines) >= (double)C->sets;
+}
+/* ... or array a's rows return to a few sets, `own` of them (its stride
+   along the loop a whole number of lines, modulo the span of the sets:
+   one set at a power-of-two ld), `lines` an iteration: a line group
+   walking the sets along the loop meets them in that share of its
+   iterations (0: a does not move with the loop, or its rows spread) */
+static double servet__tile_meets(const servet__tmodel *M, const servet__tcache *C, int a, int loop, double lines) {
+    double span = (double)C->sets * (double)C->line, st, share;
+    uint64_t own;
+    if (loop < 0 || !servet__tile_indexed(M, a, loop) || M->d->arrays[a].packed) return 0.0;
+    st = fabs(servet__tile_loop_stride(M, a, loop));
+    if (!(st >= (double)C->line) || st > 1e15 || fmod(st, (double)C->line) != 0.0) return 0.0;
+    own = (uint64_t)span / servet__gcd_u64((uint64_t)span, (uint64_t)fmod(st, span));
+    share = (double)own * ceil(lines < 1.0 ? 1.0 : lines) / (double)C->sets;
+    return share < 1.0 ? share : 0.0;
 }
 static double servet__tile_set_load(const servet__tmodel *M, const servet__tcache *C, const double *cover, int ways,
                                     int loop, double run, int *overfull_sets, double *excess) {
@@ -11626,7 +11661,7 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
     }
     for (g = 0; g < na; g++) {
         int leader = 1, kept, b, line_kept;
-        double base = 0.0, w = 0.0, others = 0.0, others_lines = 0.0;
+        double base = 0.0, w = 0.0, others = 0.0, others_lines = 0.0, meet = 0.0, meet_share = 0.0;
         for (a = 0; a < g && leader; a++) if (group[a] == group[g]) leader = 0;
         if (!leader || M->d->arrays[g].streamed) continue;
         memset(cnt, 0, (size_t)(C->sets + 1) * sizeof cnt[0]); /* a difference array until the walk ends */
@@ -11738,6 +11773,27 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
                zen5_2026-12-06.txt) */
             others += moves ? ceil(2.0 * total[a] / C->sets) : floor(total[a] / C->sets);
             others_lines += total[a];
+            if (!moves && line_kept) {
+                /* a mover whose rows return to a few sets (a transpose's A
+                   at a power-of-two ld: one set, fixed in a tile) meets g's
+                   column of rows as that walks the sets along the loop:
+                   for own x its lines of every `sets` iterations the set
+                   holds g's lines and the mover's of this iteration and
+                   the last one (LRU, the rule above) and, over the ways,
+                   loses all of g's lines each of those iterations. A
+                   4096^2 transpose at 512 x T, T of B's rows in one set of
+                   the 12-way L1: T = 12 ran 0.77-0.88 of T = 10 (doubles),
+                   0.59-0.75 (floats: a line lives 16 iterations), 0.33-0.85
+                   (bytes: 64) on the Zen 5 VM, at every tile height from 12
+                   to 512 (bench_data/tile_outside_column_meets_rows_zen5_
+                   2026-12-06.txt) */
+                for (b = 0; b < na; b++)
+                    if (group[b] == group[a] && !M->d->arrays[b].streamed) {
+                        double share = servet__tile_meets(M, C, b, loop, total[a]);
+                        if (share > 0.0) meet = 2.0;
+                        if (share > meet_share) meet_share = share;
+                    }
+            }
         }
         {
             /* and the share of the iteration's lines over the sets' ways,
@@ -11756,6 +11812,12 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
             if (w + base + others > fullest) {
                 fullest = w + base + others;
                 if (overfull_sets) *overfull_sets = over;
+            }
+            if (meet > 0.0 && !over && w + base + others + meet > (double)ways && w + base + others + meet > fullest) {
+                /* the meeting: one set over its ways, for that share of the iterations */
+                fullest = w + base + others + meet;
+                if (overfull_sets) *overfull_sets = 1;
+                if (excess && meet_share > *excess) *excess = meet_share;
             }
         }
     }
@@ -12648,6 +12710,25 @@ static int servet__tile_swept_desc(const servet__tmodel *M, const servet__tcache
     }
     return 0;
 }
+/* ... or met (servet__tile_meets) by another array's rows that return to
+   a few sets, over some loop that keeps g's lines with the rows' loop
+   inside it: a transpose's B[j][i] column, A's rows one set apart */
+static int servet__tile_met_desc(const servet__tmodel *M, const servet__tcache *C, const int *group, int g, int64_t cap) {
+    const servet_tile_array *G = &M->d->arrays[g];
+    int l, a;
+    for (l = 0; l < M->n; l++) {
+        double extent = (double)M->d->loops[l].extent;
+        if (G->loops[G->nloops - 2] <= l || !servet__tile_line_kept(M, C, group, g, l, extent)) continue;
+        for (a = 0; a < M->d->narrays; a++) {
+            const servet_tile_array *A = &M->d->arrays[a];
+            double dim = (double)M->dim[a][A->nloops - 1], piece = dim < (double)cap ? dim : (double)cap;
+            double row = A->loops[A->nloops - 1] > l ? piece * (double)M->elem : 1.0;
+            if (group[a] == group[g] || A->streamed || A->packed) continue;
+            if (servet__tile_meets(M, C, a, l, ceil(row / (double)C->line)) > 0.0) return 1;
+        }
+    }
+    return 0;
+}
 /* The set caps: the most rows of one array a virtually indexed level keeps
    in its sets (ways x the distinct sets its rows start in). With a
    power-of-two leading dimension that is the associativity, 12 on a 12-way
@@ -12674,6 +12755,12 @@ static int servet__tile_set_caps(const servet__tmodel *M, int64_t *caps, int *sw
                past the rows (step 4), where one does */
             if (n < max && ways > 2 && servet__tile_swept_desc(M, C, group, a, caps[n - 1])) {
                 caps[n] = caps[n - 1] / ways * (ways - 1);
+                swept[n++] = 1;
+            }
+            /* and two ways less where rows that return to a few sets meet
+               them (step 4: the mover's lines of two iterations) */
+            if (n < max && ways > 4 && servet__tile_met_desc(M, C, group, a, caps[n - 1])) {
+                caps[n] = caps[n - 1] / ways * (ways - 2);
                 swept[n++] = 1;
             }
         }

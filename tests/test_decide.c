@@ -404,10 +404,12 @@ static void test_tile_sets(void) {
     cover[0] = 1.0; cover[1] = 4096.0;
     CHECK(servet__tile_set_load(&M, &P, cover, 256, -1, 0.0, NULL, NULL) == 4096.0 + 8.0, "an untiled column of B: 4096 + 8 lines at one page offset (%g)",
           servet__tile_set_load(&M, &P, cover, 256, -1, 0.0, NULL, NULL));
-    /* the set caps: 12 ways x 1 set the rows start in (ld 4096), for A and B */
+    /* the set caps: 12 ways x 1 set the rows start in (ld 4096), for A and B; and for B two ways less, where A's
+       rows (one set) meet B's column walking the sets along i (step 4) */
     n = servet__tile_set_caps(&M, caps, swept, 8);
-    CHECK(n == 2 && caps[0] == 12 && caps[1] == 12, "set caps of a 4096-double ld on a 12-way L1: 12 (%d: %lld)", n,
-          (long long)(n > 0 ? caps[0] : 0));
+    CHECK(n == 3 && caps[0] == 12 && caps[1] == 12 && !swept[0] && !swept[1] && caps[2] == 10 && swept[2],
+          "set caps of a 4096-double ld on a 12-way L1: 12, 12 and B's 10 (%d: %lld %lld %lld)", n,
+          (long long)(n > 0 ? caps[0] : 0), (long long)(n > 1 ? caps[1] : 0), (long long)(n > 2 ? caps[2] : 0));
     d.arrays[0].ld = d.arrays[1].ld = 4000; /* 32000 bytes: rows start in 16 sets */
     tile_model(&M, &d);
     n = servet__tile_set_caps(&M, caps, swept, 8);
@@ -431,13 +433,36 @@ static void test_tile_sets(void) {
     CHECK(n == 3 && caps[0] == 12 * 32 && !swept[0] && caps[1] == 12 && !swept[1] && caps[2] == 11 && swept[2],
           "AoS 4M x 16: IN's cap 384 (32 sets), OUT's 12 and a way less for IN's sweep, 11 (%d: %lld %lld %lld)", n,
           (long long)(n > 0 ? caps[0] : 0), (long long)(n > 1 ? caps[1] : 0), (long long)(n > 2 ? caps[2] : 0));
-    /* a transpose's A at ld 4096 returns to its sets every i: no sweep past B's column (its 12 stays) */
+    /* a transpose's A at ld 4096 returns to its one set every i: no sweep past B's column, but B's column meets
+       it as it walks the sets along i: in 1 of 64 iterations (A's piece, 12 doubles, 2 lines: 2 of 64) the set
+       holds B's 12 lines and 2 of A's (this iteration's and the last one's), and loses B's 12 */
     transpose_desc(&d, 4096);
     tile_model(&M, &d);
-    CHECK(set_load_1x12(&M, 512.0) == 12.0, "transpose 4096, i tile 512: A's rows stay in their sets, B's column 12 (%g)",
-          set_load_1x12(&M, 512.0));
+    {
+        int nover = -1;
+        double ex = -1.0, f;
+        cover[0] = 1.0; cover[1] = 12.0;
+        f = servet__tile_set_load_walked(&M, &M.c[0], cover, 12, 0, 512.0, &nover, &ex);
+        CHECK(f == 14.0 && nover == 1 && fabs(ex - 2.0 / 64.0) < 1e-12,
+              "transpose 4096, i tile 512: B's column 12 + A's 2 where they meet, one set, 2 / 64 of the iterations (%g %d %g)",
+              f, nover, ex);
+        cover[1] = 10.0;
+        f = servet__tile_set_load_walked(&M, &M.c[0], cover, 12, 0, 512.0, &nover, &ex);
+        CHECK(f <= 12.0 && nover == 0 && ex == 0.0, "... a column of 10: with A's 2 it fits, no set over (%g %d %g)", f, nover, ex);
+        cover[1] = 12.0;
+        d.arrays[0].ld = 4160; /* A's rows 33280 bytes apart, 512 modulo the 4 KiB: 8 sets, 16 over a piece of 2 lines */
+        tile_model(&M, &d);
+        f = servet__tile_set_load_walked(&M, &M.c[0], cover, 12, 0, 512.0, &nover, &ex);
+        CHECK(f == 14.0 && fabs(ex - 16.0 / 64.0) < 1e-12, "... A at ld 4160 (8 sets): 16 / 64 of the iterations (%g %g)", f, ex);
+        d.arrays[0].ld = 4100; /* 32800 bytes: A's rows spread over every set: a sweep (a line), no meeting */
+        tile_model(&M, &d);
+        f = servet__tile_set_load_walked(&M, &M.c[0], cover, 12, 0, 512.0, &nover, &ex);
+        CHECK(f == 13.0, "... A at ld 4100 (rows over every set): B's 12 and the sweep's line, 13 (%g %g)", f, ex);
+        transpose_desc(&d, 4096);
+        tile_model(&M, &d);
+    }
     n = servet__tile_set_caps(&M, caps, swept, 8);
-    CHECK(n == 2 && !swept[0] && !swept[1], "transpose 4096: no cap a way less (%d)", n);
+    CHECK(n == 3 && !swept[0] && !swept[1] && caps[2] == 10 && swept[2], "transpose 4096: no cap a way less; B's two less, 10 (%d)", n);
     d.arrays[0].ld = d.arrays[1].ld = 4000;
     tile_model(&M, &d);
     /* how many sets overflow (the cost's step 6: one set's misses queue,
