@@ -1012,12 +1012,13 @@
           return to a few sets (a transpose's A at a power-of-two ld) in a
           share of the iterations, where it needs two ways more (the rows
           of two iterations, LRU); the set caps get one two ways less. The
-          transposes not told --square (12 of the 178 outside descs, all
-          that move) take 10 of B's rows where they took 12: 4096^2 doubles
-          512 x 12 -> 512 x 10 1.10-1.19x, floats 832 x 12 -> 832 x 10
-          1.39-1.49x, 8192^2 floats 1.43-1.78x, B = A^T + C 1.06-1.40x; the
-          squares keep 12; make tile-replay unchanged (bench_data/tile_
-          outside_column_meets_rows_zen5_2026-12-06.txt).
+          transposes not told --square (15 of the 178 outside descs, all
+          that move) take 10 of B's rows a set where they took 12: 4096^2
+          doubles 512 x 12 -> 512 x 10 1.10-1.19x, floats 832 x 12 -> 832 x
+          10 1.39-1.49x, 8192^2 floats 1.43-1.78x, B = A^T + C 1.06-1.40x,
+          768^2 (B's rows in 2 or 4 sets) 1.4-2.5x; the squares keep 12;
+          make tile-replay unchanged (bench_data/tile_outside_column_meets_
+          rows_zen5_2026-12-06.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10180,14 +10181,13 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       iteration and of the last one (L1 replaces as LRU does: the last
       iteration's lines are younger than the kept lines the iteration
       reads first; an i,k,j matmul's B block over i with C's rows). A
-      column of rows in one set that walks the sets along a loop (a
-      transpose's B[j][i] over i) meets rows that stay in a few sets (A's
-      at a power-of-two ld) in own x lines / sets of the iterations, and
-      there needs the same two lines: the rows it holds lose those
+      column of rows in one to four sets that walks the sets along a loop
+      (a transpose's B[j][i] over i) meets rows that stay in a few sets
+      (A's at a power-of-two ld) in own x lines / sets of the iterations,
+      and there needs the same two lines: the rows it holds lose those
       iterations' reuse (a share of the conflicts), and its cap is offered
       two ways less (a 4096^2 transpose at 512 x T: T = 10 1.1-1.5x T =
-      12, by element size). With
-      a power-of-two leading dimension
+      12, by element size). With a power-of-two leading dimension
       that caps the tile's height at the associativity, so the cap (ways x
       the sets the rows start in) is a square candidate too when the desc
       asks for no multiple (12 on a 12-way L1; a tile that splits lines must
@@ -11561,6 +11561,20 @@ static int servet__tile_line_kept(const servet__tmodel *M, const servet__tcache 
         }
     return kept ? 1 + g : 0;
 }
+/* ... or, for a meeting (servet__tile_meets), their rows in up to 4 sets
+   (rows 1 KiB apart on a 4 KiB-span L1: each set holds a quarter of them) */
+static int servet__tile_column_kept(const servet__tmodel *M, const servet__tcache *C, const int *group, int g, int loop, double run) {
+    int b, kept = loop >= 0 && run > 1.0;
+    uint64_t span = (uint64_t)C->sets * (uint64_t)C->line;
+    for (b = 0; b < M->d->narrays && kept; b++)
+        if (group[b] == group[g] && !M->d->arrays[b].streamed) {
+            const servet_tile_array *A = &M->d->arrays[b];
+            double st = servet__tile_loop_stride(M, b, loop);
+            kept = !A->packed && A->nloops >= 2 && st > 0.0 && st < (double)C->line &&
+                   (4 * (uint64_t)M->stride[b][A->nloops - 2]) % span == 0;
+        }
+    return kept;
+}
 /* ... and array a's lines sweep past them one at a time: over the run, a
    moves against g's lines through every set (the difference of their
    strides, modulo the span of the sets, times the run covers the span),
@@ -11660,7 +11674,7 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
             if (!M->d->arrays[a].streamed && group[a] == group[g]) total[g] += servet__tile_lines(M, a, cover, NULL, NULL);
     }
     for (g = 0; g < na; g++) {
-        int leader = 1, kept, b, line_kept;
+        int leader = 1, kept, b, line_kept, column_kept;
         double base = 0.0, w = 0.0, others = 0.0, others_lines = 0.0, meet = 0.0, meet_share = 0.0;
         for (a = 0; a < g && leader; a++) if (group[a] == group[g]) leader = 0;
         if (!leader || M->d->arrays[g].streamed) continue;
@@ -11751,6 +11765,7 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
             if (group[b] == group[g] && !M->d->arrays[b].streamed)
                 kept &= !servet__tile_indexed(M, b, loop) && !M->d->arrays[b].packed;
         line_kept = servet__tile_line_kept(M, C, group, g, loop, run);
+        column_kept = servet__tile_column_kept(M, C, group, g, loop, run);
         for (a = 0; a < na; a++) {
             int moves = 0;
             if (a == g || total[a] <= 0.0) continue;
@@ -11773,7 +11788,7 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
                zen5_2026-12-06.txt) */
             others += moves ? ceil(2.0 * total[a] / C->sets) : floor(total[a] / C->sets);
             others_lines += total[a];
-            if (!moves && line_kept) {
+            if (!moves && column_kept) {
                 /* a mover whose rows return to a few sets (a transpose's A
                    at a power-of-two ld: one set, fixed in a tile) meets g's
                    column of rows as that walks the sets along the loop:
@@ -12718,7 +12733,7 @@ static int servet__tile_met_desc(const servet__tmodel *M, const servet__tcache *
     int l, a;
     for (l = 0; l < M->n; l++) {
         double extent = (double)M->d->loops[l].extent;
-        if (G->loops[G->nloops - 2] <= l || !servet__tile_line_kept(M, C, group, g, l, extent)) continue;
+        if (G->loops[G->nloops - 2] <= l || !servet__tile_column_kept(M, C, group, g, l, extent)) continue;
         for (a = 0; a < M->d->narrays; a++) {
             const servet_tile_array *A = &M->d->arrays[a];
             double dim = (double)M->dim[a][A->nloops - 1], piece = dim < (double)cap ? dim : (double)cap;

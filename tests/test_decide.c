@@ -463,6 +463,26 @@ static void test_tile_sets(void) {
     }
     n = servet__tile_set_caps(&M, caps, swept, 8);
     CHECK(n == 3 && !swept[0] && !swept[1] && caps[2] == 10 && swept[2], "transpose 4096: no cap a way less; B's two less, 10 (%d)", n);
+    {
+        /* B's rows in two sets: A 512 x 8192 floats (rows 32 KiB apart, one set), B 8192 x 512 (rows 2 KiB
+           apart: 12 rows a set, cap 24); its column meets A's set too: cap 20, two ways less in each set */
+        servet_tile_desc q;
+        int nover = -1;
+        double ex = -1.0, f;
+        transpose_desc(&q, 512);
+        q.loops[1].extent = 8192;
+        q.elem_bytes = 4;
+        tile_model(&M, &q);
+        n = servet__tile_set_caps(&M, caps, swept, 8);
+        CHECK(n == 3 && caps[0] == 12 && caps[1] == 24 && caps[2] == 20 && swept[2],
+              "transpose 512 x 8192 floats: caps 12 (A), 24 (B, 2 sets) and B's 20 (%d: %lld %lld %lld)", n,
+              (long long)(n > 0 ? caps[0] : 0), (long long)(n > 1 ? caps[1] : 0), (long long)(n > 2 ? caps[2] : 0));
+        cover[0] = 1.0; cover[1] = 24.0;
+        f = servet__tile_set_load_walked(&M, &M.c[0], cover, 12, 0, 512.0, &nover, &ex);
+        CHECK(f == 14.0 && nover == 1 && fabs(ex - 2.0 / 64.0) < 1e-12,
+              "... B's column of 24, 12 a set, + A's 2 where they meet (A's piece 96 bytes, 2 lines: 2 / 64) (%g %d %g)", f, nover, ex);
+        tile_model(&M, &d);
+    }
     d.arrays[0].ld = d.arrays[1].ld = 4000;
     tile_model(&M, &d);
     /* how many sets overflow (the cost's step 6: one set's misses queue,
