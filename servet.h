@@ -12763,19 +12763,21 @@ static int servet__tile_set_caps(const servet__tmodel *M, int64_t *caps, int *sw
         for (a = 0; a < M->d->narrays && n < max; a++) {
             const servet_tile_array *A = &M->d->arrays[a];
             uint64_t W = (uint64_t)C->sets * (uint64_t)C->line;
+            int64_t full;
             if (A->packed || A->streamed || A->nloops < 2) continue;
+            full = (int64_t)ways * (int64_t)(W / servet__gcd_u64(W, (uint64_t)M->stride[a][A->nloops - 2] % W));
             swept[n] = 0;
-            caps[n++] = (int64_t)ways * (int64_t)(W / servet__gcd_u64(W, (uint64_t)M->stride[a][A->nloops - 2] % W));
+            caps[n++] = full;
             /* and a way less, left to another array's lines that sweep
                past the rows (step 4), where one does */
-            if (n < max && ways > 2 && servet__tile_swept_desc(M, C, group, a, caps[n - 1])) {
-                caps[n] = caps[n - 1] / ways * (ways - 1);
+            if (n < max && ways > 2 && servet__tile_swept_desc(M, C, group, a, full)) {
+                caps[n] = full / ways * (ways - 1);
                 swept[n++] = 1;
             }
             /* and two ways less where rows that return to a few sets meet
                them (step 4: the mover's lines of two iterations) */
-            if (n < max && ways > 4 && servet__tile_met_desc(M, C, group, a, caps[n - 1])) {
-                caps[n] = caps[n - 1] / ways * (ways - 2);
+            if (n < max && ways > 4 && servet__tile_met_desc(M, C, group, a, full)) {
+                caps[n] = full / ways * (ways - 2);
                 swept[n++] = 1;
             }
         }

@@ -481,6 +481,22 @@ static void test_tile_sets(void) {
         f = servet__tile_set_load_walked(&M, &M.c[0], cover, 12, 0, 512.0, &nover, &ex);
         CHECK(f == 14.0 && nover == 1 && fabs(ex - 2.0 / 64.0) < 1e-12,
               "... B's column of 24, 12 a set, + A's 2 where they meet (A's piece 96 bytes, 2 lines: 2 / 64) (%g %d %g)", f, nover, ex);
+        /* a sweep and a meeting at once: B = A^T + C over 4096^2 doubles, C at ld 4104 (rows 64 bytes on a set
+           apart: its lines sweep past B's column), A at 4096 (one set: it meets it); B's caps 12, 11 and 10,
+           each from the full cap */
+        transpose_desc(&q, 4096);
+        q.narrays = 3;
+        array2(&q.arrays[2], "C", 0, 1);
+        q.arrays[2].ld = 4104;
+        tile_model(&M, &q);
+        n = servet__tile_set_caps(&M, caps, swept, 8);
+        {
+            int i, found = 0;
+            for (i = 0; i + 2 < n; i++)
+                found |= caps[i] == 12 && !swept[i] && caps[i + 1] == 11 && swept[i + 1] && caps[i + 2] == 10 && swept[i + 2];
+            CHECK(found, "B = A^T + C, C swept and A met: B's caps 12, 11, 10 (%d caps: %lld %lld %lld %lld)", n,
+                  (long long)(n > 0 ? caps[0] : 0), (long long)(n > 1 ? caps[1] : 0), (long long)(n > 2 ? caps[2] : 0), (long long)(n > 3 ? caps[3] : 0));
+        }
         tile_model(&M, &d);
     }
     d.arrays[0].ld = d.arrays[1].ld = 4000;
