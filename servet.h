@@ -11544,12 +11544,12 @@ static double servet__tile_loop_stride(const servet__tmodel *M, int a, int l) {
 }
 /* Step 4's sweep: the lines of group g (the arrays of group[] equal to
    g's) stay over loop l's iterations for all that they move with it,
-   under a line an iteration, their rows in one set (a power-of-two
-   leading dimension: the case measured; rows spread over 16 sets moved
-   the ld-4000 transposes of the 8-way L1s' replays both ways): 1 + (their
-   index, the leader's) where they do, 0 where not or where `run`, the
-   iterations of l the tile makes, is not said */
-static int servet__tile_line_kept(const servet__tmodel *M, const servet__tcache *C, const int *group, int g, int loop, double run) {
+   under a line an iteration, their rows in `within` sets or fewer (their
+   row stride x within a multiple of the sets' span): 1 where they do, 0
+   where not or where `run`, the iterations of l the tile makes, is not
+   said */
+static int servet__tile_rows_kept(const servet__tmodel *M, const servet__tcache *C, const int *group, int g, int loop, double run,
+                                  uint64_t within) {
     int b, kept = loop >= 0 && run > 1.0;
     uint64_t span = (uint64_t)C->sets * (uint64_t)C->line;
     for (b = 0; b < M->d->narrays && kept; b++)
@@ -11557,23 +11557,21 @@ static int servet__tile_line_kept(const servet__tmodel *M, const servet__tcache 
             const servet_tile_array *A = &M->d->arrays[b];
             double st = servet__tile_loop_stride(M, b, loop);
             kept = !A->packed && A->nloops >= 2 && st > 0.0 && st < (double)C->line &&
-                   (uint64_t)M->stride[b][A->nloops - 2] % span == 0;
+                   (within * (uint64_t)M->stride[b][A->nloops - 2]) % span == 0;
         }
-    return kept ? 1 + g : 0;
+    return kept;
+}
+/* ... their rows in one set (a power-of-two leading dimension: the case
+   measured for a sweep; rows spread over 16 sets moved the ld-4000
+   transposes of the 8-way L1s' replays both ways): 1 + (their index, the
+   leader's) where they are, else 0 */
+static int servet__tile_line_kept(const servet__tmodel *M, const servet__tcache *C, const int *group, int g, int loop, double run) {
+    return servet__tile_rows_kept(M, C, group, g, loop, run, 1) ? 1 + g : 0;
 }
 /* ... or, for a meeting (servet__tile_meets), their rows in up to 4 sets
    (rows 1 KiB apart on a 4 KiB-span L1: each set holds a quarter of them) */
 static int servet__tile_column_kept(const servet__tmodel *M, const servet__tcache *C, const int *group, int g, int loop, double run) {
-    int b, kept = loop >= 0 && run > 1.0;
-    uint64_t span = (uint64_t)C->sets * (uint64_t)C->line;
-    for (b = 0; b < M->d->narrays && kept; b++)
-        if (group[b] == group[g] && !M->d->arrays[b].streamed) {
-            const servet_tile_array *A = &M->d->arrays[b];
-            double st = servet__tile_loop_stride(M, b, loop);
-            kept = !A->packed && A->nloops >= 2 && st > 0.0 && st < (double)C->line &&
-                   (4 * (uint64_t)M->stride[b][A->nloops - 2]) % span == 0;
-        }
-    return kept;
+    return servet__tile_rows_kept(M, C, group, g, loop, run, 4);
 }
 /* ... and array a's lines sweep past them one at a time: over the run, a
    moves against g's lines through every set (the difference of their
@@ -12701,45 +12699,31 @@ static int servet__tile_insert(int64_t *out, int n, int max, int64_t v) {
     out[i] = v;
     return n + 1;
 }
-/* can a tile of `cap` rows of array g be swept past (servet__tile_sweeps)
-   by another array's lines over some loop's whole extent? The loop keeps
-   g's lines (servet__tile_line_kept) with the rows' loop inside it, so
-   that all the rows are in the sets at once (AoS -> SoA's OUT[f][i], f
-   inside i; not an i,k,j matmul's A[i][k], one row at a time); an
-   iteration takes a piece of the other array's row, `cap` long, where a
-   loop inside walks the row, else a line. group[]: C's
+/* can a tile of `cap` rows of array g be swept past (servet__tile_sweeps;
+   meet 0) or met (servet__tile_meets, by rows that return to a few sets;
+   meet 1) by another array's lines over some loop's whole extent? The
+   loop keeps g's lines (servet__tile_line_kept, or for a meeting
+   servet__tile_column_kept) with the rows' loop inside it, so that all
+   the rows are in the sets at once (AoS -> SoA's OUT[f][i], f inside i; a
+   transpose's B[j][i], j inside i; not an i,k,j matmul's A[i][k], one row
+   at a time); an iteration takes a piece of the other array's row, `cap`
+   long, where a loop inside walks the row, else a line. group[]: C's
    (servet__tile_groups) */
-static int servet__tile_swept_desc(const servet__tmodel *M, const servet__tcache *C, const int *group, int g, int64_t cap) {
+static int servet__tile_passed_desc(const servet__tmodel *M, const servet__tcache *C, const int *group, int g, int64_t cap,
+                                    int meet) {
     const servet_tile_array *G = &M->d->arrays[g];
     int l, a;
     for (l = 0; l < M->n; l++) {
         double extent = (double)M->d->loops[l].extent;
-        if (G->loops[G->nloops - 2] <= l || !servet__tile_line_kept(M, C, group, g, l, extent)) continue;
+        if (G->loops[G->nloops - 2] <= l) continue;
+        if (meet ? !servet__tile_column_kept(M, C, group, g, l, extent) : !servet__tile_line_kept(M, C, group, g, l, extent))
+            continue;
         for (a = 0; a < M->d->narrays; a++) {
             const servet_tile_array *A = &M->d->arrays[a];
             double dim = (double)M->dim[a][A->nloops - 1], piece = dim < (double)cap ? dim : (double)cap;
-            double row = A->loops[A->nloops - 1] > l ? piece * (double)M->elem : 1.0;
+            double row = A->loops[A->nloops - 1] > l ? piece * (double)M->elem : 1.0, lines = ceil(row / (double)C->line);
             if (group[a] == group[g] || A->streamed || A->packed) continue;
-            if (servet__tile_sweeps(M, C, a, 1 + g, l, extent, ceil(row / (double)C->line))) return 1;
-        }
-    }
-    return 0;
-}
-/* ... or met (servet__tile_meets) by another array's rows that return to
-   a few sets, over some loop that keeps g's lines with the rows' loop
-   inside it: a transpose's B[j][i] column, A's rows one set apart */
-static int servet__tile_met_desc(const servet__tmodel *M, const servet__tcache *C, const int *group, int g, int64_t cap) {
-    const servet_tile_array *G = &M->d->arrays[g];
-    int l, a;
-    for (l = 0; l < M->n; l++) {
-        double extent = (double)M->d->loops[l].extent;
-        if (G->loops[G->nloops - 2] <= l || !servet__tile_column_kept(M, C, group, g, l, extent)) continue;
-        for (a = 0; a < M->d->narrays; a++) {
-            const servet_tile_array *A = &M->d->arrays[a];
-            double dim = (double)M->dim[a][A->nloops - 1], piece = dim < (double)cap ? dim : (double)cap;
-            double row = A->loops[A->nloops - 1] > l ? piece * (double)M->elem : 1.0;
-            if (group[a] == group[g] || A->streamed || A->packed) continue;
-            if (servet__tile_meets(M, C, a, l, ceil(row / (double)C->line)) > 0.0) return 1;
+            if (meet ? servet__tile_meets(M, C, a, l, lines) > 0.0 : servet__tile_sweeps(M, C, a, 1 + g, l, extent, lines)) return 1;
         }
     }
     return 0;
@@ -12770,13 +12754,13 @@ static int servet__tile_set_caps(const servet__tmodel *M, int64_t *caps, int *sw
             caps[n++] = full;
             /* and a way less, left to another array's lines that sweep
                past the rows (step 4), where one does */
-            if (n < max && ways > 2 && servet__tile_swept_desc(M, C, group, a, full)) {
+            if (n < max && ways > 2 && servet__tile_passed_desc(M, C, group, a, full, 0)) {
                 caps[n] = full / ways * (ways - 1);
                 swept[n++] = 1;
             }
             /* and two ways less where rows that return to a few sets meet
                them (step 4: the mover's lines of two iterations) */
-            if (n < max && ways > 4 && servet__tile_met_desc(M, C, group, a, full)) {
+            if (n < max && ways > 4 && servet__tile_passed_desc(M, C, group, a, full, 1)) {
                 caps[n] = full / ways * (ways - 2);
                 swept[n++] = 1;
             }
