@@ -11542,6 +11542,14 @@ static double servet__tile_loop_stride(const servet__tmodel *M, int a, int l) {
     for (dd = 0; dd < M->d->arrays[a].nloops; dd++) if (M->d->arrays[a].loops[dd] == l) st += M->stride[a][dd];
     return st;
 }
+/* the places rows `stride` bytes apart start at in a virtually indexed
+   level, modulo the span of its sets (sets x line): span / gcd(span,
+   stride mod span) - 1 at a power-of-two leading dimension, the period
+   of the rows' start sets */
+static uint64_t servet__tile_places(const servet__tcache *C, double stride) {
+    uint64_t span = (uint64_t)C->sets * (uint64_t)C->line;
+    return span / servet__gcd_u64(span, (uint64_t)fmod(fabs(stride), (double)span));
+}
 /* Step 4's sweep: the lines of group g (the arrays of group[] equal to
    g's) stay over loop l's iterations for all that they move with it,
    under a line an iteration, their rows in `within` sets or fewer (their
@@ -11594,7 +11602,7 @@ static int servet__tile_sweeps(const servet__tmodel *M, const servet__tcache *C,
     st = servet__tile_loop_stride(M, a, loop);
     rel = fmod(fabs(st - servet__tile_loop_stride(M, line_kept - 1, loop)), span);
     if (rel > span / 2.0) rel = span - rel;
-    own = (uint64_t)span / servet__gcd_u64((uint64_t)span, (uint64_t)st % (uint64_t)span);
+    own = servet__tile_places(C, st);
     return rel * run >= span && (double)own * ceil(lines) >= (double)C->sets;
 }
 /* ... or array a's rows return to a few sets, `own` of them (its stride
@@ -11603,12 +11611,12 @@ static int servet__tile_sweeps(const servet__tmodel *M, const servet__tcache *C,
    walking the sets along the loop meets them in that share of its
    iterations (0: a does not move with the loop, or its rows spread) */
 static double servet__tile_meets(const servet__tmodel *M, const servet__tcache *C, int a, int loop, double lines) {
-    double span = (double)C->sets * (double)C->line, st, share;
+    double st, share;
     uint64_t own;
     if (loop < 0 || !servet__tile_indexed(M, a, loop) || M->d->arrays[a].packed) return 0.0;
     st = fabs(servet__tile_loop_stride(M, a, loop));
     if (!(st >= (double)C->line) || st > 1e15 || fmod(st, (double)C->line) != 0.0) return 0.0;
-    own = (uint64_t)span / servet__gcd_u64((uint64_t)span, (uint64_t)fmod(st, span));
+    own = servet__tile_places(C, st);
     share = (double)own * ceil(lines < 1.0 ? 1.0 : lines) / (double)C->sets;
     return share < 1.0 ? share : 0.0;
 }
@@ -11723,8 +11731,7 @@ static double servet__tile_set_load_walked(const servet__tmodel *M, const servet
             }
             if (last == 1) {
                 /* rows r and r + period start in the same set: count one period, each row with its multiplicity */
-                uint64_t W = (uint64_t)C->sets * (uint64_t)C->line, S = (uint64_t)M->stride[a][0] % W;
-                uint64_t period = W / servet__gcd_u64(W, S);
+                uint64_t period = servet__tile_places(C, M->stride[a][0]);
                 long len = (long)lpr;
                 for (r = 0; r < nrows && (uint64_t)r < period; r++) {
                     int mult = (uint64_t)nrows <= period ? 1 : (int)((uint64_t)nrows / period + ((uint64_t)r < (uint64_t)nrows % period));
@@ -12746,10 +12753,9 @@ static int servet__tile_set_caps(const servet__tmodel *M, int64_t *caps, int *sw
         servet__tile_groups(M, C, group); /* once a cache, for every array's sweep */
         for (a = 0; a < M->d->narrays && n < max; a++) {
             const servet_tile_array *A = &M->d->arrays[a];
-            uint64_t W = (uint64_t)C->sets * (uint64_t)C->line;
             int64_t full;
             if (A->packed || A->streamed || A->nloops < 2) continue;
-            full = (int64_t)ways * (int64_t)(W / servet__gcd_u64(W, (uint64_t)M->stride[a][A->nloops - 2] % W));
+            full = (int64_t)ways * (int64_t)servet__tile_places(C, M->stride[a][A->nloops - 2]);
             swept[n] = 0;
             caps[n++] = full;
             /* and a way less, left to another array's lines that sweep
