@@ -284,6 +284,35 @@ static void test_tile_working_sets(void) {
     stencil3d_desc(&d, 1024, 1);
     T[0] = T[1] = 1; T[2] = 64;
     CHECK(tile_ws(p, &d, T) == 44.625 * 64, "3D star, a row of 64: 1 row of 66 + 4 of 64, 44.625 lines (%g)", tile_ws(p, &d, T));
+    {
+        /* the reported working set (servet_tile.working_set_bytes): what
+           the level keeps of the tile. A 2000^3 matmul (loops i, k, j; A
+           i,k, B k,j, C i,j, rows 16000 bytes apart) at 72^3 on the 48 KiB
+           12-way L1: B's 72 x 72 block, 648 lines over 64 sets, some a
+           line over 12, is reused across i and mostly kept: 41.5 KiB and
+           C's row, under 48 KiB (until 2026-12-06 only what the sets keep
+           whole was reported: C's and B's rows, 1216 bytes, while the
+           reason said the tile's reuse stays in L1) */
+        servet__tmodel M;
+        double win = -1.0;
+        int64_t T3[3] = {72, 72, 72};
+        loops(&d, 3, 2000);
+        d.narrays = 3;
+        array2(&d.arrays[0], "A", 0, 1);
+        array2(&d.arrays[1], "B", 1, 2);
+        array2(&d.arrays[2], "C", 0, 2);
+        tile_model(&M, &d);
+        servet__tile_traffic(&M, &M.c[0], T3, &win, NULL, NULL, NULL, NULL);
+        CHECK(win >= 72.0 * 72 * 8 && win <= M.c[0].usable, "matmul 2000^3 at 72^3: L1 keeps most of B's block (%.0f in [41472, 49152])",
+              win);
+        /* a 4096^2 transpose at 64 x 64: B's 64 rows all in one set of 12
+           ways, 5/6 of them lost: not kept, not reported */
+        transpose_desc(&d, 4096);
+        T3[0] = T3[1] = 64;
+        tile_model(&M, &d);
+        servet__tile_traffic(&M, &M.c[0], T3, &win, NULL, NULL, NULL, NULL);
+        CHECK(win < 64.0 * 64, "transpose 4096^2 at 64 x 64: B's piled rows are not reported as kept (%.0f < 4096)", win);
+    }
     drop(p);
 }
 
