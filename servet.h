@@ -1393,7 +1393,9 @@ typedef struct servet_tile_desc {
     int square;             /* one size for every loop */
     int multiple;           /* every tile a multiple of this (SIMD width); 0 -> one cache line of elements,
                                or a set cap (a square tile as tall as the ways: 12 on a 12-way L1, >>decide) */
-    int all_levels;         /* also the best tile for each cache level alone (out->levels) */
+    int all_levels;         /* also nested tiles, one per cache level (out->levels): each the best for that level
+                               alone over the iterations of the next level's tile, so L1's lies in L2's, L2's in
+                               L3's (a code tiled at two levels runs them so); the main tile is the one-level answer */
     int vector;             /* the compiler vectorises the innermost loop: elements an instruction (8 doubles or 16
                                floats with AVX-512, 4 / 8 with AVX2; gcc -O3, clang -O2); 0 or 1: not said, priced as
                                a scalar loop (up to SERVET_TILE_MAX_LANES; >>decide step 6d). Not used where an array
@@ -1415,7 +1417,7 @@ typedef struct servet_tile {
     int capacity_from_os;     /* no cache probe in the profile: OS-reported sizes were used */
     double predicted_ns;      /* the model's cost of the whole nest (for ranking; not a timing) */
     double decision_seconds;  /* time this call took */
-    int nlevels;              /* levels[] (desc.all_levels): the best tile for each level alone, for nested tiling */
+    int nlevels;              /* levels[] (desc.all_levels): nested tiles, levels[c].tile <= levels[c + 1].tile */
     servet_tile_level levels[8];
     char reason[256];         /* why this level and this tile, in words */
     int nwarnings;
@@ -13563,11 +13565,21 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         }
     }
     out->predicted_ns = servet__tile_search(&M, out->tile, out->alternatives, &out->nalternatives);
-    /* nested tiles, one level at a time */
+    /* nested tiles, one level at a time from the last inward: each level's
+       tile is the best for that level alone over the iterations of the
+       tile around it (the desc's loops cut to it; the arrays keep their
+       layout, M's dims and strides), so that L1's tile nests in L2's and
+       L2's in L3's, as a code tiled at two levels runs them. Until
+       2026-12-06 each level was searched over the whole nest: a 2048^3
+       square matmul got L1 1024, L2 256, L3 512, and L1 alone, blind to
+       the B block's reuse, took the longest rows it keeps */
     if (d->all_levels) {
         servet__tmodel Q = M;
-        for (c = 0; c < M.ncache && c < 8; c++) {
-            servet_tile_level *L = &out->levels[out->nlevels++];
+        servet_tile_desc block = *d;
+        out->nlevels = M.ncache < 8 ? M.ncache : 8;
+        Q.d = &block;
+        for (c = out->nlevels - 1; c >= 0; c--) {
+            servet_tile_level *L = &out->levels[c];
             Q.only = c; /* another model: its own prices */
             if (Q.memo) {
                 memset(Q.memo->used, 0, sizeof Q.memo->used);
@@ -13576,7 +13588,8 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             servet__tile_search(&Q, L->tile, NULL, NULL);
             L->level = M.c[c].level;
             L->capacity_bytes = M.c[c].usable;
-            servet__tile_traffic(&M, &M.c[c], L->tile, &L->working_set_bytes, NULL, NULL, NULL, NULL);
+            servet__tile_traffic(&Q, &M.c[c], L->tile, &L->working_set_bytes, NULL, NULL, NULL, NULL);
+            for (l = 0; l < M.n; l++) block.loops[l].extent = L->tile[l]; /* the next level tiles this one */
         }
     }
     servet__free(&p->ctx, M.memo); /* the searches are done: nothing after prices a tile */

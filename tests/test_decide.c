@@ -2405,6 +2405,36 @@ static void test_tile_decisions(void) {
           "per-level tiles: L1 %lld fits (%.0f <= %.0f)", (long long)t.levels[0].tile[0], t.levels[0].working_set_bytes,
           t.levels[0].capacity_bytes);
     CHECK(t.levels[0].working_set_bytes <= t.levels[1].working_set_bytes, "L1's tile no larger than L2's");
+    {
+        /* the levels' tiles nest, loop by loop: an i,k,j matmul at 2048^3,
+           doubles and floats, square and not. Until 2026-12-06 each level
+           was searched over the whole nest: floats not square got L1 352 x
+           8 x 1024 and L2 352 x 16 x 2048 in L3's 256 x 16 x 2048 here (on
+           the Zen 5 VM's profile, doubles square: L1 1024, L2 256, L3 512) */
+        servet_tile_desc mm;
+        servet_tile tm;
+        int sq, c, l, nested;
+        for (sq = 0; sq < 4; sq++) {
+            nested = 1;
+            loops(&mm, 3, 2048);
+            if (sq & 2) mm.elem_bytes = 4;
+            mm.narrays = 3;
+            array2(&mm.arrays[0], "A", 0, 1);
+            array2(&mm.arrays[1], "B", 1, 2);
+            array2(&mm.arrays[2], "C", 0, 2);
+            mm.square = sq & 1;
+            mm.all_levels = 1;
+            CHECK(choose(p, &mm, &tm) == SERVET_OK && tm.nlevels == 3, "matmul 2048^3 %s%s, every level", sq & 2 ? "floats" : "doubles",
+                  sq & 1 ? " square" : "");
+            for (c = 0; c + 1 < tm.nlevels; c++)
+                for (l = 0; l < 3; l++) nested &= tm.levels[c].tile[l] <= tm.levels[c + 1].tile[l];
+            CHECK(nested, "matmul 2048^3 %s%s: L1 %lld,%lld,%lld in L2 %lld,%lld,%lld in L3 %lld,%lld,%lld",
+                  sq & 2 ? "floats" : "doubles", sq & 1 ? " square" : "",
+                  (long long)tm.levels[0].tile[0], (long long)tm.levels[0].tile[1], (long long)tm.levels[0].tile[2],
+                  (long long)tm.levels[1].tile[0], (long long)tm.levels[1].tile[1], (long long)tm.levels[1].tile[2],
+                  (long long)tm.levels[2].tile[0], (long long)tm.levels[2].tile[1], (long long)tm.levels[2].tile[2]);
+        }
+    }
     /* deterministic: the same decision twice */
     choose(p, &d, &t2);
     CHECK(memcmp(t.tile, t2.tile, sizeof t.tile) == 0, "deterministic");
