@@ -1393,9 +1393,10 @@ typedef struct servet_tile_desc {
     int square;             /* one size for every loop */
     int multiple;           /* every tile a multiple of this (SIMD width); 0 -> one cache line of elements,
                                or a set cap (a square tile as tall as the ways: 12 on a 12-way L1, >>decide) */
-    int all_levels;         /* also nested tiles, one per cache level (out->levels): each the best for that level
-                               alone over the iterations of the next level's tile, so L1's lies in L2's, L2's in
-                               L3's (a code tiled at two levels runs them so); the main tile is the one-level answer */
+    int all_levels;         /* also nested tiles, one per cache level (out->levels): each the best over the
+                               iterations of the next level's tile (an outer level's for its level alone, L1's for
+                               every level, as the main tile), so L1's lies in L2's, L2's in L3's (a code tiled at
+                               two levels runs them so); the main tile is the one-level answer */
     int vector;             /* the compiler vectorises the innermost loop: elements an instruction (8 doubles or 16
                                floats with AVX-512, 4 / 8 with AVX2; gcc -O3, clang -O2); 0 or 1: not said, priced as
                                a scalar loop (up to SERVET_TILE_MAX_LANES; >>decide step 6d). Not used where an array
@@ -13566,13 +13567,19 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     }
     out->predicted_ns = servet__tile_search(&M, out->tile, out->alternatives, &out->nalternatives);
     /* nested tiles, one level at a time from the last inward: each level's
-       tile is the best for that level alone over the iterations of the
-       tile around it (the desc's loops cut to it; the arrays keep their
-       layout, M's dims and strides), so that L1's tile nests in L2's and
-       L2's in L3's, as a code tiled at two levels runs them. Until
-       2026-12-06 each level was searched over the whole nest: a 2048^3
-       square matmul got L1 1024, L2 256, L3 512, and L1 alone, blind to
-       the B block's reuse, took the longest rows it keeps */
+       tile is the best over the iterations of the tile around it (the
+       desc's loops cut to it; the arrays keep their layout, M's dims and
+       strides), so that L1's tile nests in L2's and L2's in L3's, as a
+       code tiled at two levels runs them. An outer level's block is
+       priced by its level alone (the capacity it is for); the innermost
+       tile by every level, as the main tile is: its loops are the ones
+       each level sees (the TLB's pages, the L2's streams, L1's sets). A
+       4096^2 transpose of floats: L1 alone gave 80 x 10 inside 1024 x 64,
+       0.79 of the one-level 832 x 10; all levels give 512 x 10, 0.99 of it
+       (doubles: 456 x 8 in 456 x 64, 1.11x of 512 x 10 in that minute;
+       bench_data/tile_all_levels_nested_zen5_2026-12-06.txt). Until
+       2026-12-06 each level was searched alone over the whole nest: a
+       2048^3 square matmul got L1 1024, L2 256, L3 512 */
     if (d->all_levels) {
         servet__tmodel Q = M;
         servet_tile_desc block = *d;
@@ -13580,7 +13587,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         Q.d = &block;
         for (c = out->nlevels - 1; c >= 0; c--) {
             servet_tile_level *L = &out->levels[c];
-            Q.only = c; /* another model: its own prices */
+            Q.only = c > 0 ? c : -1; /* an outer level: another model, its own prices */
             if (Q.memo) {
                 memset(Q.memo->used, 0, sizeof Q.memo->used);
                 Q.memo->n = 0;
