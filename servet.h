@@ -13588,9 +13588,11 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         for (c = out->nlevels - 1; c >= 0; c--) {
             servet_tile_level *L = &out->levels[c];
             Q.only = c > 0 ? c : -1; /* an outer level: another model, its own prices */
-            if (Q.memo) {
+            if (Q.memo) { /* and other extents: every table anew (the sets' loads read the loops' extents too) */
                 memset(Q.memo->used, 0, sizeof Q.memo->used);
-                Q.memo->n = 0;
+                memset(Q.memo->sused, 0, sizeof Q.memo->sused);
+                memset(Q.memo->wused, 0, sizeof Q.memo->wused);
+                Q.memo->n = Q.memo->sn = Q.memo->wn = Q.memo->wfill = 0;
             }
             servet__tile_search(&Q, L->tile, NULL, NULL);
             L->level = M.c[c].level;
