@@ -296,11 +296,7 @@ static void test_tile_working_sets(void) {
         servet__tmodel M;
         double win = -1.0;
         int64_t T3[3] = {72, 72, 72};
-        loops(&d, 3, 2000);
-        d.narrays = 3;
-        array2(&d.arrays[0], "A", 0, 1);
-        array2(&d.arrays[1], "B", 1, 2);
-        array2(&d.arrays[2], "C", 0, 2);
+        matmul_desc(&d, 2000, 0);
         tile_model(&M, &d);
         servet__tile_traffic(&M, &M.c[0], T3, &win, NULL, NULL, NULL, NULL);
         CHECK(win >= 72.0 * 72 * 8 && win <= M.c[0].usable, "matmul 2000^3 at 72^3: L1 keeps most of B's block (%.0f in [41472, 49152])",
@@ -2416,12 +2412,8 @@ static void test_tile_decisions(void) {
         int sq, c, l, nested;
         for (sq = 0; sq < 4; sq++) {
             nested = 1;
-            loops(&mm, 3, 2048);
+            matmul_desc(&mm, 2048, 0);
             if (sq & 2) mm.elem_bytes = 4;
-            mm.narrays = 3;
-            array2(&mm.arrays[0], "A", 0, 1);
-            array2(&mm.arrays[1], "B", 1, 2);
-            array2(&mm.arrays[2], "C", 0, 2);
             mm.square = sq & 1;
             mm.all_levels = 1;
             CHECK(choose(p, &mm, &tm) == SERVET_OK && tm.nlevels == 3, "matmul 2048^3 %s%s, every level", sq & 2 ? "floats" : "doubles",
