@@ -50,6 +50,8 @@ static const char *usage_text =
     "                      used with a reduce array, whose reduce=N says its lanes; the compiler\n"
     "                      says them: gcc -fopt-info-vec \"using 64 byte vectors\" = 8 doubles,\n"
     "                      clang -Rpass=loop-vectorize \"vectorization width: N\");\n"
+    "                      --all-levels: also \"levels\", nested tiles, one per cache level, each\n"
+    "                      inside the next (for a code tiled at two or three levels);\n"
     "                      its \"tune\": the servet tune command that refines the tile on the\n"
     "                      real kernel (the tile and its alternatives as seeds): put the\n"
     "                      program in place of PROGRAM ARGS\n"
