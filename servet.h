@@ -13575,7 +13575,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
        tile by every level, as the main tile is: its loops are the ones
        each level sees (the TLB's pages, the L2's streams, L1's sets). A
        4096^2 transpose of floats: L1 alone gave 80 x 10 inside 1024 x 64,
-       0.79 of the one-level 832 x 10; all levels give 512 x 10, 0.99 of it
+       0.86 of the one-level 832 x 10; all levels give 512 x 10, 0.99 of it
        (doubles: 456 x 8 in 456 x 64, 1.11x of 512 x 10 in that minute;
        bench_data/tile_all_levels_nested_zen5_2026-12-06.txt). Until
        2026-12-06 each level was searched alone over the whole nest: a
