@@ -148,7 +148,9 @@
                                             // built -O3 (vectorised): td.vector = 8 (doubles, AVX-512)
        servet_choose_tile(prof, &td, &tile);  // tile.tile[0] x tile.tile[1], tile.reason,
                                             // tile.warnings (rows or planes colliding in sets +
-                                            // padding; a sum to mark reduce; a loop its work bounds)
+                                            // padding; a sum to mark reduce; a loop its work bounds),
+                                            // tile.working_set_bytes (what the level keeps of it);
+                                            // td.all_levels = 1: tile.levels[], nested tiles per level
    The model (reuse and capacity per cache level and TLB, sets, overlap,
    memory at its measured bandwidth) is one screen at >>decide; open the
    profile with SERVET_PROBE_MEMORY too (the default probes have it), else
@@ -1019,6 +1021,13 @@
           768^2 (B's rows in 2 or 4 sets) 1.4-2.5x; the squares keep 12;
           make tile-replay unchanged (bench_data/tile_outside_column_meets_
           rows_zen5_2026-12-06.txt).
+          Tile result (>>decide): working_set_bytes is the largest footprint
+          the level keeps most of (a 2000^3 matmul at 72^3: 42295 bytes, B's
+          block; was 1216, the rows its sets keep whole); desc.all_levels'
+          levels[] nest (each inside the next level's tile; the innermost
+          priced by every level): 104 of the 178 outside descs had a level's
+          tile over the next one's (bench_data/tile_all_levels_nested_zen5_
+          2026-12-06.txt). No main tile moves.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -11072,6 +11081,14 @@ typedef struct servet__tmemo {
     size_t wat[SERVET__WMEMO], wfill; /* an entry's counts at pool + wat; the pool's used floats */
     float wpool[SERVET__WPOOL];
 } servet__tmemo;
+/* every table empty (NULL: no tables, nothing to do) */
+static void servet__tile_memo_clear(servet__tmemo *m) {
+    if (!m) return;
+    memset(m->used, 0, sizeof m->used);
+    memset(m->sused, 0, sizeof m->sused);
+    memset(m->wused, 0, sizeof m->wused);
+    m->n = m->sn = m->wn = m->wfill = 0;
+}
 
 /* what one iteration of nest level k covers along each loop (inside = 1) or
    what all its iterations cover together (inside = 0) */
@@ -13527,12 +13544,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
        (the same nest level under another side): the tables save a quarter
        of a 0.3 ms decision (4000 x 4000 transpose: 296 -> 218 us) */
     M.memo = (servet__tmemo *)servet__alloc(&p->ctx, sizeof *M.memo); /* NULL: priced anew */
-    if (M.memo) {
-        memset(M.memo->used, 0, sizeof M.memo->used);
-        memset(M.memo->sused, 0, sizeof M.memo->sused);
-        memset(M.memo->wused, 0, sizeof M.memo->wused);
-        M.memo->n = M.memo->sn = M.memo->wn = M.memo->wfill = 0;
-    }
+    servet__tile_memo_clear(M.memo);
     /* the arrays the untiled nest reads as one stream (step 6c): only a
        tile's own cutting of them is priced */
     M.mem_interleave = 1.0;
@@ -13588,12 +13600,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
         for (c = out->nlevels - 1; c >= 0; c--) {
             servet_tile_level *L = &out->levels[c];
             Q.only = c > 0 ? c : -1; /* an outer level: another model, its own prices */
-            if (Q.memo) { /* and other extents: every table anew (the sets' loads read the loops' extents too) */
-                memset(Q.memo->used, 0, sizeof Q.memo->used);
-                memset(Q.memo->sused, 0, sizeof Q.memo->sused);
-                memset(Q.memo->wused, 0, sizeof Q.memo->wused);
-                Q.memo->n = Q.memo->sn = Q.memo->wn = Q.memo->wfill = 0;
-            }
+            servet__tile_memo_clear(Q.memo); /* and other extents: every table anew (the sets' loads read them too) */
             servet__tile_search(&Q, L->tile, NULL, NULL);
             L->level = M.c[c].level;
             L->capacity_bytes = M.c[c].usable;
