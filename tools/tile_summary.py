@@ -9,9 +9,9 @@ tuned / best min / median, how many under 0.98 and the most points it used.
 Then the counts over every case, decision and warm lookup times, and each
 tile miss with the host's state its run recorded (host_llc_chase_ns, since
 run 141). The README
-(Tile size, Measured) quotes it for runs 133-162 on the Zen 5 VM (bash):
-    python3 tools/tile_summary.py bench_data/tile_run1{33..62}_zen5.json \\
-        --tune bench_data/tune_run1{20..49}_zen5.json"""
+(Tile size, Measured) quotes it for runs 133-167 on the Zen 5 VM (bash):
+    python3 tools/tile_summary.py bench_data/tile_run1{33..67}_zen5.json \\
+        --tune bench_data/tune_run1{20..54}_zen5.json"""
 import json
 import statistics
 import sys
