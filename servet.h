@@ -1404,8 +1404,9 @@ typedef struct servet_tile_desc {
                                or a set cap (a square tile as tall as the ways: 12 on a 12-way L1, >>decide) */
     int all_levels;         /* also nested tiles, one per cache level (out->levels): each the best over the
                                iterations of the next level's tile (an outer level's for its level alone, L1's for
-                               every level, as the main tile), so L1's lies in L2's, L2's in L3's (a code tiled at
-                               two levels runs them so); the main tile is the one-level answer */
+                               every level, as the main tile with level 0), so L1's lies in L2's, L2's in L3's (a
+                               code tiled at two levels runs them so); the main tile is the one-level answer, and
+                               `level` chooses only it (levels[] are the same whatever level says) */
     int vector;             /* the compiler vectorises the innermost loop: elements an instruction (8 doubles or 16
                                floats with AVX-512, 4 / 8 with AVX2; gcc -O3, clang -O2); 0 or 1: not said, priced as
                                a scalar loop (up to SERVET_TILE_MAX_LANES; >>decide step 6d). Not used where an array
