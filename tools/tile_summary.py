@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The README's tile table from make bench-tune's run files:
-    python3 tools/tile_summary.py TILE.json... [--tune TUNE.json...]
+    python3 tools/tile_summary.py TILE.json... [--tune TUNE.json...] [--fixed]
 For each kernel and size over the runs given: servet's tiles, the sweeps'
 best tiles, ratio (servet's tile against the sweep's best, re-timed side by
 side) min / median / max and how many runs fell under 0.95, the medians of
@@ -8,7 +8,11 @@ tiles 32, 64 and untiled over each sweep's best; with --tune, servet_tune's
 tuned / best min / median, how many under 0.98 and the most points it used.
 Then the counts over every case, decision and warm lookup times, and each
 tile miss with the host's state its run recorded (host_llc_chase_ns, since
-run 141). The README
+run 141). With --fixed, for each kernel and size, the grid's tiles ranked by
+their median rate over the sweeps against each sweep's best (the sweeps'
+own medians, not the side-by-side re-timing): the five first, servet's, and
+in how many sweeps each held 0.95 - whether any one tile, fixed in advance,
+could have met the goal in these runs. The README
 (Tile size, Measured) quotes it for runs 133-167 on the Zen 5 VM (bash):
     python3 tools/tile_summary.py bench_data/tile_run1{33..67}_zen5.json \\
         --tune bench_data/tune_run1{20..54}_zen5.json"""
@@ -18,13 +22,16 @@ import sys
 
 tiles, tunes = [], []
 into = tiles
+fixed = False
 for a in sys.argv[1:]:
     if a == "--tune":
         into = tunes
+    elif a == "--fixed":
+        fixed = True
     else:
         into.append(a)
 if not tiles:
-    sys.exit("usage: tile_summary.py TILE.json... [--tune TUNE.json...]")
+    sys.exit("usage: tile_summary.py TILE.json... [--tune TUNE.json...] [--fixed]")
 
 
 def load(files):
@@ -85,3 +92,18 @@ for k in order:
             print("  miss: %s %d %d, %s: servet %d, best %d, %.3f%s" % (
                 k[0], k[1], k[2], c["_file"], c["servet_tile"], c["best_tile"], c["ratio"],
                 "; last-level walk %.0f / %.0f ns before / after" % (g[0], g[1]) if g else ""))
+# --fixed: every tile of the grid against each sweep's best
+if fixed:
+    print("fixed tiles: median / min of rate / the sweep's best, sweeps at 0.95 or more")
+    for k in order:
+        per = {}
+        for c in T[k]:
+            best = max(r[1] for r in c["sweep"])
+            for r in c["sweep"]:
+                per.setdefault(r[0], []).append(r[1] / best)
+        rank = sorted(per, key=lambda t: -statistics.median(per[t]))
+        mine = set(c["servet_tile"] for c in T[k])
+        show = rank[:5] + [t for t in rank[5:] if t in mine]
+        print("  %s %d %d (%d sweeps): %s" % (k[0], k[1], k[2], len(T[k]), "; ".join(
+            "%s%d %.3f / %.3f %d" % ("servet " if t in mine else "", t, statistics.median(per[t]),
+                                     min(per[t]), sum(x >= 0.95 for x in per[t])) for t in show)))
