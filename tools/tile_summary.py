@@ -10,9 +10,10 @@ Then the counts over every case, decision and warm lookup times, and each
 tile miss with the host's state its run recorded (host_llc_chase_ns, since
 run 141). With --fixed, for each kernel and size, the grid's tiles ranked by
 their median rate over the sweeps against each sweep's best (the sweeps'
-own medians, not the side-by-side re-timing): the five first, servet's, and
-in how many sweeps each held 0.95 - whether any one tile, fixed in advance,
-could have met the goal in these runs. The README
+own medians, not the side-by-side re-timing): the five first, servet's, in
+how many sweeps each held 0.95 - whether any one tile, fixed in advance,
+could have met the goal in these runs - and in how many sweeps each ran
+behind servet's tile of that sweep. The README
 (Tile size, Measured) quotes it for runs 133-175 on the Zen 5 VM (bash):
     python3 tools/tile_summary.py bench_data/tile_run1{33..75}_zen5.json \\
         --tune bench_data/tune_run1{20..62}_zen5.json"""
@@ -92,20 +93,27 @@ for k in order:
             print("  miss: %s %d %d, %s: servet %d, best %d, %.3f%s" % (
                 k[0], k[1], k[2], c["_file"], c["servet_tile"], c["best_tile"], c["ratio"],
                 "; last-level walk %.0f / %.0f ns before / after" % (g[0], g[1]) if g else ""))
-# --fixed: every tile of the grid against each sweep's best
+# --fixed: every tile of the grid against each sweep's best, and against
+# servet's tile in the same sweep
 if fixed:
-    print("fixed tiles: median / min of rate / the sweep's best, sweeps at 0.95 or more")
+    print("fixed tiles: median / min of rate / the sweep's best, sweeps at 0.95 or more, sweeps servet's tile ran ahead of it")
     for k in order:
-        per = {}
+        per, ahead = {}, {}
+        mine = set(c["servet_tile"] for c in T[k])
         for c in T[k]:
             rate = {}  # a tile listed twice (the matmul's 512, also its extent): its faster median
             for r in c.get("sweep", []):
                 rate[r[0]] = max(rate.get(r[0], 0.0), r[1])
+            if not rate:
+                continue
+            best, own = max(rate.values()), rate.get(c["servet_tile"])
             for t in rate:
-                per.setdefault(t, []).append(rate[t] / max(rate.values()))
+                per.setdefault(t, []).append(rate[t] / best)
+                if own is not None:
+                    ahead[t] = ahead.get(t, 0) + (own > rate[t])
         rank = sorted(per, key=lambda t: -statistics.median(per[t]))
-        mine = set(c["servet_tile"] for c in T[k])
         show = rank[:5] + [t for t in rank[5:] if t in mine]
         print("  %s %d %d (%d sweeps): %s" % (k[0], k[1], k[2], len(T[k]), "; ".join(
-            "%s%d %.3f / %.3f %d" % ("servet " if t in mine else "", t, statistics.median(per[t]),
-                                     min(per[t]), sum(x >= 0.95 for x in per[t])) for t in show)))
+            "%s%d %.3f / %.3f %d%s" % ("servet " if t in mine else "", t, statistics.median(per[t]),
+                                       min(per[t]), sum(x >= 0.95 for x in per[t]),
+                                       "" if t in mine else ", behind %d" % ahead.get(t, 0)) for t in show)))
