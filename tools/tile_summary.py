@@ -5,7 +5,8 @@ For each kernel and size over the runs given: servet's tiles, the sweeps'
 best tiles, ratio (servet's tile against the sweep's best, re-timed side by
 side) min / median / max and how many runs fell under 0.95, the medians of
 tiles 32, 64 and untiled over each sweep's best; with --tune, servet_tune's
-tuned / best min / median, how many under 0.98 and the most points it used.
+tuned / best min / median, how many under 0.98 and the most points it used,
+and how often it kept the seed or left it for a better or a worse point.
 Then the counts over every case, decision and warm lookup times, and each
 tile miss with the host's state its run recorded (host_llc_chase_ns, since
 run 141). With --fixed, for each kernel and size, the grid's tiles ranked by
@@ -56,6 +57,7 @@ T, order = load(tiles)
 U, _ = load(tunes)
 print("kernel n m | servet | sweep's best | ratio min / median / max (< 0.95) | t32 t64 untiled | tuned min / median (< 0.98) | points")
 under, total, tu_under, tu_total, dec, warm = 0, 0, 0, 0, [], []
+moves = [0, 0, 0]  # the tuner kept its seed, left it for a point > 2% better, > 2% worse (its check)
 for k in order:
     v = T[k]
     rs = [c["ratio"] for c in v]
@@ -72,6 +74,13 @@ for k in order:
         tv = [c["tuned_vs_best"] for c in u]
         t_under = sum(x < 0.98 for x in tv)
         tu_under, tu_total = tu_under + t_under, tu_total + len(tv)
+        for c in u:
+            if c["tuned_tile"] == c["seed_tile"]:
+                moves[0] += 1
+            elif c["tuned_vs_best"] > c["seed_vs_best"] + 0.02:
+                moves[1] += 1
+            elif c["tuned_vs_best"] < c["seed_vs_best"] - 0.02:
+                moves[2] += 1
         warm += [c["warm_lookup_seconds"] for c in u if "warm_lookup_seconds" in c]
         line += " | %.3f / %.3f (%d of %d) | %d of %d" % (
             min(tv), statistics.median(tv), t_under, len(tv), max(c["tune_points"] for c in u), u[0]["sweep_points"])
@@ -81,8 +90,9 @@ if dec:
     print("; decisions %.0f-%.0f us" % (1e6 * min(dec), 1e6 * max(dec)), end="")
 print()
 if tu_total:
-    print("tune: %d of %d within 2%%; warm lookups %.0f-%.0f us" % (
-        tu_total - tu_under, tu_total, 1e6 * min(warm), 1e6 * max(warm)))
+    print("tune: %d of %d within 2%%; warm lookups %.0f-%.0f us; kept the seed in %d, left it for a point"
+          " more than 2%% better in %d, worse in %d" % (
+        tu_total - tu_under, tu_total, 1e6 * min(warm), 1e6 * max(warm), moves[0], moves[1], moves[2]))
 # each miss with the host's state its run recorded (bench_tile.c's walk over
 # the last level's size, ns a step: near the L3's latency where the host let
 # the VM keep its share, near memory's where other tenants took it)
