@@ -7,9 +7,10 @@ side) min / median / max and how many runs fell under 0.95, the medians of
 tiles 32, 64 and untiled over each sweep's best; with --tune, servet_tune's
 tuned / best min / median, how many under 0.98 and the most points it used,
 and how often it kept the seed or left it for a better or a worse point.
-Then the counts over every case, decision and warm lookup times, and each
-tile miss with the host's state its run recorded (host_llc_chase_ns, since
-run 141). With --fixed, for each kernel and size, the grid's tiles ranked by
+Then the counts over every case and over every run (a file: the runs whose
+every case met the goal), decision and warm lookup times, each tile miss
+with the host's state its run recorded (host_llc_chase_ns, since run 141)
+and each tuner's miss with its seed and its tuned tile. With --fixed, for each kernel and size, the grid's tiles ranked by
 their median rate over the sweeps against each sweep's best (the sweeps'
 own medians, not the side-by-side re-timing): the five first, servet's, in
 how many sweeps each held 0.95 - whether any one tile, fixed in advance,
@@ -93,6 +94,14 @@ if tu_total:
     print("tune: %d of %d within 2%%; warm lookups %.0f-%.0f us; kept the seed in %d, left it for a point"
           " more than 2%% better in %d, worse in %d" % (
         tu_total - tu_under, tu_total, 1e6 * min(warm), 1e6 * max(warm), moves[0], moves[1], moves[2]))
+# the runs whose every case met the goal (a run: one file)
+files_t = sorted(set(c["_file"] for k in order for c in T[k]))
+clean_t = [f for f in files_t if all(c["ratio"] >= 0.95 for k in order for c in T[k] if c["_file"] == f)]
+print("tile: all cases at 0.95 or more in %d of %d runs" % (len(clean_t), len(files_t)))
+if tu_total:
+    files_u = sorted(set(c["_file"] for k in U for c in U[k]))
+    clean_u = [f for f in files_u if all(c["tuned_vs_best"] >= 0.98 for k in U for c in U[k] if c["_file"] == f)]
+    print("tune: all cases within 2%% in %d of %d runs" % (len(clean_u), len(files_u)))
 # each miss with the host's state its run recorded (bench_tile.c's walk over
 # the last level's size, ns a step: near the L3's latency where the host let
 # the VM keep its share, near memory's where other tenants took it)
@@ -103,6 +112,14 @@ for k in order:
             print("  miss: %s %d %d, %s: servet %d, best %d, %.3f%s" % (
                 k[0], k[1], k[2], c["_file"], c["servet_tile"], c["best_tile"], c["ratio"],
                 "; last-level walk %.0f / %.0f ns before / after" % (g[0], g[1]) if g else ""))
+# each tuner's miss: where it started, where it ended, both against the
+# sweep's best in the run's check (side by side)
+for k in order:
+    for c in U.get(k, []):
+        if c["tuned_vs_best"] < 0.98:
+            print("  tune miss: %s %d %d, %s: seed %d (%.3f), tuned %d (%.3f) in %d points" % (
+                k[0], k[1], k[2], c["_file"], c["seed_tile"], c["seed_vs_best"], c["tuned_tile"],
+                c["tuned_vs_best"], c["tune_points"]))
 # --fixed: every tile of the grid against each sweep's best, and against
 # servet's tile in the same sweep
 if fixed:
