@@ -10,12 +10,13 @@ and how often it kept the seed or left it for a better or a worse point.
 Then the counts over every case and over every run (a file: the runs whose
 every case met the goal), decision and warm lookup times, each tile miss
 with the host's state its run recorded (host_llc_chase_ns, since run 141)
-and each tuner's miss with its seed and its tuned tile. With --fixed, for each kernel and size, the grid's tiles ranked by
-their median rate over the sweeps against each sweep's best (the sweeps'
-own medians, not the side-by-side re-timing): the five first, servet's, in
-how many sweeps each held 0.95 - whether any one tile, fixed in advance,
-could have met the goal in these runs - and in how many sweeps each ran
-behind servet's tile of that sweep. The README
+and each tuner's miss with its seed and its tuned tile. With --fixed, for
+each kernel and size, the grid's tiles ranked by their median rate over the
+sweeps against each sweep's best (the sweeps' own medians, not the
+side-by-side re-timing): the five first, servet's, in how many sweeps each
+held 0.95 - whether any one tile, fixed in advance, could have met the goal
+in these runs - and in how many sweeps each ran behind servet's tile of that
+sweep. The README
 (Tile size, Measured) quotes it for runs 133-186 on the Zen 5 VM (bash):
     python3 tools/tile_summary.py bench_data/tile_run1{33..86}_zen5.json \\
         --tune bench_data/tune_run1{20..73}_zen5.json"""
