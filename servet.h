@@ -13264,11 +13264,11 @@ static void servet__tile_shared_llc_warning(const servet_profile *p, const serve
     of_reuse = reuse > L->usable && reuse <= os_bytes && reuse < 0.99 * arrays;
     if (!of_reuse && !(arrays > L->usable && arrays <= os_bytes)) return;
     snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
-             "L%d measured %.1f MiB, the OS says %.0f (shared with other tenants, as a VM's): %s, %.1f MiB, lies "
+             "L%d measured %.1f MiB, the OS says %.0f (shared with other tenants, as a VM's): %s, %.1f MiB, %s "
              "between and may stay or not with their load; the tile assumes %.1f MiB usable: confirm with servet tune",
              L->level, (double)ci.size_bytes / 1048576.0, os_bytes / 1048576.0,
              of_reuse ? "what the untiled nest reuses" : "the nest's arrays", (of_reuse ? reuse : arrays) / 1048576.0,
-             L->usable / 1048576.0);
+             of_reuse ? "lies" : "lie", L->usable / 1048576.0);
 }
 /* Step 0, one nest one answer: two descriptions of the same accesses are
    priced as one. (a) A loop of extent 1 is no loop (an outer a of 1 made
