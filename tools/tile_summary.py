@@ -17,9 +17,9 @@ side-by-side re-timing): the five first, servet's, in how many sweeps each
 held 0.95 - whether any one tile, fixed in advance, could have met the goal
 in these runs - and in how many sweeps each ran behind servet's tile of that
 sweep. The README
-(Tile size, Measured) quotes it for runs 133-186 on the Zen 5 VM (bash):
-    python3 tools/tile_summary.py bench_data/tile_run1{33..86}_zen5.json \\
-        --tune bench_data/tune_run1{20..73}_zen5.json"""
+(Tile size, Measured) quotes it for runs 133-196 on the Zen 5 VM (bash):
+    python3 tools/tile_summary.py bench_data/tile_run1{33..96}_zen5.json \\
+        --tune bench_data/tune_run1{20..83}_zen5.json"""
 import json
 import statistics
 import sys
