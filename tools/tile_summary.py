@@ -58,7 +58,8 @@ def span(v):
 TILE_GOAL, TUNE_GOAL = 0.95, 0.98  # issue 11: servet / best; issue 18: tuned / best
 T, order = load(tiles)
 U, _ = load(tunes)
-print("kernel n m | servet | sweep's best | ratio min / median / max (< 0.95) | t32 t64 untiled | tuned min / median (< 0.98) | points (runs)")
+print("kernel n m | servet | sweep's best | ratio min / median / max (< %.2f) | t32 t64 untiled | tuned min / median (< %.2f) | points (runs)" % (
+    TILE_GOAL, TUNE_GOAL))
 under, total, tu_under, tu_total, dec, warm = 0, 0, 0, 0, [], []
 missed_t, missed_u = set(), set()  # the run files with a case under the goal
 moves = [0, 0, 0]  # the tuner kept its seed, left it for a point > 2% better, > 2% worse (its check)
@@ -92,7 +93,7 @@ for k in order:
             min(tv), statistics.median(tv), t_under, len(tv), max(c["tune_points"] for c in u), u[0]["sweep_points"],
             max(c["tune_runs"] for c in u), u[0]["sweep_runs"])
     print(line)
-print("tile: %d of %d at 0.95 or more" % (total - under, total), end="")
+print("tile: %d of %d at %.2f or more" % (total - under, total, TILE_GOAL), end="")
 if dec:
     print("; decisions %.0f-%.0f us" % (1e6 * min(dec), 1e6 * max(dec)), end="")
 print()
@@ -101,7 +102,7 @@ if tu_total:
           " more than 2%% better in %d, worse in %d" % (
         tu_total - tu_under, tu_total, 1e6 * min(warm), 1e6 * max(warm), moves[0], moves[1], moves[2]))
 # the runs whose every case met the goal (a run: one file)
-print("tile: all cases at 0.95 or more in %d of %d runs" % (len(tiles) - len(missed_t), len(tiles)))
+print("tile: all cases at %.2f or more in %d of %d runs" % (TILE_GOAL, len(tiles) - len(missed_t), len(tiles)))
 if tu_total:
     print("tune: all cases within 2%% in %d of %d runs" % (len(tunes) - len(missed_u), len(tunes)))
 # each miss with the host's state its run recorded (bench_tile.c's walk over
@@ -125,7 +126,7 @@ for k in order:
 # --fixed: every tile of the grid against each sweep's best, and against
 # servet's tile in the same sweep
 if fixed:
-    print("fixed tiles: median / min of rate / the sweep's best, sweeps at 0.95 or more, sweeps servet's tile ran ahead of it")
+    print("fixed tiles: median / min of rate / the sweep's best, sweeps at %.2f or more, sweeps servet's tile ran ahead of it" % TILE_GOAL)
     for k in order:
         per, ahead = {}, {}
         mine = set(c["servet_tile"] for c in T[k])
@@ -144,10 +145,11 @@ if fixed:
         show = rank[:5] + [t for t in rank[5:] if t in mine]
         # and the tile that held 0.95 in the most sweeps, where the five by
         # median leave it out: "no tile held it in more than N" rests on it
-        most = max(rank, key=lambda t: (sum(x >= TILE_GOAL for x in per[t]), -rank.index(t)))
+        held = {t: sum(x >= TILE_GOAL for x in per[t]) for t in rank}
+        most = max(rank, key=held.get)  # the first in rank among equals
         if most not in show:
             show.append(most)
         print("  %s %d %d (%d sweeps): %s" % (k[0], k[1], k[2], len(T[k]), "; ".join(
             "%s%d %.3f / %.3f %d%s" % ("servet " if t in mine else "", t, statistics.median(per[t]),
-                                       min(per[t]), sum(x >= TILE_GOAL for x in per[t]),
+                                       min(per[t]), held[t],
                                        "" if t in mine else ", behind %d" % ahead.get(t, 0)) for t in show)))
