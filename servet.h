@@ -1028,6 +1028,15 @@
           priced by every level): 104 of the 178 outside descs had a level's
           tile over the next one's (bench_data/tile_all_levels_nested_zen5_
           2026-12-06.txt). No main tile moves.
+          Tile model, a nest run again (>>decide step 6h): the rows-in-turn
+          charge of step 6c, memory's, scales with the share of the nest's
+          footprint past the last level's usable capacity (none under it,
+          all from its size). Double transposes of 400^2-800^2 inside the
+          Zen 5 VM's 13.4 MiB L3: untiled (0.65-0.96 of the best side by
+          side) -> 80-104 (0.95-1.00); the rectangular 500^2 desc untiled ->
+          500 x 88, 0.96 -> 0.86; 2 of the 178 outside descs move; make
+          tile-replay unchanged (bench_data/tile_l3_resident_transpose_
+          zen5_2026-12-07.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10642,7 +10651,8 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       (0.98-0.99, a tie); 3D stencils, whose OUT is last, unchanged
       (with OUT priced they went untiled, 0.87-0.99 of their picks). A
       profile without the figure (a file written before it) prices as
-      before; make tile-replay, whose records lack it, unchanged.
+      before; make tile-replay, whose records lack it, unchanged. Lines
+      the last level keeps for a nest run again pay none of it (step 6h).
    6d. A vectorised innermost loop (desc: vector). The model's work, half a
       cycle an iteration, is a scalar loop's; a loop the compiler
       vectorises (gcc -O3, clang -O2) does N iterations an instruction,
@@ -10721,6 +10731,26 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       1000^3, 336 x 80 -> 96 x 16, 0.91 of it past the first TLB, until
       that TLB held full tiles (step 5)
       (bench_data/tile_outside_conv_channels_zen5_2026-12-06.txt).
+   6h. A nest run again finds its data in the last level. Step 6c's figure
+      is memory's: a nest whose footprint the last level holds (a time
+      step's sweep, a transpose called in a loop) gets its lines from that
+      level the next time, and there rows in turn cost no more than a
+      stream. So the charge of the turns scales with the share of the
+      footprint (every array's lines over the whole nest) that reaches
+      memory: none up to the level's usable capacity, all of it from its
+      measured size (a thread's share of each), linearly between
+      (servet__tmodel.mem_share). Measured on the Zen 5 VM (L3 13.4 MiB,
+      usable 9.1; 2026-12-07): double transposes of 400^2-800^2, 2.6-10 MB,
+      ran untiled - the pick while every call's lines were priced from
+      memory - at 0.65-0.96 of the best of 48, 64, 88 side by side; now
+      104, 104, 88, 88, 80 at 0.95-1.00 (bench_data/tile_l3_resident_
+      transpose_zen5_2026-12-07.txt). The rectangular descs move less
+      well: 500^2 untiled -> 500 x 88, 0.96 -> 0.86 of the fastest side
+      by side (strips, the rectangular search's weak spot); 400^2 0.70 ->
+      0.90. 2 of the 178 outside descs move (that 500^2; a 768^2 float
+      transpose 768 x 32 -> 768 x 40, not measured); make tile-replay
+      unchanged (past the measured L3, as the bench's 1000^2 transpose
+      here, nothing moves).
    7. The level reported is the smallest whose traffic the tile at least
       halves against no tiling; its working set, the largest footprint of one
       loop iteration that the level keeps most of (the reuse it holds: for a
@@ -11012,6 +11042,7 @@ typedef struct servet__tmodel {
     double mem_interleave;             /* its reads as rows in turn cost this much more (step 6c; 1: unknown) */
     int seq_untiled[SERVET_TILE_MAX_ARRAYS]; /* a read array the untiled nest reads as one stream (step 6c) */
     double mem_ns;                     /* memory's latency */
+    double mem_share;                  /* the share of the nest's footprint past the last level: its turns' charge (step 6h) */
     struct servet__tmemo *memo;        /* tiles already priced (may be NULL), for this model only */
     servet__tscratch *scratch;         /* the set count's buffers (not NULL where a set is counted) */
 } servet__tmodel;
@@ -12519,7 +12550,7 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
         int cut_row;
         turn[a] = 1.0;
         if (M->mem_line_ns > 0.0 && M->seq_untiled[a] && servet__tile_interleaved(M, &G, a, 0, &piece, &cut_row))
-            turn[a] = servet__tile_turn_factor(M, piece, cut_row);
+            turn[a] = 1.0 + (servet__tile_turn_factor(M, piece, cut_row) - 1.0) * M->mem_share; /* step 6h */
         if (turn[a] > max_turn) max_turn = turn[a];
     }
     for (c = 0; c < M->nc; c++)
@@ -13546,6 +13577,19 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
        of a 0.3 ms decision (4000 x 4000 transpose: 296 -> 218 us) */
     M.memo = (servet__tmemo *)servet__alloc(&p->ctx, sizeof *M.memo); /* NULL: priced anew */
     servet__tile_memo_clear(M.memo);
+    /* a nest run again finds in the last level what it left there: the
+       share of its footprint past that level's usable capacity reaches
+       memory, all of it from the level's size (step 6h) */
+    M.mem_share = 1.0;
+    if (M.ncache > 0) {
+        const servet__tcache *C = &M.c[M.ncache - 1];
+        double bytes = 0.0, cover[SERVET_TILE_MAX_LOOPS], U = C->usable;
+        double S = C->size / (double)(threads < C->sharers ? threads : C->sharers);
+        for (l = 0; l < M.n; l++) cover[l] = (double)d->loops[l].extent;
+        for (a = 0; a < d->narrays; a++) bytes += servet__tile_lines(&M, a, cover, NULL, NULL) * (double)M.line;
+        if (bytes <= U) M.mem_share = 0.0;
+        else if (bytes < S) M.mem_share = (bytes - U) / (S - U);
+    }
     /* the arrays the untiled nest reads as one stream (step 6c): only a
        tile's own cutting of them is priced */
     M.mem_interleave = 1.0;

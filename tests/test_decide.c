@@ -322,6 +322,7 @@ static void tile_model(servet__tmodel *M, const servet_tile_desc *d) {
     M->scratch = &tile_scratch;
     M->d = d; M->n = d->nloops; M->elem = d->elem_bytes; M->line = 64; M->only = -1;
     M->window = servet__tile_window_of(d); /* as servet_choose_tile builds it */
+    M->mem_share = 1.0; /* every last-level miss from memory, as a nest past the last level (step 6h) */
     for (a = 0; a < d->narrays; a++) {
         const servet_tile_array *A = &d->arrays[a];
         double st = (double)d->elem_bytes;
@@ -1110,6 +1111,57 @@ static void permute_desc(servet_tile_desc *q, int64_t outer, int64_t n, int64_t 
         q->arrays[a].loops[0] = 0; q->arrays[a].loops[1] = a ? 2 : 1; q->arrays[a].loops[2] = a ? 1 : 2; q->arrays[a].loops[3] = 3;
     }
     q->arrays[0].name = "A"; q->arrays[1].name = "B";
+}
+/* step 6h: a nest run again finds in the last level what it left there,
+   and lines the level serves are not memory's rows in turn (step 6c's
+   figure is memory's): the share of the nest's footprint past the level's
+   usable capacity reaches memory, all of it from the level's size. On the
+   Zen 5 VM (L3 measured 13.4 MiB, usable 9.1) double transposes of 400^2-
+   800^2 ran untiled, the model's pick, at 0.61-0.92 of 48-104 side by side
+   (bench_data/tile_l3_resident_transpose_zen5_2026-12-07.txt) */
+static void test_tile_warm_last_level(void) {
+    servet_tile_desc q;
+    servet__tmodel Q;
+    servet_profile *p = two_core_profile(1); /* L3 32 MiB */
+    servet_tile t;
+    int64_t T[2];
+    double cold, warm, plain;
+    /* the price: a tile's turns at share 0 cost what they cost at a ratio of 1 */
+    transpose_desc(&q, 800);
+    three_level_model(&Q, &q);
+    Q.seq_untiled[0] = 1;
+    T[0] = T[1] = 64;
+    Q.mem_interleave = 1.0;
+    plain = servet__tile_cost(&Q, T);
+    Q.mem_interleave = 2.0;
+    cold = servet__tile_cost(&Q, T);
+    Q.mem_share = 0.0;
+    warm = servet__tile_cost(&Q, T);
+    Q.mem_share = 0.5;
+    CHECK(cold > plain && warm == plain && servet__tile_cost(&Q, T) > warm && servet__tile_cost(&Q, T) < cold,
+          "64 x 64: the turns' charge scales with the share from memory (%.4g at 1, %.4g at 0, ratio 1: %.4g)", cold,
+          warm, plain);
+    T[0] = T[1] = 800;
+    Q.mem_share = 1.0;
+    cold = servet__tile_cost(&Q, T);
+    Q.mem_share = 0.0;
+    CHECK(servet__tile_cost(&Q, T) == cold, "untiled: no turns of its own, the same at any share");
+    /* the decision: a profile with the memory probe's figures (copy 35 GB/s,
+       reads in turn at half of it) */
+    p->memory = (servet__memory *)calloc(1, sizeof *p->memory);
+    p->memory->ref_bw = 35e9;
+    p->memory->interleave = 35e9 / 2.0;
+    transpose_desc(&q, 600); /* the model of every call from memory took it untiled */
+    q.square = 1;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !t.untiled && t.tile[0] >= 32 && t.tile[0] <= 256,
+          "600^2 doubles (5.8 MB) inside the 32 MiB L3: a tile (%lld), not untiled", (long long)t.tile[0]);
+    transpose_desc(&q, 4000); /* 256 MB: memory's, as before */
+    q.square = 1;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !t.untiled, "4000^2 past the L3: tiled (%lld)",
+          (long long)t.tile[0]);
+    free(p->memory);
+    p->memory = NULL;
+    drop(p);
 }
 /* step 6e: a column walk of elements a line or more long whose rows crowd
    one set of L1 keeps no more misses in flight than its ways: B = A^T of
@@ -2975,6 +3027,7 @@ int main(void) {
     test_tile_tlb_crowding();
     test_tile_overlap_leak();
     test_tile_interleaved_reads();
+    test_tile_warm_last_level();
     test_tile_halo_reads_in_turn();
     test_tile_offset_conflicts_along_rows();
     test_tile_decisions();
