@@ -12445,13 +12445,15 @@ static int servet__tile_interleaved(const servet__tmodel *M, const servet__tgeom
 /* What reads in turn cost an array's lines out of memory, over one
    stream's (step 6c): the probe's figure on a piece of a cut row and on
    pieces of whole rows up to SERVET__TILE_TURN_PIECE, none from
-   SERVET__TILE_TURN_STREAM, log-linearly between (a fit, step 6c says why) */
+   SERVET__TILE_TURN_STREAM, log-linearly between (a fit, step 6c says why);
+   on the share of the lines that memory, not the last level, serves to a
+   nest run again (M->mem_share, step 6h) */
 static double servet__tile_turn_factor(const servet__tmodel *M, double piece, int cut_row) {
     double share = 1.0;
     if (!cut_row && piece >= SERVET__TILE_TURN_STREAM) share = 0.0;
     else if (!cut_row && piece > SERVET__TILE_TURN_PIECE)
         share = log(SERVET__TILE_TURN_STREAM / piece) / log(SERVET__TILE_TURN_STREAM / SERVET__TILE_TURN_PIECE);
-    return 1.0 + (M->mem_interleave - 1.0) * share;
+    return 1.0 + (M->mem_interleave - 1.0) * share * M->mem_share;
 }
 /* The demand misses of array a's run restarts that a core keeps in flight
    (step 6): its miss buffers' worth, SERVET__TILE_DEMAND_MLP, unless the
@@ -12550,7 +12552,7 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
         int cut_row;
         turn[a] = 1.0;
         if (M->mem_line_ns > 0.0 && M->seq_untiled[a] && servet__tile_interleaved(M, &G, a, 0, &piece, &cut_row))
-            turn[a] = 1.0 + (servet__tile_turn_factor(M, piece, cut_row) - 1.0) * M->mem_share; /* step 6h */
+            turn[a] = servet__tile_turn_factor(M, piece, cut_row);
         if (turn[a] > max_turn) max_turn = turn[a];
     }
     for (c = 0; c < M->nc; c++)
@@ -13428,7 +13430,7 @@ static void servet__tile_uncanon(const servet_tile_desc *d, const servet_tile_de
 }
 servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc *d, servet_tile *out) {
     servet__tmodel M;
-    double t0 = servet__now(), prev_lat = 0.0, ws;
+    double t0 = servet__now(), prev_lat = 0.0, ws, nest_lines = 0.0;
     int64_t full[SERVET_TILE_MAX_LOOPS];
     int a, l, c, i, dd, nlev, threads, held = 1; /* held: some level holds the untiled answer's reuse */
     char nb[16], lb[16], lb2[16];
@@ -13580,13 +13582,17 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     /* a nest run again finds in the last level what it left there: the
        share of its footprint past that level's usable capacity reaches
        memory, all of it from the level's size (step 6h) */
+    {
+        double cover[SERVET_TILE_MAX_LOOPS];
+        for (l = 0; l < M.n; l++) cover[l] = (double)(full[l] = d->loops[l].extent);
+        for (a = 0; a < d->narrays; a++) /* the whole nest's lines: its compulsory ones (step 7 too) */
+            nest_lines += servet__tile_lines(&M, a, cover, NULL, NULL);
+    }
     M.mem_share = 1.0;
     if (M.ncache > 0) {
         const servet__tcache *C = &M.c[M.ncache - 1];
-        double bytes = 0.0, cover[SERVET_TILE_MAX_LOOPS], U = C->usable;
+        double bytes = nest_lines * (double)M.line, U = C->usable;
         double S = C->size / (double)(threads < C->sharers ? threads : C->sharers);
-        for (l = 0; l < M.n; l++) cover[l] = (double)d->loops[l].extent;
-        for (a = 0; a < d->narrays; a++) bytes += servet__tile_lines(&M, a, cover, NULL, NULL) * (double)M.line;
         if (bytes <= U) M.mem_share = 0.0;
         else if (bytes < S) M.mem_share = (bytes - U) / (S - U);
     }
@@ -13597,7 +13603,6 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     if (M.mem_line_ns > 0.0 && p->memory && p->memory->interleave > 0.0 && p->memory->interleave < p->memory->ref_bw) {
         servet__tgeom *G = (servet__tgeom *)servet__alloc(&p->ctx, sizeof *G);
         if (G) {
-            for (l = 0; l < M.n; l++) full[l] = d->loops[l].extent;
             servet__tile_geometry(&M, full, 0, G);
             for (a = 0; a < d->narrays; a++) {
                 /* a halo's rows out of a cache: only the block's first touches
@@ -13663,7 +13668,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     }
     {
         int target = -1;
-        double win[8], compulsory = 0.0;
+        double win[8], compulsory = nest_lines;
         for (c = 0; c < M.ncache; c++) {
             double tr = servet__tile_traffic(&M, &M.c[c], out->tile, &win[c], NULL, NULL, NULL, NULL);
             if (M.only >= 0 && c != M.only) continue;
@@ -13671,11 +13676,6 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                 target = c;
         }
         if (target < 0) { /* no tile, or one that helps no level by half: where the reuse is held */
-            for (a = 0; a < d->narrays; a++) {
-                double cover[SERVET_TILE_MAX_LOOPS];
-                for (l = 0; l < M.n; l++) cover[l] = (double)full[l];
-                compulsory += servet__tile_lines(&M, a, cover, NULL, NULL);
-            }
             for (c = 0; c < M.ncache && target < 0; c++)
                 if (servet__tile_traffic(&M, &M.c[c], out->tile, NULL, NULL, NULL, NULL, NULL) <= 1.05 * compulsory) target = c;
             if (target < 0) {

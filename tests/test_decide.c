@@ -1117,7 +1117,7 @@ static void permute_desc(servet_tile_desc *q, int64_t outer, int64_t n, int64_t 
    figure is memory's): the share of the nest's footprint past the level's
    usable capacity reaches memory, all of it from the level's size. On the
    Zen 5 VM (L3 measured 13.4 MiB, usable 9.1) double transposes of 400^2-
-   800^2 ran untiled, the model's pick, at 0.61-0.92 of 48-104 side by side
+   800^2 ran untiled, the model's pick, at 0.65-0.96 of 48-88 side by side
    (bench_data/tile_l3_resident_transpose_zen5_2026-12-07.txt) */
 static void test_tile_warm_last_level(void) {
     servet_tile_desc q;
