@@ -13579,15 +13579,16 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
        of a 0.3 ms decision (4000 x 4000 transpose: 296 -> 218 us) */
     M.memo = (servet__tmemo *)servet__alloc(&p->ctx, sizeof *M.memo); /* NULL: priced anew */
     servet__tile_memo_clear(M.memo);
-    /* a nest run again finds in the last level what it left there: the
-       share of its footprint past that level's usable capacity reaches
-       memory, all of it from the level's size (step 6h) */
+    /* the untiled nest (full) and its lines, once: step 6h's footprint and
+       step 7's compulsory traffic */
     {
         double cover[SERVET_TILE_MAX_LOOPS];
         for (l = 0; l < M.n; l++) cover[l] = (double)(full[l] = d->loops[l].extent);
-        for (a = 0; a < d->narrays; a++) /* the whole nest's lines: its compulsory ones (step 7 too) */
-            nest_lines += servet__tile_lines(&M, a, cover, NULL, NULL);
+        for (a = 0; a < d->narrays; a++) nest_lines += servet__tile_lines(&M, a, cover, NULL, NULL);
     }
+    /* a nest run again finds in the last level what it left there: the
+       share of its footprint past that level's usable capacity reaches
+       memory, all of it from the level's size (step 6h) */
     M.mem_share = 1.0;
     if (M.ncache > 0) {
         const servet__tcache *C = &M.c[M.ncache - 1];
@@ -13662,10 +13663,8 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
     M.memo = NULL;
     /* the level, the working set and the reason (step 6) */
     out->untiled = 1;
-    for (l = 0; l < M.n; l++) {
+    for (l = 0; l < M.n; l++)
         if (out->tile[l] < d->loops[l].extent) out->untiled = 0;
-        full[l] = d->loops[l].extent;
-    }
     {
         int target = -1;
         double win[8], compulsory = nest_lines;
