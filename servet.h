@@ -12757,11 +12757,21 @@ static int servet__tile_candidates(int64_t N, int64_t m, int64_t *out, int max) 
    against 8; 8 floats was no candidate); an i,k,j matmul of floats at
    2048^3 (gcc -O3, zmm), B's k rows 8 KiB apart in one L1 set: 256 x 8 x
    688 0.382 s, the best of a 125-tile grid, 256 x 16 x 688 0.457 (k 16
-   the least candidate until 2026-12-06) */
+   the least candidate until 2026-12-06). Nor does a 1-D array of the
+   innermost loop alone in a nest of more (y2 of PolyBench mvt's x2[i] +=
+   A[j][i] y2[j], loops i, j): the tile keeps its piece while the other
+   loops run, so a line it splits comes again once a tile. There the
+   strips of 4-6 rows ran best at -O3 (gcc vectorises the i loop by 2,
+   which no desc says), 8-16 rows 0.6-0.85 of them (Zen 5 VM, 2000^2 and
+   4000^2); the range servet tile hands servet tune now starts at 1, and
+   the tuner seeded at the model's 16 reached 4 where from multiples of 8
+   it stopped at 8 (bench_data/tile_outside_column_walk_zen5_2026-12-07.txt).
+   No decision moves (the 178 outside descs, make tile-replay) */
 static int servet__tile_contiguous_in(const servet_tile_desc *d, int l) {
     int a;
     for (a = 0; a < d->narrays; a++)
-        if (!d->arrays[a].packed && d->arrays[a].loops[d->arrays[a].nloops - 1] == l && servet__tile_indexed_in(d, a, d->nloops - 1))
+        if (!d->arrays[a].packed && d->arrays[a].loops[d->arrays[a].nloops - 1] == l && servet__tile_indexed_in(d, a, d->nloops - 1) &&
+            !(d->arrays[a].nloops == 1 && d->nloops > 1))
             return 1;
     return 0;
 }

@@ -1271,6 +1271,34 @@ static void test_tile_on_recorded_profile(void) {
           (long long)t.tile[0], (long long)t.tile[1], (long long)t.tile[2]);
     drop(p);
 }
+/* A loop contiguous only in a 1-D array of the innermost loop alone (y2 of
+   mvt's x2[i] += A[j][i] y2[j]) is not held to whole lines: the tile keeps
+   that vector while the other loops run (servet__tile_contiguous_in) */
+static void test_tile_kept_vector_lines(void) {
+    servet_tile_desc q;
+    loops(&q, 2, 4000);
+    q.narrays = 3;
+    array2(&q.arrays[0], "A", 1, 0);
+    memset(&q.arrays[1], 0, sizeof q.arrays[1]);
+    q.arrays[1].name = "y2";
+    q.arrays[1].nloops = 1;
+    q.arrays[1].loops[0] = 1;
+    memset(&q.arrays[2], 0, sizeof q.arrays[2]);
+    q.arrays[2].name = "x2";
+    q.arrays[2].nloops = 1;
+    q.arrays[2].loops[0] = 0;
+    q.arrays[2].reduce = 1;
+    CHECK(!servet__tile_contiguous_in(&q, 1), "mvt: j contiguous only in the kept vector y2: no whole lines asked");
+    CHECK(servet__tile_contiguous_in(&q, 0), "mvt: i contiguous in A, which the innermost loop touches: whole lines");
+    q.arrays[0].loops[0] = 0;
+    q.arrays[0].loops[1] = 1;
+    CHECK(servet__tile_contiguous_in(&q, 1), "y = A x (A[i][j]): j contiguous in A, walked by j: whole lines");
+    q.nloops = 1;
+    q.narrays = 1;
+    q.arrays[0] = q.arrays[1];
+    q.arrays[0].loops[0] = 0;
+    CHECK(servet__tile_contiguous_in(&q, 0), "a nest of one loop over a vector: whole lines (nothing else keeps it)");
+}
 static void test_tile_one_nest(void) {
     servet_tile_desc q, f;
     servet_profile *p = two_core_profile(1);
@@ -3019,6 +3047,7 @@ int main(void) {
     test_tile_one_nest();
     test_tile_crowded_walk();
     test_tile_on_recorded_profile();
+    test_tile_kept_vector_lines();
     test_tile_vector();
     test_tile_reduce_split_lines();
     test_tile_reduce_hint_names_output();
