@@ -12762,11 +12762,15 @@ static int servet__tile_candidates(int64_t N, int64_t m, int64_t *out, int max) 
    A[j][i] y2[j], loops i, j): the tile keeps its piece while the other
    loops run, so a line it splits comes again once a tile. There the
    strips of 4-6 rows ran best at -O3 (gcc vectorises the i loop by 2,
-   which no desc says), 8-16 rows 0.6-0.85 of them (Zen 5 VM, 2000^2 and
-   4000^2); the range servet tile hands servet tune now starts at 1, and
-   the tuner seeded at the model's 16 reached 4 where from multiples of 8
-   it stopped at 8 (bench_data/tile_outside_column_walk_zen5_2026-12-07.txt).
-   No decision moves (the 178 outside descs, make tile-replay) */
+   which no desc says), 8-16 rows 0.57-0.85 of them (Zen 5 VM, 2000^2 and
+   4000^2); the range servet tile hands servet tune now starts at 1: at
+   2000^2, seeded at the model's 16 alone, the tuner ended at 4-5 rows in
+   3 of 3 runs (0.94-0.99 of the best side by side), from multiples of 8
+   at 8-128 (0.69-0.73); at 4000^2 the model's square alternatives ran
+   faster than its 16 and the search left from them (512 x 128, 504 x 96:
+   0.67-0.68; the 16 0.57) - bench_data/tile_outside_column_walk_zen5_
+   2026-12-07.txt. No decision moves (the 178 outside descs, make
+   tile-replay) */
 static int servet__tile_contiguous_in(const servet_tile_desc *d, int l) {
     int a;
     for (a = 0; a < d->narrays; a++)
