@@ -1037,6 +1037,14 @@
           500 x 88, 0.96 -> 0.86; 2 of the 178 outside descs move; make
           tile-replay unchanged (bench_data/tile_l3_resident_transpose_
           zen5_2026-12-07.txt).
+          Tile search and servet tile's "tune" line: a loop contiguous only
+          in a 1-D array of the innermost loop alone (y2 of PolyBench's mvt,
+          x2[i] += A[j][i] y2[j]) is offered tiles under a line and its
+          range starts at 1 - the tile keeps that vector. mvt at 2000^2
+          built -O3: tuned from the model's 16 to 4-5 rows, 0.94-0.99 of
+          the best side by side (from multiples of 8: 0.69-0.73). No
+          decision moves (bench_data/tile_outside_column_walk_zen5_2026-12-
+          07.txt).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
