@@ -1276,18 +1276,9 @@ static void test_tile_on_recorded_profile(void) {
    that vector while the other loops run (servet__tile_contiguous_in) */
 static void test_tile_kept_vector_lines(void) {
     servet_tile_desc q;
-    loops(&q, 2, 4000);
+    colsum_desc(&q, 4000); /* x2[i] += A[j][i]: the column sum's nest, and y2[j] with it */
     q.narrays = 3;
-    array2(&q.arrays[0], "A", 1, 0);
-    memset(&q.arrays[1], 0, sizeof q.arrays[1]);
-    q.arrays[1].name = "y2";
-    q.arrays[1].nloops = 1;
-    q.arrays[1].loops[0] = 1;
-    memset(&q.arrays[2], 0, sizeof q.arrays[2]);
-    q.arrays[2].name = "x2";
-    q.arrays[2].nloops = 1;
-    q.arrays[2].loops[0] = 0;
-    q.arrays[2].reduce = 1;
+    array2(&q.arrays[2], "y2", 1, 1); q.arrays[2].nloops = 1;
     CHECK(!servet__tile_contiguous_in(&q, 1), "mvt: j contiguous only in the kept vector y2: no whole lines asked");
     CHECK(servet__tile_contiguous_in(&q, 0), "mvt: i contiguous in A, which the innermost loop touches: whole lines");
     q.arrays[0].loops[0] = 0;
@@ -1295,7 +1286,7 @@ static void test_tile_kept_vector_lines(void) {
     CHECK(servet__tile_contiguous_in(&q, 1), "y = A x (A[i][j]): j contiguous in A, walked by j: whole lines");
     q.nloops = 1;
     q.narrays = 1;
-    q.arrays[0] = q.arrays[1];
+    q.arrays[0] = q.arrays[2];
     q.arrays[0].loops[0] = 0;
     CHECK(servet__tile_contiguous_in(&q, 0), "a nest of one loop over a vector: whole lines (nothing else keeps it)");
 }
