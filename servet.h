@@ -10892,7 +10892,14 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
    warns where two arrays indexed alike would lie so (the warnings, below);
    allocating the second a page larger (2^27 + 8 KiB apart) avoids it
    (examples/tile_stencil.c does: 33 ms against 45). make bench-tile
-   moves its arrays apart in the utag (tools/tile_run.h). */
+   moves its arrays apart in the utag (tools/tile_run.h). Nor where the
+   compiler put the inner loop: the blocked matmul's 30-byte scalar loop,
+   48 bytes past a 64-byte boundary, ran tiles 48, 72, 96 and 120 3-7%
+   slower than 64 and 80; on the boundary, 88 and 120 3-14% (the same data,
+   only the loop's address moved; the VM has no counters to say more; Zen 5
+   VM, bench_data/tile_code_alignment_zen5_2026-12-07.txt). make bench-tile
+   builds its kernels with -falign-loops=64 so that it times the same code
+   from one edit of servet.h to the next. */
 #define SERVET__TILE_MARGIN 0.03
 /* servet_tile.working_set_bytes: the largest footprint a level keeps at
    least this share of (its fullest set losing less): what the tile reuses

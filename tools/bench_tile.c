@@ -23,7 +23,7 @@
 #define SERVET_IMPLEMENTATION
 #include "../servet.h"
 #ifndef BENCH_TILE_BUILD
-#define BENCH_TILE_BUILD "the Makefile's KERNEL_CFLAGS" /* make bench-tile: -O2 -march=native unless overridden */
+#define BENCH_TILE_BUILD "the Makefile's KERNEL_CFLAGS" /* make bench-tile passes its flags: KERNEL_CFLAGS BENCH_KERNEL_ALIGN */
 #endif
 #define TILE_EXAMPLE_NO_MAIN
 #define TILE_EXAMPLE_NO_SERVET
