@@ -103,16 +103,20 @@ KERNEL_CFLAGS ?= -O2 -march=native
 # (bench_data/tile_code_alignment_zen5_2026-12-07.txt). Empty: the
 # compiler's own placement
 BENCH_KERNEL_ALIGN ?= -falign-loops=64
+# what the bench binaries are built with (kernel_build in their JSON says it);
+# the Makefile is a prerequisite, so a changed flag rebuilds them
+BENCH_KERNEL_CFLAGS = $(KERNEL_CFLAGS) $(BENCH_KERNEL_ALIGN)
+BENCH_VECTOR_CFLAGS = -O3 -march=native $(BENCH_KERNEL_ALIGN)
 examples/tile_%: examples/tile_%.c lib/libservet.a servet.h
 	$(CC) -std=c99 $(WARN) $(KERNEL_CFLAGS) $(HWLOC_CFLAGS) -pthread -I. -o $@ $< lib/libservet.a $(LDLIBS)
-bin/bench_tile: tools/bench_tile.c tools/tile_run.h tools/bench_cpu.h examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h tools/tile_kernels.h
+bin/bench_tile: tools/bench_tile.c tools/tile_run.h tools/bench_cpu.h examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h tools/tile_kernels.h Makefile
 	@mkdir -p bin
-	$(CC) -std=c99 $(WARN) $(KERNEL_CFLAGS) $(BENCH_KERNEL_ALIGN) '-DBENCH_TILE_BUILD="$(KERNEL_CFLAGS) $(BENCH_KERNEL_ALIGN)"' $(HWLOC_CFLAGS) -pthread -o $@ tools/bench_tile.c $(LDLIBS)
+	$(CC) -std=c99 $(WARN) $(BENCH_KERNEL_CFLAGS) '-DBENCH_TILE_BUILD="$(BENCH_KERNEL_CFLAGS)"' $(HWLOC_CFLAGS) -pthread -o $@ tools/bench_tile.c $(LDLIBS)
 # a few tiles of one kernel side by side, many rounds, pinned (a noisy host's
 # sweep cannot tell them apart): bin/tile_h2h matmul 2000 15 1 56 64 72
-bin/tile_h2h: tools/tile_h2h.c tools/tile_run.h examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h tools/tile_kernels.h
+bin/tile_h2h: tools/tile_h2h.c tools/tile_run.h examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h tools/tile_kernels.h Makefile
 	@mkdir -p bin
-	$(CC) -std=c99 $(WARN) $(KERNEL_CFLAGS) $(BENCH_KERNEL_ALIGN) $(HWLOC_CFLAGS) -pthread -o $@ tools/tile_h2h.c $(LDLIBS)
+	$(CC) -std=c99 $(WARN) $(BENCH_KERNEL_CFLAGS) $(HWLOC_CFLAGS) -pthread -o $@ tools/tile_h2h.c $(LDLIBS)
 # stores and loads one per 4 KiB page over P pages: a store TLB the cache
 # probe's load walk does not see (bin/page_walk_rw PU ROUNDS)
 bin/page_walk_rw: tools/page_walk_rw.c
@@ -130,9 +134,9 @@ bench-tile: bin/bench_tile bin/servet
 # does not vectorise its strided stores): what `servet tile --vector` is
 # worth on them (~4 min; no tune)
 VECTOR_LANES ?= $(shell $(CC) -std=c99 -O3 -march=native -fopt-info-vec-optimized $(HWLOC_CFLAGS) -c -o /dev/null tools/bench_tile.c 2>&1 | grep 'tile_stencil.c.*vectorized using' | grep -o '[0-9]* byte' | sort -n | tail -1 | awk '{print $$1 / 8}' | grep . || echo 4)
-bin/bench_tile_vector: tools/bench_tile.c tools/tile_run.h tools/bench_cpu.h examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h tools/tile_kernels.h
+bin/bench_tile_vector: tools/bench_tile.c tools/tile_run.h tools/bench_cpu.h examples/tile_transpose.c examples/tile_stencil.c examples/tile_matmul.c servet.h tools/tile_kernels.h Makefile
 	@mkdir -p bin
-	$(CC) -std=c99 $(WARN) -O3 -march=native $(BENCH_KERNEL_ALIGN) '-DBENCH_TILE_BUILD="-O3 -march=native $(BENCH_KERNEL_ALIGN)"' $(HWLOC_CFLAGS) -pthread -o $@ tools/bench_tile.c $(LDLIBS)
+	$(CC) -std=c99 $(WARN) $(BENCH_VECTOR_CFLAGS) '-DBENCH_TILE_BUILD="$(BENCH_VECTOR_CFLAGS)"' $(HWLOC_CFLAGS) -pthread -o $@ tools/bench_tile.c $(LDLIBS)
 bench-tile-vector: bin/bench_tile_vector bin/servet
 	./bin/servet probe --only cache,shared,memory
 	TILE_KERNEL_VECTOR=$(VECTOR_LANES) ./bin/bench_tile_vector bench_data/tile_vector.json $(BENCH_TILE_ROUNDS)

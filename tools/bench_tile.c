@@ -23,7 +23,7 @@
 #define SERVET_IMPLEMENTATION
 #include "../servet.h"
 #ifndef BENCH_TILE_BUILD
-#define BENCH_TILE_BUILD "the Makefile's KERNEL_CFLAGS" /* make bench-tile passes its flags: KERNEL_CFLAGS BENCH_KERNEL_ALIGN */
+#define BENCH_TILE_BUILD "built outside the Makefile: flags not recorded" /* make passes its BENCH_KERNEL_CFLAGS */
 #endif
 #define TILE_EXAMPLE_NO_MAIN
 #define TILE_EXAMPLE_NO_SERVET
