@@ -1082,6 +1082,74 @@ static void test_l1_ramp_end(void) {
     free(cv);
 }
 
+/* A level the probe lost (servet__cache_lost_level): the figures of the Zen 5
+   VM's probe of 2026-12-07 that read no step at the OS's 1 MiB L2 and named
+   the L3's 3.3 MiB step L2, with no L3; one of 2026-12-01 that read it at 2.3
+   MiB; and the profiles it must leave alone, the lent Xeon's among them (L2
+   at 2.4x the OS's 2 MiB with no L3, at an L2's latency). */
+static char lost_said[512];
+static void lost_log(void *user, servet_log_level level, const char *msg) {
+    (void)user;
+    if (level == SERVET_LOG_WARN) snprintf(lost_said, sizeof lost_said, "%s", msg);
+}
+static void test_lost_level(void) {
+    static servet_profile p;
+    static servet__cacheobj obj[3];
+    obj[0].level = 1; obj[0].size = 49152;
+    obj[1].level = 2; obj[1].size = 1048576;
+    obj[2].level = 3; obj[2].size = 508u << 20;
+    p.cacheobjs = obj;
+    p.ncacheobjs = 3;
+    p.nlevels = 2;
+    p.levels[0].size_bytes = 49152.0;
+    p.levels[0].latency = 1.17;
+    p.levels[1].size_bytes = 3473408.0;
+    p.levels[1].latency = 17.41;
+    CHECK(servet__cache_lost_level(&p) == 2, "3.3 MiB at 17 ns for the OS's 1 MiB L2, no L3: L2 lost (%d)", servet__cache_lost_level(&p));
+    lost_said[0] = 0;
+    p.ctx.log = lost_log;
+    p.ctx.level = SERVET_LOG_WARN;
+    CHECK(servet__cache_lost_warn(&p) == 2 && strstr(lost_said, "L2 measured 3.31 MiB at 17.4 ns, 3.3x the OS's 1 MiB") &&
+              strstr(lost_said, "2 levels where the OS lists 3") && strstr(lost_said, "--force"),
+          "the probe says so: %s", lost_said);
+    p.ctx.log = NULL;
+    p.levels[1].size_bytes = 2304.0 * 1024.0;
+    p.levels[1].latency = 16.2;
+    p.levels[0].latency = 1.1;
+    CHECK(servet__cache_lost_level(&p) == 2, "2.3 MiB at 16 ns (2026-12-01): lost too");
+    p.levels[1].size_bytes = 1048576.0;
+    p.levels[1].latency = 3.9;
+    CHECK(servet__cache_lost_level(&p) == 0, "the L2 as the OS says, the L3 unmeasured: nothing lost");
+    p.levels[1].size_bytes = 1.9 * 1048576.0;
+    p.levels[1].latency = 16.2;
+    CHECK(servet__cache_lost_level(&p) == 0, "1.9x the OS's size: under the bar");
+    obj[0].size = 49152; obj[1].size = 2u << 20; obj[2].size = 105u << 20;
+    p.levels[0].latency = 1.9;
+    p.levels[1].size_bytes = 4992.0 * 1024.0;
+    p.levels[1].latency = 6.0;
+    CHECK(servet__cache_lost_level(&p) == 0, "the Xeon's 4.9 MiB L2 at 6 ns (3.2x L1's): an L2's latency, not lost");
+    obj[1].size = 1048576;
+    p.levels[0].latency = 1.17;
+    p.levels[1].size_bytes = 3473408.0;
+    p.levels[1].latency = 17.41;
+    p.nlevels = 3;
+    p.levels[2].size_bytes = 7.7 * 1048576.0;
+    p.levels[2].latency = 15.8;
+    CHECK(servet__cache_lost_level(&p) == 0, "every level the OS lists measured: not a lost one");
+    p.nlevels = 2;
+    p.ncacheobjs = 2;
+    CHECK(servet__cache_lost_level(&p) == 0, "the OS lists no more levels than were measured");
+    p.ncacheobjs = 0;
+    CHECK(servet__cache_lost_level(&p) == 0, "no OS word: nothing to say");
+    p.ncacheobjs = 3;
+    p.levels[0].latency = 0.0;
+    CHECK(servet__cache_lost_level(&p) == 0, "no latency above: nothing to compare");
+    p.levels[0].latency = 1.17;
+    p.nlevels = 1;
+    CHECK(servet__cache_lost_level(&p) == 0, "an L1 alone: the check starts past it");
+    CHECK(servet__cache_lost_level(NULL) == 0, "NULL: 0");
+}
+
 /* A step the OS contradicts is walked (servet__irm_referee): a spell over
    the cyclic points under a 512 KiB L2 read a step at 362 KiB; the L2 gets
    a second-walk window that spans the OS's figure. Levels it leaves alone:
@@ -2127,6 +2195,7 @@ int main(void) {
     test_irm_consistency();
     test_irm_passes();
     test_irm_referee();
+    test_lost_level();
     test_l1_ramp_end();
     test_sweep_fix_beyond();
     test_sweep_mark_beyond();
