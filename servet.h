@@ -6189,8 +6189,8 @@ static int servet__infer_curves(const servet_curve *cv, const servet_curve *tlb,
    zen5_2026-12-07_session98.txt). Of the 1248 probes recorded in
    bench_data/cache_probe_runs*.json two more read so (Zen 5, 2026-12-01:
    L2 3.6 and 2.3 MiB at 16 ns); the latency keeps out the lent Xeon's,
-   whose L2 read 1.9-2.4x the OS's 2 MiB with no L3 at an L2's 6 ns (3.3x
-   its L1's). The probe keeps what it measured - which of the two a VM's
+   whose L2 read up to 2.4x the OS's 2 MiB with no L3, at an L2's 6 ns
+   (3.3x its L1's). The probe keeps what it measured - which of the two a VM's
    figures are right is not known here - and says so, since the file is
    written once and every decision reads it. */
 #define SERVET__LOST_SIZE 2.0    /* a level's size over the OS's by this ... */
