@@ -306,7 +306,7 @@ static void show_comm(const servet_profile *p) {
 static void show(const servet_profile *p, const servet_desc *d) {
     servet_machine_info m;
     char path[4200], a[32], b[32];
-    int i, n;
+    int i, n, lost;
     servet_machine_get(p, &m);
     servet_cache_path(d, path, sizeof path);
     human_bytes((double)m.memory_bytes, a, sizeof a);
@@ -330,9 +330,10 @@ static void show(const servet_profile *p, const servet_desc *d) {
     printf("\n%-6s %-10s %-19s %-10s %-4s %-4s %-13s %s\n", "level", "measured", "hit latency", "OS says", "ways",
            "line", "shared by", "method");
     n = servet_cache_count(p);
+    lost = servet__cache_lost_level(p);
     for (i = 0; i < n; i++) {
         servet_cache_info c;
-        char lat[32], note[256] = "", shared[32];
+        char lat[32], note[128] = "", shared[32];
         servet_cache_get(p, i + 1, &c);
         if (c.size_bytes) human_bytes((double)c.size_bytes, a, sizeof a);
         else snprintf(a, sizeof a, "-");
@@ -344,11 +345,7 @@ static void show(const servet_profile *p, const servet_desc *d) {
         sharing_summary(p, i + 1, (m.probes & SERVET_PROBE_SHARED) != 0, shared, sizeof shared);
         if (c.size_bytes && c.reported_size_bytes) {
             double r = (double)c.size_bytes / (double)c.reported_size_bytes;
-            if (servet__cache_lost_level(p) == i + 1) /* servet.h: the probe's warning, kept in sight */
-                snprintf(note, sizeof note,
-                         "DISAGREES with the OS: measured is %.1f%% of reported, at the next level's latency: the step "
-                         "at the OS's size was likely missed (servet probe --only cache --force on a quiet machine)", 100.0 * r);
-            else if (c.size_bytes != c.reported_size_bytes)
+            if (c.size_bytes != c.reported_size_bytes)
                 snprintf(note, sizeof note, "DISAGREES with the OS: measured is %.1f%% of reported", 100.0 * r);
             else if (c.estimate_bytes != c.size_bytes)
                 snprintf(note, sizeof note, "confirms the OS figure (estimate %.4g KiB)", (double)c.estimate_bytes / 1024.0);
@@ -360,6 +357,9 @@ static void show(const servet_profile *p, const servet_desc *d) {
         printf("L%-5d %-10s %-19s %-10s %-4d %-4d %-13s %s\n", c.level, a, lat, b, c.reported_ways, c.line_bytes,
                shared, method_name(c.method));
         if (note[0]) printf("%-6s %s\n", "", note);
+        if (lost == i + 1) /* the probe's warning (servet.h servet__cache_lost_level), kept in sight */
+            printf("%-6s at the next level's latency, with a level fewer than the OS lists: the step at the\n"
+                   "%-6s OS's size was likely missed (servet probe --only cache --force on a quiet machine)\n", "", "");
         if (c.size_bytes && c.range_bytes[1] > c.range_bytes[0]) {
             char lo[32], hi[32];
             human_bytes((double)c.range_bytes[0], lo, sizeof lo);
