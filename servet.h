@@ -1052,7 +1052,9 @@
           next level's taken for it (a Zen 5 VM, 1 of 10 fresh probes: L2
           3.3 MiB at 17 ns for the OS's 1 MiB, no L3; 2 of 1248 recorded
           probes; bench_data/cache_probe_spread_zen5_2026-12-07_session98.
-          txt). The sizes are kept as measured; no decision moves.
+          txt), and so does every servet_open that reads such a profile
+          from the cache file ("cache file: ..."), through the logger. The
+          sizes are kept as measured; no decision moves.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -6207,15 +6209,19 @@ static int servet__cache_lost_level(const servet_profile *p) {
     return 0;
 }
 
-/* The probe's word on a lost level (servet__cache_lost_level); returns it. */
-static int servet__cache_lost_warn(const servet_profile *p) {
+/* The word on a lost level (servet__cache_lost_level); returns it. Said by
+   the probe that measured it and again by every servet_open that reads it
+   from the cache file (from_file): the file is kept until a forced probe,
+   and a program that only opens it would otherwise never hear of it. */
+static int servet__cache_lost_warn(const servet_profile *p, int from_file) {
     int lost = servet__cache_lost_level(p);
     if (lost)
         servet__logf(&p->ctx, SERVET_LOG_WARN,
-                     "cache probe: L%d measured %.3g MiB at %.3g ns, %.1fx the OS's %.3g MiB, and %d level%s where "
+                     "%s: L%d measured %.3g MiB at %.3g ns, %.1fx the OS's %.3g MiB, and %d level%s where "
                      "the OS lists %d: the step at L%d's size was likely missed (a noisy minute?) and the next "
                      "level's taken for it; every decision reads these sizes - run 'servet probe --only cache "
-                     "--force' on a quiet machine", lost, p->levels[lost - 1].size_bytes / 1048576.0,
+                     "--force' on a quiet machine", from_file ? "cache file" : "cache probe", lost,
+                     p->levels[lost - 1].size_bytes / 1048576.0,
                      p->levels[lost - 1].latency, p->levels[lost - 1].size_bytes / servet__reported_size(p, lost),
                      servet__reported_size(p, lost) / 1048576.0, p->nlevels, p->nlevels == 1 ? "" : "s",
                      servet__reported_levels(p), lost);
@@ -6427,7 +6433,7 @@ static servet_result servet__probe_cache(servet_profile *p, hwloc_topology_t t, 
                      "the range it fits holds the OS's %.0f KiB, which is kept; the usable figure is what the "
                      "walk got - run 'servet probe --only cache --force' on a quiet machine",
                      p->levels[0].estimate_bytes / 1024.0, l1os / 1024.0);
-    servet__cache_lost_warn(p);
+    servet__cache_lost_warn(p, 0);
     {   /* interference that repetition could not remove: say so */
         int noisy = 0;
         for (i = 0; i < p->curve->n; i++) if (p->curve->spread[i] > 0.10) noisy++;
@@ -9694,6 +9700,7 @@ servet_result servet_open(servet_profile **out, const servet_desc *desc_in) {
 hit:
     p->from_file = 1;
     p->fingerprint = hash;
+    if (p->sections & SERVET_PROBE_CACHE) servet__cache_lost_warn(p, 1); /* the file's profile: said at every open */
 done:
     if (lockfd >= 0) { flock(lockfd, LOCK_UN); close(lockfd); }
     servet__free(&ctx, dir);

@@ -311,6 +311,62 @@ static void test_memory_interleave_field(void) {
     servet_close(q);
 }
 
+/* A profile whose cache probe lost a level (servet.h servet__cache_lost_level:
+   an L3's step named L2, the OS's L3 unmeasured) is kept in the file as
+   measured; every open that reads it says so through the logger, not only
+   the probe that measured it. The file is this machine's (its fingerprint),
+   its OS caches and levels set to the Zen 5 VM's lost probe of 2026-12-07. */
+static void test_lost_level_on_open(void) {
+    char dir[300], path[4300], fp[SERVET__FP_MAX];
+    servet_desc d;
+    servet_profile *p = NULL;
+    servet_machine_info m;
+    snprintf(dir, sizeof dir, "%s/lost", root);
+    d = desc_for(dir);
+    d.probes = SERVET_PROBE_CACHE;
+    d.quick = 1;
+    d.cache_max_bytes = 4u << 20;
+    CHECK(servet_open(&p, &d) == SERVET_OK && p, "a quick cache probe");
+    if (!p) return;
+    if (p->ncacheobjs < 3) {
+        CHECK(servet__cache_lost_level(p) == 0, "fewer than 3 OS cache objects here (%d): nothing lost to say",
+              p->ncacheobjs);
+        servet_close(p);
+        return;
+    }
+    p->cacheobjs[0].level = 1; p->cacheobjs[0].size = 49152;
+    p->cacheobjs[1].level = 2; p->cacheobjs[1].size = 1048576;
+    p->cacheobjs[2].level = 3; p->cacheobjs[2].size = (uint64_t)508 << 20;
+    p->nlevels = 2;
+    p->levels[0].size_bytes = 49152.0;
+    p->levels[0].latency = 1.17;
+    p->levels[1].size_bytes = 3473408.0;
+    p->levels[1].latency = 17.41;
+    CHECK(servet__cache_lost_level(p) == 2, "the crafted profile has L2 lost");
+    servet_cache_path(&d, path, sizeof path);
+    servet__fingerprint(fp, sizeof fp);
+    CHECK(servet__save(p, dir, path, fp) == SERVET_OK, "written to %s", path);
+    servet_close(p);
+    p = NULL;
+    d.no_probe = 1;
+    warnings = 0;
+    last_warning[0] = 0;
+    CHECK(servet_open(&p, &d) == SERVET_OK && p, "read back");
+    if (!p) return;
+    servet_machine_get(p, &m);
+    CHECK(m.from_file, "from the file, no probe");
+    CHECK(warnings == 1 && !strncmp(last_warning, "cache file: L2 measured 3.31 MiB", 32) && strstr(last_warning, "--force"),
+          "the open says so (%d warnings): %s", warnings, last_warning);
+    servet_close(p);
+    /* the sizes stay as measured: a decision reads them as the probe left them */
+    p = NULL;
+    warnings = 0;
+    d.log = NULL;
+    CHECK(servet_open(&p, &d) == SERVET_OK && p && servet__cache_lost_level(p) == 2 && warnings == 0,
+          "without a logger the same profile opens, silently");
+    servet_close(p);
+}
+
 int main(void) {
     snprintf(root, sizeof root, "/tmp/servet-test-file-%ld", (long)getpid());
     mkdir(root, 0700);
@@ -320,6 +376,7 @@ int main(void) {
     test_env_dir();
     test_merge();
     test_memory_interleave_field();
+    test_lost_level_on_open();
     {
         char cmd[400];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);

@@ -1109,9 +1109,13 @@ static void test_lost_level(void) {
     lost_said[0] = 0;
     p.ctx.log = lost_log;
     p.ctx.level = SERVET_LOG_WARN;
-    CHECK(servet__cache_lost_warn(&p) == 2 && strstr(lost_said, "L2 measured 3.31 MiB at 17.4 ns, 3.3x the OS's 1 MiB") &&
-              strstr(lost_said, "2 levels where the OS lists 3") && strstr(lost_said, "--force"),
+    CHECK(servet__cache_lost_warn(&p, 0) == 2 && strstr(lost_said, "L2 measured 3.31 MiB at 17.4 ns, 3.3x the OS's 1 MiB") &&
+              strstr(lost_said, "2 levels where the OS lists 3") && strstr(lost_said, "--force") &&
+              !strncmp(lost_said, "cache probe: ", 13),
           "the probe says so: %s", lost_said);
+    lost_said[0] = 0;
+    CHECK(servet__cache_lost_warn(&p, 1) == 2 && !strncmp(lost_said, "cache file: L2 measured 3.31 MiB", 32),
+          "and so does an open that reads it from the file: %s", lost_said);
     p.ctx.log = NULL;
     p.levels[1].size_bytes = 2304.0 * 1024.0;
     p.levels[1].latency = 16.2;
