@@ -222,7 +222,10 @@
    rewritten, with a warning through the logger. Writes go to a temporary
    file, fsync, rename: a reader sees the old file or the new one. A lock
    (servet-<hash>.lock, flock) makes concurrent processes on a node probe
-   once. A read-only directory costs only the saving. Byte layout: >>file.
+   once. A read-only directory costs only the saving. A profile whose cache
+   probe read like a lost level (servet__cache_lost_level, >>probe-cache) is
+   kept as measured, and every open that reads it warns through the logger
+   until `servet probe --only cache --force` replaces it. Byte layout: >>file.
 
    ============================================================================
    ERRORS, LOGGING, PROGRESS
