@@ -315,19 +315,22 @@ static void test_memory_interleave_field(void) {
    an L3's step named L2, the OS's L3 unmeasured) is kept in the file as
    measured; every open that reads it says so through the logger, not only
    the probe that measured it. The file is this machine's (its fingerprint),
-   its OS caches and levels set to the Zen 5 VM's lost probe of 2026-12-07. */
-static void test_lost_level_on_open(void) {
+   its OS caches and levels set to the Zen 5 VM's lost probe of 2026-12-07;
+   its cache section is the one test_merge probed (read from merge_dir, not
+   probed twice). */
+static void test_lost_level_on_open(const char *merge_dir) {
     char dir[300], path[4300], fp[SERVET__FP_MAX];
     servet_desc d;
     servet_profile *p = NULL;
     servet_machine_info m;
-    snprintf(dir, sizeof dir, "%s/lost", root);
-    d = desc_for(dir);
+    d = desc_for(merge_dir);
     d.probes = SERVET_PROBE_CACHE;
-    d.quick = 1;
-    d.cache_max_bytes = 4u << 20;
-    CHECK(servet_open(&p, &d) == SERVET_OK && p, "a quick cache probe");
+    d.no_probe = 1;
+    CHECK(servet_open(&p, &d) == SERVET_OK && p, "test_merge's cache section, read from its file");
     if (!p) return;
+    snprintf(dir, sizeof dir, "%s/lost", root);
+    mkdir(dir, 0700); /* servet__save writes into an existing directory (servet_open makes it) */
+    d.cache_dir = dir;
     if (p->ncacheobjs < 3) {
         CHECK(servet__cache_lost_level(p) == 0, "fewer than 3 OS cache objects here (%d): nothing lost to say",
               p->ncacheobjs);
@@ -349,7 +352,6 @@ static void test_lost_level_on_open(void) {
     CHECK(servet__save(p, dir, path, fp) == SERVET_OK, "written to %s", path);
     servet_close(p);
     p = NULL;
-    d.no_probe = 1;
     warnings = 0;
     last_warning[0] = 0;
     CHECK(servet_open(&p, &d) == SERVET_OK && p, "read back");
@@ -377,7 +379,11 @@ int main(void) {
     test_env_dir();
     test_merge();
     test_memory_interleave_field();
-    test_lost_level_on_open();
+    {
+        char merge_dir[300];
+        snprintf(merge_dir, sizeof merge_dir, "%s/merge", root); /* test_merge's file, with its cache section */
+        test_lost_level_on_open(merge_dir);
+    }
     {
         char cmd[400];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
