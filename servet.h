@@ -1058,6 +1058,13 @@
           txt), and so does every servet_open that reads such a profile
           from the cache file ("cache file: ..."), through the logger. The
           sizes are kept as measured; no decision moves.
+          Tile result, a new warning (>>decide step 6c): where the memory
+          probe reads rows in turn 1.25x or more as fast as the copy and
+          the nest streams an array past the last level, the model credits
+          nothing for it and says so, pointing to servet tune (an Intel
+          Xeon guest, 23.5 against 13.9 GB/s: stencils and transposes ran
+          1.3-2.2x faster at tiles of 8-32 than the answer; bench_data/
+          tile_rows_in_turn_xeon_f6m167_2026-12-07.txt). No decision moves.
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -10726,6 +10733,24 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       profile without the figure (a file written before it) prices as
       before; make tile-replay, whose records lack it, unchanged. Lines
       the last level keeps for a nest run again pay none of it (step 6h).
+      The other way round is not credited, only warned of: on an Intel
+      Xeon KVM guest (family 6 model 167, 2026-12-07; bench_data/tile_
+      rows_in_turn_xeon_f6m167_2026-12-07.txt) rows in turn moved 1.3-1.7x
+      faster out of memory than one stream, up to 56-64 pages in turn (the
+      probe: 23.5 GB/s against the copy's 13.9), and a radius-2 stencil
+      at 4000^2 ran 1.6x faster at tiles 8-16 than untiled, the model's
+      pick - untiled, this scalar loop paid its work and one stream's
+      memory added, the tiles their work alone. Letting the factor fall
+      below 1 did not move that pick (tile 8 priced 26 ms against
+      untiled's 20; measured 25 and 40: the loop's work, which no desc
+      gives, decides) and moved only the 4000^2 transpose in make
+      tile-replay (this guest 0.62 -> 0.55). So where the probe reads rows
+      in turn SERVET__TILE_TURN_FAST (1.25x) or more the copy's
+      bandwidth and the nest streams an array past the last level, the
+      result warns and points to servet tune (there: 0.86-1.00 in 6-17
+      points, bench_data/tune_outside_xeon_f6m167_2026-12-07.txt). The
+      other machines read 0.42-1.05x (the Zen 5 guests 0.42-0.64, the Zen
+      4 0.95-1.05, the lent Xeon 1.11): no warning.
    6d. A vectorised innermost loop (desc: vector). The model's work, half a
       cycle an iteration, is a scalar loop's; a loop the compiler
       vectorises (gcc -O3, clang -O2) does N iterations an instruction,
@@ -10973,6 +10998,7 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
 #define SERVET__TILE_SPLIT_SHARE 0.1 /* the share of L1's lines a split array must move to pay the margin */
 #define SERVET__TILE_TURN_PIECE 16384.0  /* pieces of whole rows read in turn up to this pay the probe's whole figure (step 6c) */
 #define SERVET__TILE_TURN_STREAM 65536.0 /* and from this on, none: as one stream (step 6c) */
+#define SERVET__TILE_TURN_FAST 1.25 /* rows in turn this much faster than the copy: warned of, not credited (step 6c) */
 /* the share of the smaller of the core's time and the deeper levels' bound
    (their busiest stream) that their overlap leaves exposed (step 6): a
    twentieth. Overlap is never whole, and a tie between a tile whose
@@ -13695,7 +13721,9 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
        tile's own cutting of them is priced */
     M.mem_interleave = 1.0;
     M.window = servet__tile_window_of(d);
-    if (M.mem_line_ns > 0.0 && p->memory && p->memory->interleave > 0.0 && p->memory->interleave < p->memory->ref_bw) {
+    /* the flags also where rows in turn move faster than the copy (no
+       charge then, mem_interleave stays 1: they serve the warning below) */
+    if (M.mem_line_ns > 0.0 && p->memory && p->memory->interleave > 0.0) {
         servet__tgeom *G = (servet__tgeom *)servet__alloc(&p->ctx, sizeof *G);
         if (G) {
             servet__tile_geometry(&M, full, 0, G);
@@ -13717,7 +13745,7 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
             }
             /* a line at copy bandwidth, now at this; at most 4x (a read that
                slow is a probe gone wrong, not a tile's rows) */
-            M.mem_interleave = p->memory->ref_bw / p->memory->interleave;
+            if (p->memory->interleave < p->memory->ref_bw) M.mem_interleave = p->memory->ref_bw / p->memory->interleave;
             if (M.mem_interleave > 4.0) M.mem_interleave = 4.0;
             servet__free(&p->ctx, G);
         }
@@ -13998,6 +14026,19 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
                      100.0 * core / out->predicted_ns,
                      servet__tile_vector(d) > 1 ? "" : " (vectorised it runs 3-6x faster and turns memory-bound: say its "
                                                       "lanes, desc.vector / --vector N)");
+    }
+    /* rows in turn faster than one stream (step 6c, its last paragraph):
+       the model credits nothing for them, so where the nest streams an
+       array out of memory a tile that cuts its rows may beat the answer */
+    if (out->nwarnings < SERVET_TILE_MAX_WARNINGS && M.mem_share > 0.0 && p->memory && p->memory->ref_bw > 0.0 &&
+        p->memory->interleave >= SERVET__TILE_TURN_FAST * p->memory->ref_bw) {
+        for (a = 0; a < d->narrays && !M.seq_untiled[a]; a++) {}
+        if (a < d->narrays)
+            snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
+                     "this machine reads memory as rows in turn %.2gx as fast as a copy (%.3g against %.3g GB/s), "
+                     "which the model does not credit: a tile that cuts the rows of %s may beat this answer; "
+                     "confirm with servet tune", p->memory->interleave / p->memory->ref_bw, p->memory->interleave * 1e-9,
+                     p->memory->ref_bw * 1e-9, d->arrays[a].name ? d->arrays[a].name : "an array streamed");
     }
     /* last: the padding and desc warnings above say what to change; this
        one, what the answer cannot know (every VM of bench_data/ but the

@@ -2221,6 +2221,43 @@ static void test_tile_shared_llc_warning(void) {
     drop(os);
 }
 
+/* rows in turn faster than one stream (>>decide step 6c, its last
+   paragraph): not credited, warned of where the nest streams an array past
+   the last level. The Xeon guest of 2026-12-07: copy 13.9 GB/s, 8 rows in
+   turn 23.5; a radius-2 stencil at 4000^2 ran 1.6x faster at tiles 8-16
+   than untiled, the model's pick */
+static const char *turn_warning(const servet_tile *t) { return warning_with(t, "rows in turn"); }
+static void test_tile_fast_turns_warning(void) {
+    servet_profile *p = two_core_profile(1);
+    servet_tile_desc d;
+    servet_tile t, plain;
+    const char *w = NULL;
+    p->memory = (servet__memory *)calloc(1, sizeof *p->memory);
+    p->memory->ref_bw = 13.9e9;
+    p->memory->interleave = 13.9e9; /* as fast as the copy: the reference */
+    stencil2d_desc(&d, 4000, 2, "IN", "OUT");
+    d.square = 1;
+    CHECK(choose(p, &d, &plain) == SERVET_OK && !turn_warning(&plain), "4000^2 stencil, rows in turn at the copy's rate: no warning");
+    p->memory->interleave = 23.5e9;
+    CHECK(choose(p, &d, &t) == SERVET_OK && (w = turn_warning(&t)) != NULL && strstr(w, "1.7x") && strstr(w, "23.5 against 13.9") &&
+              strstr(w, "of IN") && strstr(w, "servet tune"),
+          "rows in turn 1.7x the copy: warned (%s)", w ? w : "none");
+    CHECK(strlen(w ? w : "") < sizeof t.warnings[0] - 1, "the warning fits its buffer whole (%u chars)", (unsigned)strlen(w ? w : ""));
+    CHECK(t.tile[0] == plain.tile[0] && t.tile[1] == plain.tile[1] && t.predicted_ns == plain.predicted_ns,
+          "not credited: the same tile and price (%lld, %.4g ns) as at the copy's rate (%lld, %.4g ns)", (long long)t.tile[0],
+          t.predicted_ns, (long long)plain.tile[0], plain.predicted_ns);
+    p->memory->interleave = 1.2 * 13.9e9; /* under SERVET__TILE_TURN_FAST */
+    CHECK(choose(p, &d, &t) == SERVET_OK && !turn_warning(&t), "1.2x the copy: no warning");
+    p->memory->interleave = 23.5e9;
+    transpose_desc(&d, 300); /* 1.4 MB: the L3 holds it, nothing streams from memory */
+    CHECK(choose(p, &d, &t) == SERVET_OK && !turn_warning(&t), "300^2 transpose inside the L3: no warning");
+    free(p->memory);
+    p->memory = NULL;
+    stencil2d_desc(&d, 4000, 2, "IN", "OUT");
+    CHECK(choose(p, &d, &t) == SERVET_OK && !turn_warning(&t), "no memory probe: no warning");
+    drop(p);
+}
+
 static void test_tile_decisions(void) {
     servet_profile *p = two_core_profile(1);
     servet_tile_desc d;
@@ -3029,6 +3066,7 @@ int main(void) {
     test_tile_short_pieces();
     test_tile_utag_warning();
     test_tile_shared_llc_warning();
+    test_tile_fast_turns_warning();
     test_tile_untiled_by_margin();
     test_tile_memo_same_answer();
     test_tile_reduce_chain();
