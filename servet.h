@@ -148,7 +148,9 @@
                                             // built -O3 (vectorised): td.vector = 8 (doubles, AVX-512)
        servet_choose_tile(prof, &td, &tile);  // tile.tile[0] x tile.tile[1], tile.reason,
                                             // tile.warnings (rows or planes colliding in sets +
-                                            // padding; a sum to mark reduce; a loop its work bounds),
+                                            // padding; a sum to mark reduce; a loop its work bounds;
+                                            // what it cannot see: a VM's shared L3, rows in turn
+                                            // read faster than one stream - confirm with servet_tune),
                                             // tile.working_set_bytes (what the level keeps of it);
                                             // td.all_levels = 1: tile.levels[], nested tiles per level
    The model (reuse and capacity per cache level and TLB, sets, overlap,
