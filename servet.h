@@ -13723,9 +13723,12 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
        tile's own cutting of them is priced */
     M.mem_interleave = 1.0;
     M.window = servet__tile_window_of(d);
-    /* the flags also where rows in turn move faster than the copy (no
-       charge then, mem_interleave stays 1: they serve the warning below) */
-    if (M.mem_line_ns > 0.0 && p->memory && p->memory->interleave > 0.0) {
+    /* the flags also where rows in turn move SERVET__TILE_TURN_FAST faster
+       than the copy past the last level (no charge then, mem_interleave
+       stays 1: they serve the warning below); elsewhere not computed */
+    if (M.mem_line_ns > 0.0 && p->memory && p->memory->interleave > 0.0 &&
+        (p->memory->interleave < p->memory->ref_bw ||
+         (M.mem_share > 0.0 && p->memory->interleave >= SERVET__TILE_TURN_FAST * p->memory->ref_bw))) {
         servet__tgeom *G = (servet__tgeom *)servet__alloc(&p->ctx, sizeof *G);
         if (G) {
             servet__tile_geometry(&M, full, 0, G);
