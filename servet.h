@@ -116,7 +116,9 @@
                           and their PU groups, bandwidth as a group fills
                           (Fig. 6, Fig. 9); one PU's reads as rows in turn
                           (servet_memory_info.interleaved_read_bytes_per_s,
-                          the tile model's step 6c).
+                          the tile model's step 6c) and its stores across
+                          rows a page apart (strided_store_pages and
+                          strided_store_miss_ns, step 5).
    SERVET_PROBE_MBSP      MultiBSP <p, m, g, L> per level (MBSPDiscover): tree
                           from the topology, g and L from h-relations, every
                           component measured.
@@ -1067,6 +1069,25 @@
           Xeon guest, 23.5 against 13.9 GB/s: stencils and transposes ran
           1.3-2.2x faster at tiles of 8-32 than the answer; bench_data/
           tile_rows_in_turn_xeon_f6m167_2026-12-07.txt). No decision moves.
+          Memory probe: servet_memory_info.strided_store_pages and
+          strided_store_miss_ns, one PU storing to rows in turn, each in a
+          page of its own: the most rows at the pace of the fewest and the
+          step past them (the Intel Xeon f6m167 guest: 32 rows, 0.14 ns;
+          JSON strided_store_*; 0 in a file written before them, which
+          still reads; a build before them refuses a file written after
+          and probes again, as with the interleaved reads). About 60 ms.
+          Tile model, stores across pages (>>decide step 5): the nest's
+          output walked across rows over half a page apart pays that step
+          per store past those rows. Tile model, a nest run again (step
+          6h): its share also prices the demand misses of the lines the
+          last level keeps, at that level's latency. On the Xeon guest the
+          bench's 500^2 and 1000^2 double transposes untiled (0.44-0.50 of
+          the best side by side) -> 32 (0.94-0.96); of 26 outside descs
+          that move, 20 ran faster (transposes 0.54-0.89 -> 0.82-1.00), 4
+          slower (0.94-0.985 of the tile before; C = A B^T of doubles at
+          1000^3 0.835) (bench_data/tile_store_walk_xeon_f6m167_2026-12-
+          08.txt); make tile-replay: 5 runs up, 1 of the Zen 3 VM's down
+          (its probe read the L3 at 28 MiB).
    0.2.0  One API shape before the decisions land. The cache file format is
           unchanged (version 2): a file written by 0.1 reads the same.
           Renamed: servet_machine, servet_memory, servet_comm,
@@ -1310,6 +1331,10 @@ typedef struct servet_memory_info {
     double tolerance;                 /* relative noise band used to group pairs */
     double interleaved_read_bytes_per_s; /* one PU reading memory as 8 rows in turn, 16 lines of each (a tile's
                                             rows; 0: not measured, a file written before it) */
+    double strided_store_pages;          /* one PU storing an element to each of P rows in turn, each row in a page
+                                            of its own (a transpose's column): the most rows it keeps its pace over
+                                            (0: not measured, a file written before it) */
+    double strided_store_miss_ns;        /* and the ns a store costs more past them (0: no step up to 256 rows) */
 } servet_memory_info;
 SERVET_API servet_result servet_memory_get(const servet_profile *p, servet_memory_info *out);
 /* Overhead levels (Fig. 6), level 1 the most severe: the per-PU bandwidth of
@@ -2151,6 +2176,8 @@ typedef struct servet__memlevel {
 typedef struct servet__memory {
     double ref_bw, ref_spread, array_bytes, tolerance;
     double interleave; /* servet__interleaved_read: B/s (0: not measured; a file written before it) */
+    double store_pages;   /* servet__store_walk: rows in turn a store loop keeps its pace over (0: not measured) */
+    double store_miss_ns; /* and what a store costs more past them, ns (0: no step up to the last rows tried) */
     int32_t npairs;
     servet__pairres *pairs; /* value = per-PU bandwidth during the pair */
     int32_t nlevels;
@@ -2608,6 +2635,8 @@ servet_result servet_memory_get(const servet_profile *p, servet_memory_info *o) 
     o->ref_bandwidth_bytes_per_s = p->memory->ref_bw;
     o->tolerance = p->memory->tolerance;
     o->interleaved_read_bytes_per_s = p->memory->interleave;
+    o->strided_store_pages = p->memory->store_pages;
+    o->strided_store_miss_ns = p->memory->store_miss_ns;
     return SERVET_OK;
 }
 int servet_memory_level_count(const servet_profile *p) { return p && p->memory ? p->memory->nlevels : 0; }
@@ -6647,6 +6676,7 @@ typedef struct servet__worker {
     void (*cleanup)(struct servet__worker *w);
     void *state;
     double arg, result;
+    void *arg_ptr; /* a worker's out-parameter where one double is not enough */
     int ok;
 } servet__worker;
 
@@ -6874,6 +6904,20 @@ static servet_result servet__probe_shared(servet_profile *p, hwloc_topology_t t,
    bandwidth, not its ratio to one stream: the model prices memory's lines
    at the copy bandwidth, so a cut row's lines cost copy / this, and a
    ratio of two walks measured apart swung 1.9-2.3 with the host's load.
+   Not in the paper either: what one PU's stores cost across pages
+   (servet__store_walk, for the tile model's step 5): a loop storing one
+   double to each of P = 8 .. 256 rows in turn, the rows 4160 bytes apart
+   (a page and a line: each row in a page of its own, their lines spread
+   over every set, so no set conflict at any P), the element advancing a
+   pass at a time as a transpose's column; the median of 5 rounds per P.
+   The figures: the most rows that keep the pace of the fewest (within 15%
+   of the step) and the step itself (128-256 rows less 8-32), or no step
+   (under 15% of the pace; the rows then the last tried, the step 0). On
+   the Intel Xeon f6m167 guest: 32 rows, 0.13-0.14 ns, five probes alike,
+   about 60 ms (bench_data/tile_store_walk_xeon_f6m167_2026-12-08.txt).
+   Loads do not show it there: a 1000^2 transpose that reads the column
+   and stores the rows held its pace at every tile to 128 (that
+   profile's first TLB reach, for loads: 102 pages).
    ========================================================================== */
 
 /* Fig. 6: group pair bandwidths into overhead levels. label[i] = level
@@ -6969,6 +7013,84 @@ static double servet__interleaved_read(hwloc_topology_t t, int os, double bytes)
     w.prepare = servet__mw_prepare; w.run = servet__il_run; w.cleanup = servet__mw_cleanup;
     if (!servet__run_workers(&w, 1) || !(w.result > 0.0) || !isfinite(w.result)) return 0.0;
     return w.result;
+}
+
+/* Stores across pages (the section's last paragraph): a loop that stores
+   one element to each of P rows in turn, the rows a page and a line apart
+   (each row in a page of its own, their lines spread over every set: no
+   set conflict at any P), the element advancing along the rows a pass at a
+   time (a transpose's column of B, its lines written 8 passes each). The
+   ns a store for each P, the median of 5 rounds, every P in each round */
+#define SERVET__STW_ROW 4160u /* bytes between the rows: a page and a line */
+#define SERVET__STW_NP 14
+static const int servet__stw_rows[SERVET__STW_NP] = {8, 12, 16, 24, 32, 40, 48, 56, 64, 80, 96, 128, 192, 256};
+static void servet__stw_prepare(servet__worker *w) {
+    size_t n = (size_t)SERVET__STW_ROW * 256u;
+    unsigned char *m = (unsigned char *)mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == (unsigned char *)MAP_FAILED) { w->ok = 0; w->state = NULL; return; }
+    memset(m, 1, n);
+    w->state = m;
+}
+static void servet__stw_run(servet__worker *w) {
+    double *m = (double *)w->state, *ns = (double *)w->arg_ptr;
+    const size_t row = SERVET__STW_ROW / sizeof(double);
+    double t[SERVET__STW_NP][5];
+    int r, k;
+    if (!m) return;
+    for (r = 0; r < 5; r++)
+        for (k = 0; k < SERVET__STW_NP; k++) {
+            size_t P = (size_t)servet__stw_rows[k], passes = ((size_t)1 << 20) / P, o, q;
+            double t0 = servet__now();
+            for (o = 0; o < passes; o++) {
+                volatile double *at = m + (o & 255u); /* 256 elements: 2 KiB of each row */
+                for (q = 0; q < P; q++) at[q * row] = (double)o;
+            }
+            t[k][r] = (servet__now() - t0) / (double)(passes * P) * 1e9;
+        }
+    /* the median, not the least: a row count at the edge runs at either
+       pace from one round to the next (40 rows on the Xeon f6m167 guest:
+       0.32-0.34 or 0.48 ns), and a loop that stores over it meets the
+       slower one often enough (a 1000^2 transpose tiled 40 ran 0.86-0.91
+       of 32); with the least the answer flipped 32 / 40 probe to probe */
+    for (k = 0; k < SERVET__STW_NP; k++) ns[k] = servet__quantile(t[k], 5, 0.5);
+    w->result = 1.0;
+}
+static void servet__stw_cleanup(servet__worker *w) {
+    if (w->state) munmap(w->state, (size_t)SERVET__STW_ROW * 256u);
+}
+/* servet__stw_run on PU os: *pages the most rows in turn whose stores keep
+   the pace of the fewest, *miss_ns the step past them. The pace: the lower
+   quartile of 8-32 rows; the step's top: the median of 128-256 rows; a row
+   count keeps the pace within 15% of the step (on the Xeon f6m167 guest
+   40 rows sat at a quarter to a half of it, 0.34-0.40 ns, and the
+   transpose tiled 40 ran 0.86-0.91 of 32; at a quarter the answer
+   flipped 32 / 40), and the answer is the largest that does with none
+   above it doing so, scanned from the top: that guest stored 16 rows at
+   0.44-0.50 ns, 8 and 24-32 at 0.26-0.34, 48-256 at 0.41-0.52, run after
+   run (bench_data/tile_store_walk_xeon_f6m167_2026-12-08.txt, stw2.c).
+   Under 15% of a step: no step, *pages the last rows tried, *miss_ns 0;
+   both 0 if it failed */
+static void servet__store_walk(hwloc_topology_t t, int os, double *pages, double *miss_ns) {
+    servet__worker w;
+    double ns[SERVET__STW_NP], lo[5], hi[3], base, top;
+    int k;
+    *pages = *miss_ns = 0.0;
+    memset(&w, 0, sizeof w);
+    w.topo = t; w.os_index = os; w.arg_ptr = ns;
+    w.prepare = servet__stw_prepare; w.run = servet__stw_run; w.cleanup = servet__stw_cleanup;
+    if (!servet__run_workers(&w, 1) || !(w.result > 0.0)) return;
+    for (k = 0; k < 5; k++) lo[k] = ns[k];
+    for (k = 0; k < 3; k++) hi[k] = ns[SERVET__STW_NP - 3 + k];
+    base = servet__quantile(lo, 5, 0.25);
+    top = servet__quantile(hi, 3, 0.5);
+    if (!(base > 0.0) || !isfinite(top)) return;
+    if (top < 1.15 * base) {
+        *pages = (double)servet__stw_rows[SERVET__STW_NP - 1];
+        return;
+    }
+    for (k = SERVET__STW_NP - 1; k > 0 && ns[k] > base + 0.15 * (top - base); k--) {}
+    *pages = (double)servet__stw_rows[k];
+    *miss_ns = top - base;
 }
 
 /* copy bandwidth (B/s) of each of k PUs copying at once */
@@ -7070,6 +7192,7 @@ static servet_result servet__probe_memory(servet_profile *p, hwloc_topology_t t,
     M->ref_bw = servet__quantile(refs, 5, 0.5);
     M->ref_spread = (refs[4] - refs[0]) / M->ref_bw;
     M->interleave = servet__interleaved_read(t, p->pus[first < 0 ? 0 : first].os_index, M->array_bytes);
+    servet__store_walk(t, p->pus[first < 0 ? 0 : first].os_index, &M->store_pages, &M->store_miss_ns);
     M->tolerance = 3.0 * M->ref_spread > 0.06 ? 3.0 * M->ref_spread : 0.06;
     if (M->tolerance > 0.2) M->tolerance = 0.2;
     mp.t = t;
@@ -8947,7 +9070,9 @@ static void servet__write_memory(servet__wbuf *w, const servet_profile *p) {
             servet__put_f64(w, L->scale_bw[k]);
         }
     }
-    servet__put_f64(w, M->interleave); /* last: a file written before it ends here */
+    servet__put_f64(w, M->interleave); /* a file written before it ends here */
+    servet__put_f64(w, M->store_pages); /* last: a file written before them ends here */
+    servet__put_f64(w, M->store_miss_ns);
 }
 static void servet__read_memory(servet__rbuf *r, servet_profile *p) {
     servet__memory *M;
@@ -8974,6 +9099,11 @@ static void servet__read_memory(servet__rbuf *r, servet_profile *p) {
     }
     /* the interleaved reads' bandwidth, since 2026-12-02: absent from older files (0) */
     if (!r->bad && r->pos < r->len) M->interleave = servet__get_range(r, 0.0, 1e15);
+    /* the store walk's two figures, since 2026-12-08: absent from older files (0) */
+    if (!r->bad && r->pos < r->len) {
+        M->store_pages = servet__get_range(r, 0.0, 1e6);
+        M->store_miss_ns = servet__get_range(r, 0.0, 1e6);
+    }
 }
 
 static void servet__write_mbsp(servet__wbuf *w, const servet_profile *p) {
@@ -10459,6 +10589,51 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       24.6 -> 21.2 ms in that run and 19.4 -> 20.5 in an earlier one: a
       tie. make tile-replay: every recorded decision the same (square
       tiles up to 512 fit the crowded reach either way).
+      Stores across pages (since 2026-12-08): the memory probe's store walk
+      (>>probe-memory) times a loop that stores one element to each of P
+      rows in turn, each in a page of its own, and gives the most rows that
+      keep the pace of the fewest and the step past them. The nest's output
+      walked across rows more than half a page apart (servet__tile_store_
+      walk: the innermost loop's rows of it, times those of the loops
+      around it while they too walk across its rows) pays that step on each
+      store past those rows, from none there to all at 1.5 times them, in
+      no overlap (the stores' drain waits on them, as the walks do).
+      Measured on the Intel Xeon f6m167 guest (first TLB reach 102 pages
+      for loads): the walk kept 0.28-0.33 ns a store over 8-32 rows, 0.37-
+      0.41 at 40-48, 0.42-0.51 from 56 to 256; a 1000^2 double transpose
+      (16 MB) ran 0.72-0.82 ms at square tiles 8-32, 0.87-0.91 at 40-48
+      and 0.97-1.09 at 56-128, where the same loop reading the column and
+      storing the rows held 0.68-0.82 at every tile to 128; double
+      transposes of 500^2 and 1000^2 tiled n x 16 ran 1.5-1.65x faster
+      than n x 48. Rows 2000 bytes apart showed no step
+      in the kernels (a 250^2 double transpose and a 500^2 float one ran
+      best untiled), so the walk counts rows only above half a page (the
+      walk itself, rows 1056 bytes apart, stepped at 56: what the
+      structure is - a store TLB, the fill buffers - the probe does not
+      say). The kernels' step is 2-4x the walk's (0.3-0.6 ns a store
+      against 0.14): the figure is a floor. Of the 178 outside descs 26
+      move on that guest's profile (this step and step 6h's demand misses
+      together); side by side, each against the tile before and 16 and 32
+      (bench_data/tile_store_walk_xeon_f6m167_2026-12-08.txt: the share of
+      the fastest of the tiles listed), 20 ran faster: double transposes
+      1000^2 square untiled 0.60-0.62 -> 32 0.995-1.00, 500^2 .. 4096^2 (ld
+      4104) rectangular 0.61-0.89 -> x 32 0.82-1.00, float 1000^2 .. 6000^2
+      0.54-0.84 -> 0.83-1.00, a 320^3 3D transpose 160 x 8 x 8 0.88 -> 160
+      x 4 x 8 1.00, i,j,k matmuls with C reduced 0.94-0.99 -> 1.00; one
+      within 0.3% (a 1000^3 matmul); one either way (a 2500^2 float
+      transpose 848 x 80 -> 848 x 32: 0.88 of it in the script's 9
+      rounds, 1.07x faster in 21 after); 4 slower: a 500^2 float
+      transpose untiled 1.00 -> 500 x 176 0.94 (step
+      6h), matmuls with C reduced 500^3 1.00 -> 0.97 and 0.985, and C =
+      A B^T of doubles at 1000^3, 1000 x 80 x 24 -> 120 x 48 x 16, 0.83-
+      0.835 in two runs of 3 and 7 rounds (its 24 MB between the L3's
+      usable capacity and size: step 6h's share 0.5), where an earlier run,
+      the L3 shared away, had them 0.965 the other way. Not measured on the AMD VMs:
+      the Zen 5 VM's transposes slowed past ~128 rows of B in turn with 2
+      MiB pages too (above), which the first TLB's lookups price there; a
+      walk that steps on such a machine adds this charge to theirs. A
+      profile without the walk (written before it, or where it failed)
+      prices as before.
    6. Cost, in the spirit of the ECM model. A level's misses cost its latency
       step to the next level (measured). Misses overlap (prefetchers, ~10
       misses in flight: a tenth of the step each), an array walked across
@@ -10851,6 +11026,29 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       transpose 768 x 32 -> 768 x 40, not measured); make tile-replay
       unchanged (past the measured L3, as the bench's 1000^2 transpose
       here, nothing moves).
+      Since 2026-12-08 the share also prices the rest of the last level's
+      misses: the lines it keeps come from that level, priced once at the
+      level above (their L2 misses), and their run restarts (step 6's
+      demand misses, short pieces, crowded walks) wait the level's latency,
+      not memory's - until then a warm nest's short row pieces were priced
+      as memory's demand misses. On the Intel Xeon f6m167 guest (L3 28.4
+      MiB at 41 ns, memory 138) the bench's 1000^2 double transpose (16
+      MB) was priced untiled and ran 0.50-0.53 of the sweep's best; now 80
+      in make tile-replay (0.77-0.78 of the recorded sweeps), 32 with the
+      store walk (step 5; 0.96-0.97 side by side, bench_data/tile_store_
+      walk_xeon_f6m167_2026-12-08.txt). make tile-replay: the four runs
+      of that guest and one of the lent Xeon's (1000^2 0.57 -> 0.70, 4000^2
+      off the grid -> 80 0.77) move up; one of the Zen 3 VM's 31, whose
+      probe read its L3 at 28 MiB (the others 5.7: a VM's share), moves
+      down (1000^2 transpose untiled 0.87 -> 56 0.59, stencil 1.00 ->
+      0.91): the first form of this rule, tried on 2026-12-07 and not
+      taken, moved that run alike and every nest past the L3 too, where
+      this one leaves the share at 1. On the Zen 5 VM's recorded profile
+      the transposes of 300^2-1500^2 keep their tiles; the i,j,k matmuls
+      with C reduced that move on the Xeon guest (500^3-1536^3) ran at
+      0.83-1.07x the speed of the tiles before, side by side (step 5 has
+      the list: C = A B^T of doubles at 1000^3, half its footprint past
+      the L3's usable capacity, the slowest).
    7. The level reported is the smallest whose traffic the tile at least
       halves against no tiling; its working set, the largest footprint of one
       loop iteration that the level keeps most of (the reuse it holds: for a
@@ -11151,6 +11349,7 @@ typedef struct servet__tmodel {
     int seq_untiled[SERVET_TILE_MAX_ARRAYS]; /* a read array the untiled nest reads as one stream (step 6c) */
     double mem_ns;                     /* memory's latency */
     double mem_share;                  /* the share of the nest's footprint past the last level: its turns' charge (step 6h) */
+    double store_pages, store_miss_ns; /* the memory probe's store walk: rows in turn stored at pace, the step past (step 5) */
     struct servet__tmemo *memo;        /* tiles already priced (may be NULL), for this model only */
     servet__tscratch *scratch;         /* the set count's buffers (not NULL where a set is counted) */
 } servet__tmodel;
@@ -12639,6 +12838,30 @@ static double servet__tile_entries(const servet__tmodel *M, const int64_t *T) {
     }
     return entries > tiles ? entries - tiles : 0.0;
 }
+/* Step 5, stores across pages: the pages of array a, the nest's output, that
+   its stores walk in turn before they come back to the first - the rows of
+   the innermost loop's walk across them, and of the loops around it while
+   they too walk across rows more than half a page apart (each store then
+   in another page than the one before; rows 2000 bytes apart showed no
+   step: a 250^2 double transpose and a 500^2 float one ran best untiled,
+   their stores over 250 and 500 rows in turn, where 4000 bytes apart the
+   500^2 double one ran 0.61 of 500 x 16); 1 where the innermost loop
+   walks along its rows or does not move it, or where it is kept in a
+   register or a packed buffer */
+static double servet__tile_store_walk(const servet__tmodel *M, const int64_t *T, int a) {
+    const servet_tile_array *A = &M->d->arrays[a];
+    double pages = 1.0;
+    int l, dd, last = A->nloops - 1;
+    if (!servet__tile_is_output(M->d, a) || A->packed || A->reduce) return 1.0;
+    for (l = M->n - 1; l >= 0; l--) {
+        double t = (double)T[l];
+        for (dd = 0; dd <= last && A->loops[dd] != l; dd++) {}
+        if (dd >= last || M->stride[a][dd] <= 2048.0) break; /* along its rows, not over it, or rows in pages shared */
+        if (t > (double)M->dim[a][dd]) t = (double)M->dim[a][dd];
+        pages *= t;
+    }
+    return pages;
+}
 static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T) {
     double cost = 0.0, tiles = 1.0, runs = 1.0, points = 1.0, cover[SERVET_TILE_MAX_LOOPS], stream, bound = 0.0, core,
            lookups = 0.0, entries;
@@ -12735,24 +12958,35 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
                             the dirty line it evicts, two transfers; a deeper level's,
                             its step (step 6) */
                         cost += (c == 0 ? 2.0 : 1.0) * cf[a] * M->c[c].miss_ns;
+                    /* a nest run again takes the share of the last level's
+                       misses that its footprint keeps there from that level
+                       (step 6h): their lines are the level above's (priced
+                       there), their demand misses at the level's latency */
+                    double to_mem = last_level ? M->mem_share : 1.0, lat = M->mem_ns, line = line_ns;
+                    if (last_level && to_mem < 1.0) {
+                        double kept_lat = M->mem_ns - M->c[c].miss_ns, kept_line = c > 0 ? M->c[c - 1].miss_ns / SERVET__TILE_MLP : 0.0;
+                        lat = to_mem * M->mem_ns + (1.0 - to_mem) * kept_lat;
+                        line = to_mem * line_ns + (1.0 - to_mem) * kept_line;
+                    }
                     /* out of memory, rows a tile cuts from one stream into
                        several in turn move slower (step 6c) */
-                    stream += (ld[a] - cf[a]) * line_ns *
+                    stream += (ld[a] - cf[a]) * line_ns * to_mem *
                               (last_level ? turn[a] : 1.0);
                     /* a run's first lines out of memory are demand misses: the
                        latency over 16 each, two a run even where the run is one
                        line (its neighbour comes with it, step 6) */
                     if (last_level && holds) /* the chain holds the window: exposed (step 6b) */
-                        cost += rn[a] * M->mem_ns * SERVET__TILE_CHAIN_EXPOSED;
+                        cost += rn[a] * lat * SERVET__TILE_CHAIN_EXPOSED;
                     else if (last_level) {
                         /* a vectorised sum's chains (lanes > 1) hold it their share of the time */
                         double held = chain > 0.0 ? chain / (chain + SERVET__TILE_CHAIN_WINDOW) : 0.0;
-                        cost += held * rn[a] * M->mem_ns * SERVET__TILE_CHAIN_EXPOSED;
-                        double restart = (1.0 - held) * SERVET__TILE_TRAIN * rn[a] * (M->mem_ns / servet__tile_demand_mlp(M, &G, a) - line_ns);
+                        cost += held * rn[a] * lat * SERVET__TILE_CHAIN_EXPOSED;
+                        double restart = (1.0 - held) * SERVET__TILE_TRAIN * rn[a] * (lat / servet__tile_demand_mlp(M, &G, a) - line);
                         /* or every line a demand miss, the ways of the sets it
                            crowds in flight (step 6e) */
                         double crowd = servet__tile_crowded_walk(M, T, a), walk;
-                        if (crowd > 0.0 && (walk = (ld[a] - cf[a]) * (M->mem_ns / crowd - line_ns)) > restart) restart = walk;
+                        if (crowd > 0.0 && (walk = (ld[a] - cf[a]) * (lat / crowd - line)) > restart) restart = walk;
+                        if (restart < 0.0) restart = 0.0;
                         stream += restart;
                     }
                 }
@@ -12778,6 +13012,16 @@ static double servet__tile_cost_priced(const servet__tmodel *M, const int64_t *T
     /* the work: half a cycle per iteration at least (SERVET__TILE_WORK_NS;
        why half and not one, at its definition) */
     core += servet__tile_work_ns(M->d) * points;
+    if (M->store_miss_ns > 0.0 && M->store_pages > 0.0)
+        for (a = 0; a < M->d->narrays; a++) {
+            /* the output's stores walked across more pages in turn than the
+               probe's store walk kept its pace over: each store its step
+               more, from none at those pages to all from 1.5 times them (the
+               walk's own step), and under nothing: they hold the stores'
+               drain, as the page walks the loads (step 5) */
+            double over = (servet__tile_store_walk(M, T, a) - M->store_pages) / (0.5 * M->store_pages);
+            if (over > 0.0) cost += points * M->store_miss_ns * (over > 1.0 ? 1.0 : over);
+        }
     {
         /* a sum kept in a register: its chain of adds takes the work's place
            when slower (SERVET__TILE_CHAIN_NS); L1's misses and the first
@@ -13723,6 +13967,10 @@ servet_result servet_choose_tile(const servet_profile *p, const servet_tile_desc
        tile's own cutting of them is priced */
     M.mem_interleave = 1.0;
     M.window = servet__tile_window_of(d);
+    if (p->memory && p->memory->store_pages > 0.0 && p->memory->store_miss_ns > 0.0) {
+        M.store_pages = p->memory->store_pages;
+        M.store_miss_ns = p->memory->store_miss_ns;
+    }
     /* the flags also where rows in turn move SERVET__TILE_TURN_FAST faster
        than the copy past the last level (no charge then, mem_interleave
        stays 1: they serve the warning below); elsewhere not computed */
@@ -16842,6 +17090,10 @@ static void servet__json_memory(servet__sb *b, const servet_profile *p) {
     servet__json_num(b, M->ref_bw);
     servet__sb_printf(b, ",\"interleaved_read_bytes_per_s\":");
     servet__json_num(b, M->interleave);
+    servet__sb_printf(b, ",\"strided_store_pages\":");
+    servet__json_num(b, M->store_pages);
+    servet__sb_printf(b, ",\"strided_store_miss_ns\":");
+    servet__json_num(b, M->store_miss_ns);
     servet__sb_printf(b, ",\"ref_spread\":");
     servet__json_num(b, M->ref_spread);
     servet__sb_printf(b, ",\"tolerance\":");

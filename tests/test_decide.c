@@ -1125,27 +1125,35 @@ static void test_tile_warm_last_level(void) {
     servet_profile *p = two_core_profile(1); /* L3 32 MiB */
     servet_tile t;
     int64_t T[2];
-    double cold, warm, plain;
-    /* the price: a tile's turns at share 0 cost what they cost at a ratio of 1 */
+    double charge[3], shares[3] = {1.0, 0.5, 0.0}, plain;
+    int k;
+    /* the price: a tile's turns' charge (its cost at a ratio of 2 less at 1)
+       scales with the share; none at 0 (the share's other terms, step 6h's
+       demand misses, are test_tile_warm_restarts') */
     transpose_desc(&q, 800);
     three_level_model(&Q, &q);
     Q.seq_untiled[0] = 1;
     T[0] = T[1] = 64;
-    Q.mem_interleave = 1.0;
-    plain = servet__tile_cost(&Q, T);
-    Q.mem_interleave = 2.0;
-    cold = servet__tile_cost(&Q, T);
-    Q.mem_share = 0.0;
-    warm = servet__tile_cost(&Q, T);
-    Q.mem_share = 0.5;
-    CHECK(cold > plain && warm == plain && servet__tile_cost(&Q, T) > warm && servet__tile_cost(&Q, T) < cold,
-          "64 x 64: the turns' charge scales with the share from memory (%.4g at 1, %.4g at 0, ratio 1: %.4g)", cold,
-          warm, plain);
+    for (k = 0; k < 3; k++) {
+        Q.mem_share = shares[k];
+        Q.mem_interleave = 1.0;
+        plain = servet__tile_cost(&Q, T);
+        Q.mem_interleave = 2.0;
+        charge[k] = servet__tile_cost(&Q, T) - plain;
+    }
+    CHECK(charge[0] > charge[1] && charge[1] > 0.0 && charge[2] == 0.0,
+          "64 x 64: the turns' charge scales with the share from memory (%.4g at 1, %.4g at 0.5, %.4g at 0)",
+          charge[0], charge[1], charge[2]);
     T[0] = T[1] = 800;
+    for (k = 0; k < 3; k++) {
+        Q.mem_share = shares[k];
+        Q.mem_interleave = 1.0;
+        plain = servet__tile_cost(&Q, T);
+        Q.mem_interleave = 2.0;
+        charge[k] = servet__tile_cost(&Q, T) - plain;
+    }
+    CHECK(charge[0] == 0.0 && charge[1] == 0.0 && charge[2] == 0.0, "untiled: no turns of its own, at any share");
     Q.mem_share = 1.0;
-    cold = servet__tile_cost(&Q, T);
-    Q.mem_share = 0.0;
-    CHECK(servet__tile_cost(&Q, T) == cold, "untiled: no turns of its own, the same at any share");
     /* the decision: a profile with the memory probe's figures (copy 35 GB/s,
        reads in turn at half of it) */
     p->memory = (servet__memory *)calloc(1, sizeof *p->memory);
@@ -1159,6 +1167,110 @@ static void test_tile_warm_last_level(void) {
     q.square = 1;
     CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !t.untiled, "4000^2 past the L3: tiled (%lld)",
           (long long)t.tile[0]);
+    free(p->memory);
+    p->memory = NULL;
+    drop(p);
+}
+/* step 6h, the demand misses: a nest whose footprint the last level holds
+   gets its run restarts there, at the level's latency, and its lines from
+   the level above's price, not memory's: where the nest is warm (share 0)
+   a tile of short row pieces (16 x 16: two lines a run) sheds more than
+   the untiled nest, whose runs are whole rows. On the Xeon f6m167 guest
+   (L3 40.9 ns, memory 138.5) the 1000^2 double transpose (16 MB in a 28
+   MiB L3) was priced untiled and ran 0.45-0.51 of 16 side by side */
+static void test_tile_warm_restarts(void) {
+    servet_tile_desc q;
+    servet__tmodel Q;
+    servet_profile *p = two_core_profile(1); /* L3 32 MiB, memory 90 ns */
+    servet_tile t;
+    int64_t T[2];
+    double tile_cold, tile_warm, whole_cold, whole_warm;
+    transpose_desc(&q, 1000);
+    three_level_model(&Q, &q);
+    T[0] = T[1] = 16;
+    tile_cold = servet__tile_cost(&Q, T);
+    Q.mem_share = 0.0;
+    tile_warm = servet__tile_cost(&Q, T);
+    T[0] = T[1] = 1000;
+    whole_warm = servet__tile_cost(&Q, T);
+    Q.mem_share = 1.0;
+    whole_cold = servet__tile_cost(&Q, T);
+    CHECK(tile_warm < tile_cold && whole_warm <= whole_cold && tile_cold - tile_warm > whole_cold - whole_warm,
+          "16 x 16 sheds more when warm (%.4g -> %.4g) than untiled (%.4g -> %.4g)", tile_cold, tile_warm, whole_cold,
+          whole_warm);
+    /* the decision, on the memory probe's copy alone (no rows-in-turn
+       figure: step 6c's turns play no part) */
+    p->memory = (servet__memory *)calloc(1, sizeof *p->memory);
+    p->memory->ref_bw = 14e9;
+    p->mem_latency_ns = 140.0;
+    p->levels[2].latency = 40.0;
+    transpose_desc(&q, 1000);
+    q.square = 1;
+    CHECK(servet_choose_tile(p, &q, &t) == SERVET_OK && !t.untiled,
+          "1000^2 doubles (16 MB) in the 32 MiB L3 at 40 ns, memory at 140: tiled (%lld)", (long long)t.tile[0]);
+    free(p->memory);
+    p->memory = NULL;
+    drop(p);
+}
+/* step 5, stores across pages: the memory probe's store walk (a store to
+   each of P rows in turn, each in a page of its own) kept its pace over
+   32-40 rows on the Xeon f6m167 guest and cost 0.13-0.14 ns a store more
+   past 48-56; the nest's output walked across rows more than half a page
+   apart pays it (the 1000^2 double transpose: 500 x 16 .. 1000 x 16 ran
+   1.25-1.65x faster than x 48; rows 2000 bytes apart showed no step) */
+static void test_tile_store_walk(void) {
+    servet_tile_desc q;
+    servet__tmodel Q;
+    servet_profile *p = two_core_profile(1);
+    servet_tile plain, walked;
+    int64_t T[3];
+    transpose_desc(&q, 1000);
+    tile_model(&Q, &q);
+    T[0] = 64; T[1] = 48;
+    CHECK(servet__tile_store_walk(&Q, T, 1) == 48.0 && servet__tile_store_walk(&Q, T, 0) == 1.0,
+          "64 x 48: B (the output, rows 8000 bytes apart) walked over 48 pages; A read, no walk");
+    q.arrays[1].output = -1; /* said an input: A the output, walked along its rows */
+    tile_model(&Q, &q);
+    CHECK(servet__tile_store_walk(&Q, T, 1) == 1.0 && servet__tile_store_walk(&Q, T, 0) == 1.0,
+          "B marked an input: no store walk");
+    transpose_desc(&q, 250); /* rows 2000 bytes apart: two to a page */
+    tile_model(&Q, &q);
+    T[0] = T[1] = 250;
+    CHECK(servet__tile_store_walk(&Q, T, 1) == 1.0, "250^2: B's rows half a page apart: no walk");
+    stencil2d_desc(&q, 1000, 2, "IN", "OUT");
+    tile_model(&Q, &q);
+    T[0] = T[1] = 64;
+    CHECK(servet__tile_store_walk(&Q, T, 1) == 1.0, "a stencil's OUT, stored along its rows: no walk");
+    transpose3d_desc(&q, 320); /* B[k][j][i]: k walks planes 800 KiB apart, j rows 2560 bytes apart */
+    tile_model(&Q, &q);
+    T[0] = 320; T[1] = 4; T[2] = 8;
+    CHECK(servet__tile_store_walk(&Q, T, 1) == 32.0, "320^3 3D transpose, 320 x 4 x 8: B's 8 planes x 4 rows");
+    transpose3d_desc(&q, 160); /* j's rows 1280 bytes apart: the walk ends at k */
+    tile_model(&Q, &q);
+    CHECK(servet__tile_store_walk(&Q, T, 1) == 8.0, "160^3: B's 8 planes, its rows shared pages");
+    /* the decision: the figure moves a transpose under it, and nothing
+       where no output is walked */
+    p->memory = (servet__memory *)calloc(1, sizeof *p->memory);
+    p->memory->ref_bw = 14e9;
+    transpose_desc(&q, 1000);
+    q.square = 1;
+    CHECK(servet_choose_tile(p, &q, &plain) == SERVET_OK, "1000^2 without the store walk");
+    p->memory->store_pages = 32.0;
+    p->memory->store_miss_ns = 0.14;
+    CHECK(servet_choose_tile(p, &q, &walked) == SERVET_OK && !walked.untiled && walked.tile[0] <= 32 &&
+              plain.tile[0] > 32,
+          "1000^2 doubles: %lld without the walk, %lld with it (32 rows at pace)", (long long)plain.tile[0],
+          (long long)walked.tile[0]);
+    p->memory->store_pages = 0.0;
+    p->memory->store_miss_ns = 0.0;
+    stencil2d_desc(&q, 4000, 2, "IN", "OUT");
+    q.square = 1;
+    CHECK(servet_choose_tile(p, &q, &plain) == SERVET_OK, "4000^2 stencil without the store walk");
+    p->memory->store_pages = 32.0;
+    p->memory->store_miss_ns = 0.14;
+    CHECK(servet_choose_tile(p, &q, &walked) == SERVET_OK && walked.tile[0] == plain.tile[0] &&
+              walked.predicted_ns == plain.predicted_ns,
+          "the stencil (OUT along its rows): the same tile and price with the walk (%lld)", (long long)walked.tile[0]);
     free(p->memory);
     p->memory = NULL;
     drop(p);
@@ -3086,6 +3198,8 @@ int main(void) {
     test_tile_overlap_leak();
     test_tile_interleaved_reads();
     test_tile_warm_last_level();
+    test_tile_warm_restarts();
+    test_tile_store_walk();
     test_tile_halo_reads_in_turn();
     test_tile_offset_conflicts_along_rows();
     test_tile_decisions();

@@ -274,36 +274,54 @@ static void test_merge(void) {
     servet_close(p);
 }
 
-/* The memory section's interleaved-read bandwidth (2026-12-02) is its
-   last field: a section written before it (without those 8 bytes) still
-   reads, as "not measured"; a negative value is refused */
+/* The memory section's interleaved-read bandwidth (2026-12-02) and its
+   store walk's two figures (2026-12-08) are its last fields, in that
+   order: a section written before them (without those 8 or 24 bytes)
+   still reads, as "not measured"; a negative value is refused */
 static void test_memory_interleave_field(void) {
     servet_profile *p = synthetic("pack:1 core:1 pu:1"), *q = synthetic("pack:1 core:1 pu:1");
     servet__wbuf w;
     servet__rbuf r;
     double bad = -1.0;
+    int k;
     memset(&w, 0, sizeof w);
     w.ctx = &p->ctx;
     p->memory = (servet__memory *)calloc(1, sizeof *p->memory);
     p->memory->ref_bw = 35e9;
     p->memory->tolerance = 0.1;
     p->memory->interleave = 21e9;
+    p->memory->store_pages = 32.0;
+    p->memory->store_miss_ns = 0.14;
     servet__write_memory(&w, p);
-    CHECK(!w.oom && w.len >= 8, "memory section written (%zu bytes)", w.len);
+    CHECK(!w.oom && w.len >= 24, "memory section written (%zu bytes)", w.len);
     r.d = w.d; r.len = w.len; r.pos = 0; r.bad = 0;
     servet__read_memory(&r, q);
-    CHECK(!r.bad && r.pos == r.len && q->memory && q->memory->interleave == 21e9 && q->memory->ref_bw == 35e9,
-          "read back: 21 GB/s");
+    CHECK(!r.bad && r.pos == r.len && q->memory && q->memory->interleave == 21e9 && q->memory->ref_bw == 35e9 &&
+              q->memory->store_pages == 32.0 && q->memory->store_miss_ns == 0.14,
+          "read back: 21 GB/s, stores at pace over 32 rows, 0.14 ns past them");
     servet__free_memory(q);
-    r.d = w.d; r.len = w.len - 8; r.pos = 0; r.bad = 0; /* as written before the field */
+    r.d = w.d; r.len = w.len - 16; r.pos = 0; r.bad = 0; /* as written before the store walk */
     servet__read_memory(&r, q);
-    CHECK(!r.bad && r.pos == r.len && q->memory && q->memory->interleave == 0.0, "without the field: read, not measured");
+    CHECK(!r.bad && r.pos == r.len && q->memory && q->memory->interleave == 21e9 && q->memory->store_pages == 0.0 &&
+              q->memory->store_miss_ns == 0.0,
+          "without the store walk: read, the walk not measured");
     servet__free_memory(q);
-    memcpy(w.d + w.len - 8, &bad, 8);
-    r.d = w.d; r.len = w.len; r.pos = 0; r.bad = 0;
+    r.d = w.d; r.len = w.len - 24; r.pos = 0; r.bad = 0; /* as written before the interleaved reads */
     servet__read_memory(&r, q);
-    CHECK(r.bad, "a bandwidth of -1: refused");
+    CHECK(!r.bad && r.pos == r.len && q->memory && q->memory->interleave == 0.0 && q->memory->store_pages == 0.0,
+          "without the fields: read, not measured");
     servet__free_memory(q);
+    for (k = 0; k < 3; k++) { /* each of the three fields negative */
+        unsigned char keep[8];
+        size_t at = w.len - 24 + 8 * (size_t)k;
+        memcpy(keep, w.d + at, 8);
+        memcpy(w.d + at, &bad, 8);
+        r.d = w.d; r.len = w.len; r.pos = 0; r.bad = 0;
+        servet__read_memory(&r, q);
+        CHECK(r.bad, "field %d of the three last at -1: refused", k);
+        servet__free_memory(q);
+        memcpy(w.d + at, keep, 8);
+    }
     servet__free(&p->ctx, w.d);
     free(p->memory);
     p->memory = NULL;

@@ -202,6 +202,9 @@ int main(int argc, char **argv) {
         if (servet_memory_get(prof, &mem) != SERVET_OK) memset(&mem, 0, sizeof mem);
         fprintf(f, "], \"memory_copy_bytes_per_s\": %.4g", mem.ref_bandwidth_bytes_per_s);
         fprintf(f, ", \"memory_interleaved_read_bytes_per_s\": %.4g", mem.interleaved_read_bytes_per_s);
+        /* the store walk (step 5's stores across pages; since 2026-12-08, in the profile too) */
+        fprintf(f, ", \"memory_strided_store_pages\": %.0f, \"memory_strided_store_miss_ns\": %.3g", mem.strided_store_pages,
+                mem.strided_store_miss_ns);
         /* the latency past the last level (the model's run restarts, step
            6): make tile-replay used 110 ns for every run before 2026-12-03 */
         fprintf(f, ", \"memory_latency_ns\": %.1f", mi.memory_latency_ns);
