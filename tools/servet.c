@@ -408,11 +408,11 @@ static void show(const servet_profile *p, const servet_desc *d) {
             printf("  its reads as 8 rows in turn move %.2f GB/s (the tile model's step 6c)\n",
                    mi.interleaved_read_bytes_per_s / 1e9);
         if (mi.strided_store_pages > 0 && mi.strided_store_miss_ns > 0)
-            printf("  its stores keep their pace over %.0f rows in turn, each in a page of its own; past them a store "
-                   "costs %.2f ns more (the tile model's step 5)\n",
+            printf("  its stores to rows in turn, each in a page of its own, keep their pace over %.0f rows;\n"
+                   "  past them a store costs %.2f ns more (the tile model's step 5)\n",
                    mi.strided_store_pages, mi.strided_store_miss_ns);
         else if (mi.strided_store_pages > 0)
-            printf("  its stores keep their pace over %.0f rows in turn or more, each in a page of its own\n",
+            printf("  its stores to rows in turn, each in a page of its own, keep their pace over %.0f rows or more\n",
                    mi.strided_store_pages);
         if (servet_memory_level_count(p) == 0) printf("  no pair slows another down\n");
         for (lv = 1; lv <= servet_memory_level_count(p); lv++) {
