@@ -1112,6 +1112,20 @@ static void permute_desc(servet_tile_desc *q, int64_t outer, int64_t n, int64_t 
     }
     q->arrays[0].name = "A"; q->arrays[1].name = "B";
 }
+/* a tile's charge for its turns at the shares 1, 0.5 and 0 from memory:
+   its cost at a rows-in-turn ratio of 2 less its cost at 1 (step 6c, 6h) */
+static void turns_charge(servet__tmodel *Q, const int64_t *T, double *charge) {
+    static const double shares[3] = {1.0, 0.5, 0.0};
+    int k;
+    for (k = 0; k < 3; k++) {
+        double plain;
+        Q->mem_share = shares[k];
+        Q->mem_interleave = 1.0;
+        plain = servet__tile_cost(Q, T);
+        Q->mem_interleave = 2.0;
+        charge[k] = servet__tile_cost(Q, T) - plain;
+    }
+}
 /* step 6h: a nest run again finds in the last level what it left there,
    and lines the level serves are not memory's rows in turn (step 6c's
    figure is memory's): the share of the nest's footprint past the level's
@@ -1125,8 +1139,7 @@ static void test_tile_warm_last_level(void) {
     servet_profile *p = two_core_profile(1); /* L3 32 MiB */
     servet_tile t;
     int64_t T[2];
-    double charge[3], shares[3] = {1.0, 0.5, 0.0}, plain;
-    int k;
+    double charge[3];
     /* the price: a tile's turns' charge (its cost at a ratio of 2 less at 1)
        scales with the share; none at 0 (the share's other terms, step 6h's
        demand misses, are test_tile_warm_restarts') */
@@ -1134,24 +1147,12 @@ static void test_tile_warm_last_level(void) {
     three_level_model(&Q, &q);
     Q.seq_untiled[0] = 1;
     T[0] = T[1] = 64;
-    for (k = 0; k < 3; k++) {
-        Q.mem_share = shares[k];
-        Q.mem_interleave = 1.0;
-        plain = servet__tile_cost(&Q, T);
-        Q.mem_interleave = 2.0;
-        charge[k] = servet__tile_cost(&Q, T) - plain;
-    }
+    turns_charge(&Q, T, charge);
     CHECK(charge[0] > charge[1] && charge[1] > 0.0 && charge[2] == 0.0,
           "64 x 64: the turns' charge scales with the share from memory (%.4g at 1, %.4g at 0.5, %.4g at 0)",
           charge[0], charge[1], charge[2]);
     T[0] = T[1] = 800;
-    for (k = 0; k < 3; k++) {
-        Q.mem_share = shares[k];
-        Q.mem_interleave = 1.0;
-        plain = servet__tile_cost(&Q, T);
-        Q.mem_interleave = 2.0;
-        charge[k] = servet__tile_cost(&Q, T) - plain;
-    }
+    turns_charge(&Q, T, charge);
     CHECK(charge[0] == 0.0 && charge[1] == 0.0 && charge[2] == 0.0, "untiled: no turns of its own, at any share");
     Q.mem_share = 1.0;
     /* the decision: a profile with the memory probe's figures (copy 35 GB/s,
