@@ -1075,7 +1075,7 @@
           step past them (the Intel Xeon f6m167 guest: 32 rows, 0.14 ns;
           JSON strided_store_*; 0 in a file written before them, which
           still reads; a build before them refuses a file written after
-          and probes again, as with the interleaved reads). About 60 ms.
+          and probes again, as with the interleaved reads). About 35 ms.
           Tile model, stores across pages (>>decide step 5): the nest's
           output walked across rows over half a page apart pays that step
           per store past those rows. Tile model, a nest run again (step
@@ -6914,7 +6914,7 @@ static servet_result servet__probe_shared(servet_profile *p, hwloc_topology_t t,
    of the step) and the step itself (128-256 rows less 8-32), or no step
    (under 15% of the pace; the rows then the last tried, the step 0). On
    the Intel Xeon f6m167 guest: 32 rows, 0.13-0.14 ns, five probes alike,
-   about 60 ms (bench_data/tile_store_walk_xeon_f6m167_2026-12-08.txt).
+   about 35 ms (bench_data/tile_store_walk_xeon_f6m167_2026-12-08.txt).
    Loads do not show it there: a 1000^2 transpose that reads the column
    and stores the rows held its pace at every tile to 128 (that
    profile's first TLB reach, for loads: 102 pages).
@@ -11035,8 +11035,9 @@ servet_result servet_comm_time(const servet_profile *p, int a, int b, double byt
       MiB at 41 ns, memory 138) the bench's 1000^2 double transpose (16
       MB) was priced untiled and ran 0.50-0.53 of the sweep's best; now 80
       in make tile-replay (0.77-0.78 of the recorded sweeps), 32 with the
-      store walk (step 5; 0.96-0.97 side by side, bench_data/tile_store_
-      walk_xeon_f6m167_2026-12-08.txt). make tile-replay: the four runs
+      store walk (step 5; 0.956 and 0.988 in make bench-tune runs 270 and
+      271, 0.96 side by side in bench_data/tile_store_walk_xeon_f6m167_
+      2026-12-08.txt). make tile-replay: the four runs
       of that guest and one of the lent Xeon's (1000^2 0.57 -> 0.70, 4000^2
       off the grid -> 80 0.77) move up; one of the Zen 3 VM's 31, whose
       probe read its L3 at 28 MiB (the others 5.7: a VM's share), moves
