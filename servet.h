@@ -7024,13 +7024,6 @@ static double servet__interleaved_read(hwloc_topology_t t, int os, double bytes)
 #define SERVET__STW_ROW 4160u /* bytes between the rows: a page and a line */
 #define SERVET__STW_NP 14
 static const int servet__stw_rows[SERVET__STW_NP] = {8, 12, 16, 24, 32, 40, 48, 56, 64, 80, 96, 128, 192, 256};
-static void servet__stw_prepare(servet__worker *w) {
-    size_t n = (size_t)SERVET__STW_ROW * 256u;
-    unsigned char *m = (unsigned char *)mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == (unsigned char *)MAP_FAILED) { w->ok = 0; w->state = NULL; return; }
-    memset(m, 1, n);
-    w->state = m;
-}
 static void servet__stw_run(servet__worker *w) {
     double *m = (double *)w->state, *ns = (double *)w->arg_ptr;
     const size_t row = SERVET__STW_ROW / sizeof(double);
@@ -7055,9 +7048,6 @@ static void servet__stw_run(servet__worker *w) {
     for (k = 0; k < SERVET__STW_NP; k++) ns[k] = servet__quantile(t[k], 5, 0.5);
     w->result = 1.0;
 }
-static void servet__stw_cleanup(servet__worker *w) {
-    if (w->state) munmap(w->state, (size_t)SERVET__STW_ROW * 256u);
-}
 /* servet__stw_run on PU os: *pages the most rows in turn whose stores keep
    the pace of the fewest, *miss_ns the step past them. The pace: the lower
    quartile of 8-32 rows; the step's top: the median of 128-256 rows; a row
@@ -7076,8 +7066,9 @@ static void servet__store_walk(hwloc_topology_t t, int os, double *pages, double
     int k;
     *pages = *miss_ns = 0.0;
     memset(&w, 0, sizeof w);
-    w.topo = t; w.os_index = os; w.arg_ptr = ns;
-    w.prepare = servet__stw_prepare; w.run = servet__stw_run; w.cleanup = servet__stw_cleanup;
+    /* the copy worker's buffer (servet__mw_prepare: 2 x arg bytes, touched here) */
+    w.topo = t; w.os_index = os; w.arg = (double)SERVET__STW_ROW * 128.0; w.arg_ptr = ns;
+    w.prepare = servet__mw_prepare; w.run = servet__stw_run; w.cleanup = servet__mw_cleanup;
     if (!servet__run_workers(&w, 1) || !(w.result > 0.0)) return;
     for (k = 0; k < 5; k++) lo[k] = ns[k];
     for (k = 0; k < 3; k++) hi[k] = ns[SERVET__STW_NP - 3 + k];
